@@ -1,0 +1,151 @@
+package checker
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// LitmusResult is the outcome of a litmus test under one model, in the terms
+// herd7 reports it.
+type LitmusResult struct {
+	Prog  *model.Program
+	Model string
+	// States are the distinct final states, formatted as herd7 prints them
+	// ("1:r0=1; [x]=2;"), sorted.
+	States []string
+	// Positive and Negative count the executions that satisfy and do not
+	// satisfy the condition's proposition.
+	Positive, Negative int64
+	// Undef is set when some execution has a data race and the model makes
+	// races undefined behaviour.
+	Undef bool
+	// Races holds one racing pair of the first racy execution found.
+	Race  [2]model.EventRef
+	Stats Stats
+}
+
+// RunLitmus explores p under m and evaluates its final condition.
+func RunLitmus(p *model.Program, m model.Model, opt Options) (*LitmusResult, error) {
+	res := &LitmusResult{Prog: p, Model: m.Name()}
+	final := p.Final
+	if final == nil {
+		final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
+	}
+	opt.Races = m.RacesUndefined()
+	states := map[string]bool{}
+	stats, err := Explore(p, m, opt, func(e *Execution) {
+		states[FormatState(p, final.Show, &e.Final)] = true
+		if final.Cond.Eval(&e.Final) {
+			res.Positive++
+		} else {
+			res.Negative++
+		}
+		if len(e.Races) > 0 && !res.Undef {
+			res.Undef = true
+			res.Race = e.Races[0]
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Stats = stats
+	for s := range states {
+		res.States = append(res.States, s)
+	}
+	sort.Strings(res.States)
+	return res, nil
+}
+
+// FormatState renders the observables of a final state as herd7 does:
+// registers as "T:r=v;", locations as "[x]=v;", separated by spaces.
+func FormatState(p *model.Program, show []model.Observable, s *model.FinalState) string {
+	parts := make([]string, len(show))
+	for i, o := range show {
+		name := o.Name(p)
+		if o.IsMem() {
+			name = "[" + name + "]"
+		}
+		parts[i] = fmt.Sprintf("%s=%s;", name, p.FormatValue(s.Value(o)))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Holds reports whether the condition holds, by its quantifier.
+func (r *LitmusResult) Holds() bool {
+	switch r.quant() {
+	case model.Exists:
+		return r.Positive > 0
+	case model.NotExists:
+		return r.Positive == 0
+	}
+	return r.Negative == 0
+}
+
+func (r *LitmusResult) quant() model.Quantifier {
+	if r.Prog.Final == nil {
+		return model.Forall
+	}
+	return r.Prog.Final.Quant
+}
+
+// Verdict is herd7's result line: Ok, No, or Undef.
+func (r *LitmusResult) Verdict() string {
+	switch {
+	case r.Undef:
+		return "Undef"
+	case r.Holds():
+		return "Ok"
+	}
+	return "No"
+}
+
+// Observation is herd7's summary: Never, Sometimes or Always.
+func (r *LitmusResult) Observation() string {
+	switch {
+	case r.Positive == 0:
+		return "Never"
+	case r.Negative == 0:
+		return "Always"
+	}
+	return "Sometimes"
+}
+
+// Herd renders the result in herd7's output format.
+func (r *LitmusResult) Herd() string {
+	var b strings.Builder
+	name := r.Prog.Name
+	kind := map[model.Quantifier]string{model.Exists: "Allowed", model.NotExists: "Forbidden", model.Forall: "Required"}[r.quant()]
+	fmt.Fprintf(&b, "Test %s %s\n", name, kind)
+	if !r.Stats.Exhaustive() {
+		fmt.Fprintf(&b, "Bounded %s: the states below are incomplete and no verdict is given\n", r.Stats.Limit)
+	}
+	fmt.Fprintf(&b, "States %d\n", len(r.States))
+	for _, s := range r.States {
+		fmt.Fprintln(&b, s)
+	}
+	verdict := r.Verdict()
+	if !r.Stats.Exhaustive() {
+		verdict = "Unknown"
+	}
+	fmt.Fprintln(&b, verdict)
+	pos, neg := r.Positive, r.Negative
+	if r.quant() == model.NotExists {
+		pos, neg = neg, pos
+	}
+	fmt.Fprintf(&b, "Witnesses\nPositive: %d Negative: %d\n", pos, neg)
+	if r.Undef {
+		fmt.Fprintln(&b, "Flag *undef*")
+	}
+	cond := "true"
+	if r.Prog.Final != nil {
+		cond = r.Prog.Final.Cond.Format(r.Prog)
+	}
+	fmt.Fprintf(&b, "Condition %s (%s)\n", r.quant(), cond)
+	fmt.Fprintf(&b, "Observation %s %s %d %d\n", name, r.Observation(), r.Positive, r.Negative)
+	fmt.Fprintf(&b, "Time %s %.2f\n\n", name, r.Stats.Elapsed.Round(10*time.Millisecond).Seconds())
+	return b.String()
+}

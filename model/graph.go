@@ -1,0 +1,290 @@
+package model
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// EventKind tells what an event is.
+type EventKind uint8
+
+// Event kinds.
+const (
+	KRead   EventKind = iota // a load, or the read half of an RMW, CAS or lock
+	KWrite                   // a store, the write half of an RMW, CAS or lock, or an unlock
+	KFence                   // a fence
+	KChoice                  // a nondeterministic choice (Val holds the value chosen)
+	KError                   // a failed assertion (the thread stops)
+)
+
+var kindNames = [...]string{"R", "W", "F", "C", "E"}
+
+func (k EventKind) String() string { return kindNames[k] }
+
+// EventRef names an event: the I-th event of thread T, or, when T is
+// InitThread, the initial write of location I.
+type EventRef struct{ T, I int32 }
+
+// InitThread is the pseudo-thread of initial writes.
+const InitThread = -1
+
+// InitRef returns the initial write of l.
+func InitRef(l Loc) EventRef { return EventRef{InitThread, int32(l)} }
+
+// IsInit reports whether r is an initial write.
+func (r EventRef) IsInit() bool { return r.T == InitThread }
+
+func (r EventRef) String() string {
+	if r.IsInit() {
+		return fmt.Sprintf("init(%d)", r.I)
+	}
+	return fmt.Sprintf("%d.%d", r.T, r.I)
+}
+
+// DepSet is a set of event indices within one thread (a bitset).
+type DepSet []uint64
+
+// Has reports whether i is in d.
+func (d DepSet) Has(i int) bool { return i/64 < len(d) && d[i/64]&(1<<(uint(i)%64)) != 0 }
+
+// With returns d ∪ {i}, without changing d.
+func (d DepSet) With(i int) DepSet {
+	n := max(len(d), i/64+1)
+	out := make(DepSet, n)
+	copy(out, d)
+	out[i/64] |= 1 << (uint(i) % 64)
+	return out
+}
+
+// Union returns d ∪ e, sharing storage with an argument when possible.
+func (d DepSet) Union(e DepSet) DepSet {
+	if len(e) == 0 {
+		return d
+	}
+	if len(d) == 0 {
+		return e
+	}
+	a, b := d, e
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	same := true
+	for i := range b {
+		if a[i]|b[i] != a[i] {
+			same = false
+			break
+		}
+	}
+	if same {
+		return a
+	}
+	out := make(DepSet, len(a))
+	copy(out, a)
+	for i := range b {
+		out[i] |= b[i]
+	}
+	return out
+}
+
+// Members lists the indices in d, in increasing order.
+func (d DepSet) Members() []int {
+	var out []int
+	for w, x := range d {
+		for x != 0 {
+			b := bits.TrailingZeros64(x)
+			out = append(out, w*64+b)
+			x &^= 1 << uint(b)
+		}
+	}
+	return out
+}
+
+// Event is a node of an execution graph.
+type Event struct {
+	Kind EventKind
+	Loc  Loc
+	Ord  Ordering
+	// Val is the value read (KRead), written (KWrite) or chosen (KChoice).
+	Val int64
+	// Rf is the write a read reads from.
+	Rf EventRef
+	// RMW marks the read of a read-modify-write, compare-exchange or lock
+	// (locked instructions on x86), and the write half of one, which then
+	// immediately follows its read in program order.
+	RMW bool
+	// Spurious marks the read of a weak compare-exchange that failed
+	// although it read the expected value.
+	Spurious bool
+	// Instr is the index of the instruction that produced the event.
+	Instr int32
+	// Addr, Data and Ctrl are the reads of the same thread (by index) that
+	// the event's address, value and execution depend on.
+	Addr, Data, Ctrl DepSet
+}
+
+// IsRead reports whether e reads memory.
+func (e *Event) IsRead() bool { return e.Kind == KRead }
+
+// IsWrite reports whether e writes memory.
+func (e *Event) IsWrite() bool { return e.Kind == KWrite }
+
+// Graph is an execution graph: the events of each thread in program order,
+// what each read reads from, and the modification order of each location.
+type Graph struct {
+	Prog    *Program
+	Threads [][]Event
+	// Co lists, per location, its non-initial writes in modification order;
+	// the initial write precedes them all.
+	Co [][]EventRef
+}
+
+// NewGraph returns the empty graph of p: initial writes only.
+func NewGraph(p *Program) *Graph {
+	return &Graph{Prog: p, Threads: make([][]Event, len(p.Threads)), Co: make([][]EventRef, len(p.Locs))}
+}
+
+// Clone returns a copy of g that shares no mutable state with it.
+func (g *Graph) Clone() *Graph {
+	h := &Graph{Prog: g.Prog, Threads: make([][]Event, len(g.Threads)), Co: make([][]EventRef, len(g.Co))}
+	for t, evs := range g.Threads {
+		h.Threads[t] = append(make([]Event, 0, len(evs)+2), evs...)
+	}
+	for l, co := range g.Co {
+		if len(co) > 0 {
+			h.Co[l] = append(make([]EventRef, 0, len(co)+1), co...)
+		}
+	}
+	return h
+}
+
+// Ev returns the event r names; r must not be an initial write.
+func (g *Graph) Ev(r EventRef) *Event { return &g.Threads[r.T][r.I] }
+
+// Size returns the number of events, initial writes excluded.
+func (g *Graph) Size() int {
+	n := 0
+	for _, evs := range g.Threads {
+		n += len(evs)
+	}
+	return n
+}
+
+// WriteValue returns the value written by w.
+func (g *Graph) WriteValue(w EventRef) int64 {
+	if w.IsInit() {
+		return g.Prog.Locs[w.I].Init
+	}
+	return g.Ev(w).Val
+}
+
+// CoPos returns the position of write w in the modification order of its
+// location: 0 for the initial write, i+1 for Co[loc][i]; -1 if absent.
+func (g *Graph) CoPos(l Loc, w EventRef) int {
+	if w.IsInit() {
+		return 0
+	}
+	for i, x := range g.Co[l] {
+		if x == w {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// CoMax returns the last write to l in modification order.
+func (g *Graph) CoMax(l Loc) EventRef {
+	if co := g.Co[l]; len(co) > 0 {
+		return co[len(co)-1]
+	}
+	return InitRef(l)
+}
+
+// InsertCo places w in the modification order of l at position pos
+// (1 = right after the initial write, len(Co[l])+1 = last).
+func (g *Graph) InsertCo(l Loc, w EventRef, pos int) {
+	co := g.Co[l]
+	co = append(co, EventRef{})
+	copy(co[pos:], co[pos-1:])
+	co[pos-1] = w
+	g.Co[l] = co
+}
+
+// Final returns the final memory state: the value of the last write of each location.
+func (g *Graph) FinalMem() []int64 {
+	mem := make([]int64, len(g.Co))
+	for l := range g.Co {
+		mem[l] = g.WriteValue(g.CoMax(Loc(l)))
+	}
+	return mem
+}
+
+// Key returns a canonical fingerprint of g: two graphs have the same key
+// exactly when they have the same events, reads-from and modification order.
+func (g *Graph) Key() string {
+	var b []byte
+	put := func(v int64) { b = binary.AppendVarint(b, v) }
+	for _, evs := range g.Threads {
+		put(int64(len(evs)))
+		for i := range evs {
+			e := &evs[i]
+			flags := int64(e.Kind)
+			if e.RMW {
+				flags |= 8
+			}
+			if e.Spurious {
+				flags |= 16
+			}
+			put(flags)
+			put(int64(e.Loc))
+			put(e.Val)
+			if e.Kind == KRead {
+				put(int64(e.Rf.T))
+				put(int64(e.Rf.I))
+			}
+		}
+	}
+	for _, co := range g.Co {
+		put(int64(len(co)))
+		for _, w := range co {
+			put(int64(w.T))
+			put(int64(w.I))
+		}
+	}
+	return string(b)
+}
+
+// String renders g for debugging.
+func (g *Graph) String() string {
+	var s strings.Builder
+	for t, evs := range g.Threads {
+		fmt.Fprintf(&s, "T%d:", t)
+		for i := range evs {
+			e := &evs[i]
+			fmt.Fprintf(&s, " %s", g.EventString(e))
+		}
+		s.WriteByte('\n')
+	}
+	for l, co := range g.Co {
+		if len(co) > 0 {
+			fmt.Fprintf(&s, "co(%s): init %v\n", g.Prog.Locs[l].Name, co)
+		}
+	}
+	return s.String()
+}
+
+// EventString renders one event compactly, e.g. "Rrlx x=1<-0.2".
+func (g *Graph) EventString(e *Event) string {
+	switch e.Kind {
+	case KRead:
+		return fmt.Sprintf("R%s %s=%s<-%v", e.Ord, g.Prog.Locs[e.Loc].Name, g.Prog.FormatValue(e.Val), e.Rf)
+	case KWrite:
+		return fmt.Sprintf("W%s %s=%s", e.Ord, g.Prog.Locs[e.Loc].Name, g.Prog.FormatValue(e.Val))
+	case KFence:
+		return fmt.Sprintf("F%s", e.Ord)
+	case KChoice:
+		return fmt.Sprintf("C=%d", e.Val)
+	}
+	return "E"
+}

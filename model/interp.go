@@ -1,0 +1,382 @@
+package model
+
+import "fmt"
+
+// MaxLocalSteps bounds the instructions a thread may run between two events,
+// so that a local infinite loop is an error rather than a hang.
+const MaxLocalSteps = 1 << 16
+
+// Status is where a thread stands.
+type Status uint8
+
+// Thread statuses.
+const (
+	Running Status = iota // it has a next action
+	Done                  // it ran to its end
+	Failed                // an assertion failed
+	Blocked               // an assume is false, or a lock it waits for is held
+)
+
+// ActionKind is the kind of a thread's next visible action.
+type ActionKind uint8
+
+// Visible actions: each makes one event (ActRMW, ActCAS and ActLock make a
+// read and, when they write, the write that follows it).
+const (
+	ActNone   ActionKind = iota
+	ActRead              // load
+	ActWrite             // store
+	ActRMW               // fetch-and-op or exchange
+	ActCAS               // compare-exchange
+	ActLock              // lock a mutex
+	ActUnlock            // unlock a mutex
+	ActFence             // fence
+	ActChoose            // nondeterministic choice
+	ActFail              // assertion failure
+)
+
+// Action is the next thing a thread does that the explorer must see.
+type Action struct {
+	Kind     ActionKind
+	Loc      Loc
+	Ord      Ordering
+	FailOrd  Ordering
+	Val      int64 // stored value, RMW operand, CAS desired value
+	Expected int64 // CAS
+	RMW      RMWOp
+	Weak     bool
+	N        int // ActChoose
+	Msg      string
+	Instr    int
+	Addr     DepSet
+	Data     DepSet
+	Ctrl     DepSet
+}
+
+// IsReadAction reports whether a begins with a read.
+func (a *Action) IsReadAction() bool {
+	return a.Kind == ActRead || a.Kind == ActRMW || a.Kind == ActCAS || a.Kind == ActLock
+}
+
+// Outcome tells what a read action does after reading v: whether it writes
+// and what, and whether the thread blocks. spurious asks for the spurious
+// failure of a weak compare-exchange.
+func (a *Action) Outcome(v int64, spurious bool, thread int) (writes bool, w int64, blocked bool) {
+	switch a.Kind {
+	case ActRMW:
+		return true, a.RMW.Apply(v, a.Val), false
+	case ActCAS:
+		return v == a.Expected && !spurious, a.Val, false
+	case ActLock:
+		if v != 0 {
+			return false, 0, true
+		}
+		return true, int64(thread) + 1, false
+	}
+	return false, 0, false
+}
+
+// ReadOrd is the ordering of the read an action starts with, given whether it writes.
+func (a *Action) ReadOrd(writes bool) Ordering {
+	switch a.Kind {
+	case ActRMW:
+		return a.Ord.ReadPart()
+	case ActCAS:
+		if writes {
+			return a.Ord.ReadPart()
+		}
+		return a.FailOrd
+	case ActLock:
+		return Acq
+	}
+	return a.Ord
+}
+
+// WriteOrd is the ordering of the write half of an RMW-like action.
+func (a *Action) WriteOrd() Ordering {
+	if a.Kind == ActLock {
+		return Rlx
+	}
+	return a.Ord.WritePart()
+}
+
+// ThreadState is a thread's local state: where it is and its registers.
+type ThreadState struct {
+	PC     int
+	Regs   []int64
+	Deps   []DepSet // per register: the reads its value depends on
+	Ctrl   DepSet   // the reads that decided the path taken so far
+	Status Status
+	Msg    string // the failed assertion's message
+	// WaitLoc is the mutex a Blocked thread waits for (NoLoc for an assume).
+	WaitLoc Loc
+}
+
+// Replay runs thread t of p over its events evs, which must be the events
+// that thread produced so far, and returns its state and its next action
+// (Kind ActNone when it is not Running). An RMW-like action whose read is
+// the last event and still needs its write is returned as the next action;
+// the caller then adds only the write half.
+func (p *Program) Replay(t int, evs []Event) (ThreadState, Action, error) {
+	th := &p.Threads[t]
+	st := ThreadState{Regs: make([]int64, len(th.Regs)), Deps: make([]DepSet, len(th.Regs)), WaitLoc: NoLoc}
+	copy(st.Regs, th.Init)
+	k := 0
+	for {
+		a, err := p.step(t, &st)
+		if err != nil {
+			return st, Action{}, err
+		}
+		if a.Kind == ActNone {
+			if k != len(evs) {
+				return st, Action{}, fmt.Errorf("thread %s ended with %d events unconsumed", th.Name, len(evs)-k)
+			}
+			return st, a, nil
+		}
+		if k == len(evs) {
+			return st, a, nil
+		}
+		e := &evs[k]
+		in := &th.Code[a.Instr]
+		switch a.Kind {
+		case ActRead:
+			p.setReg(&st, in.Dst, e.Val, DepSet(nil).With(k))
+			k++
+		case ActWrite, ActUnlock, ActFence, ActChoose:
+			if a.Kind == ActChoose {
+				p.setReg(&st, in.Dst, e.Val, nil)
+			}
+			k++
+		case ActFail:
+			st.Status, st.Msg = Failed, a.Msg
+			return st, Action{}, nil
+		case ActRMW, ActCAS, ActLock:
+			writes, _, blocked := a.Outcome(e.Val, e.Spurious, t)
+			if writes {
+				if k+1 == len(evs) {
+					return st, a, nil // the write half is next
+				}
+				k++
+			}
+			k++
+			if blocked {
+				st.Status, st.WaitLoc = Blocked, a.Loc
+				if k != len(evs) {
+					return st, Action{}, fmt.Errorf("thread %s has events after blocking", th.Name)
+				}
+				return st, Action{}, nil
+			}
+			dep := DepSet(nil).With(k - 1)
+			if writes {
+				dep = DepSet(nil).With(k - 2)
+			}
+			if a.Kind != ActLock {
+				p.setReg(&st, in.Dst, e.Val, dep)
+			}
+			if a.Kind == ActCAS {
+				ok := int64(0)
+				if writes {
+					ok = 1
+				}
+				p.setReg(&st, in.Dst2, ok, dep)
+			}
+		}
+		st.PC++
+	}
+}
+
+func (p *Program) setReg(st *ThreadState, r Reg, v int64, d DepSet) {
+	if r != NoReg {
+		st.Regs[r] = v
+		st.Deps[r] = d
+	}
+}
+
+// eval evaluates e in st, returning its value and the reads it depends on.
+func eval(e *Expr, st *ThreadState) (int64, DepSet, error) {
+	switch e.Kind {
+	case EConst:
+		return e.Val, nil, nil
+	case EReg:
+		return st.Regs[e.Reg], st.Deps[e.Reg], nil
+	case ENot, ENeg:
+		v, d, err := eval(e.X, st)
+		if e.Kind == ENeg {
+			return -v, d, err
+		}
+		return b2i(v == 0), d, err
+	}
+	x, dx, err := eval(e.X, st)
+	if err != nil {
+		return 0, nil, err
+	}
+	if e.Op == LAnd && x == 0 || e.Op == LOr && x != 0 {
+		return b2i(e.Op == LOr), dx, nil
+	}
+	y, dy, err := eval(e.Y, st)
+	if err != nil {
+		return 0, nil, err
+	}
+	d := dx.Union(dy)
+	switch e.Op {
+	case Add:
+		return x + y, d, nil
+	case Sub:
+		return x - y, d, nil
+	case Mul:
+		return x * y, d, nil
+	case Div, Mod:
+		if y == 0 {
+			return 0, nil, fmt.Errorf("division by zero")
+		}
+		if e.Op == Div {
+			return x / y, d, nil
+		}
+		return x % y, d, nil
+	case And:
+		return x & y, d, nil
+	case Or:
+		return x | y, d, nil
+	case Xor:
+		return x ^ y, d, nil
+	case Shl:
+		return x << uint64(y&63), d, nil
+	case Shr:
+		return x >> uint64(y&63), d, nil
+	case Eq:
+		return b2i(x == y), d, nil
+	case Ne:
+		return b2i(x != y), d, nil
+	case Lt:
+		return b2i(x < y), d, nil
+	case Le:
+		return b2i(x <= y), d, nil
+	case Gt:
+		return b2i(x > y), d, nil
+	case Ge:
+		return b2i(x >= y), d, nil
+	case LAnd, LOr:
+		return b2i(y != 0), d, nil
+	}
+	return 0, nil, fmt.Errorf("bad operator %v", e.Op)
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// step runs local instructions of thread t until its next visible action;
+// it returns ActNone when the thread stops (Done or Blocked on an assume).
+func (p *Program) step(t int, st *ThreadState) (Action, error) {
+	th := &p.Threads[t]
+	for n := 0; ; n++ {
+		if n > MaxLocalSteps {
+			return Action{}, fmt.Errorf("thread %s: no memory access within %d steps (a local loop without bound?)", th.Name, MaxLocalSteps)
+		}
+		if st.PC >= len(th.Code) {
+			st.Status = Done
+			return Action{}, nil
+		}
+		in := &th.Code[st.PC]
+		errAt := func(err error) (Action, error) {
+			return Action{}, fmt.Errorf("%s: thread %s: %v", in.Pos, th.Name, err)
+		}
+		switch in.Op {
+		case OpAssign:
+			v, d, err := eval(in.Val, st)
+			if err != nil {
+				return errAt(err)
+			}
+			p.setReg(st, in.Dst, v, d)
+			st.PC++
+			continue
+		case OpBranch:
+			v, d, err := eval(in.Cond, st)
+			if err != nil {
+				return errAt(err)
+			}
+			st.Ctrl = st.Ctrl.Union(d)
+			if v != 0 {
+				st.PC = in.Target
+			} else {
+				st.PC++
+			}
+			continue
+		case OpJump:
+			st.PC = in.Target
+			continue
+		case OpAssume:
+			v, d, err := eval(in.Cond, st)
+			if err != nil {
+				return errAt(err)
+			}
+			st.Ctrl = st.Ctrl.Union(d)
+			if v == 0 {
+				st.Status = Blocked
+				return Action{}, nil
+			}
+			st.PC++
+			continue
+		case OpAssert:
+			v, d, err := eval(in.Cond, st)
+			if err != nil {
+				return errAt(err)
+			}
+			if v == 0 {
+				return Action{Kind: ActFail, Msg: in.Msg, Instr: st.PC, Ctrl: st.Ctrl.Union(d)}, nil
+			}
+			st.PC++
+			continue
+		}
+		a := Action{Instr: st.PC, Ord: in.Ord, FailOrd: in.FailOrd, RMW: in.RMW, Weak: in.Weak, N: in.N, Ctrl: st.Ctrl, Loc: NoLoc}
+		if in.Addr != nil {
+			v, d, err := eval(in.Addr, st)
+			if err != nil {
+				return errAt(err)
+			}
+			l, ok := p.LocOf(v)
+			if !ok {
+				return errAt(fmt.Errorf("access through %s, which is not a pointer to a shared location", p.FormatValue(v)))
+			}
+			a.Loc, a.Addr = l, d
+		}
+		if in.Val != nil {
+			v, d, err := eval(in.Val, st)
+			if err != nil {
+				return errAt(err)
+			}
+			a.Val, a.Data = v, d
+		}
+		if in.Expected != nil {
+			v, d, err := eval(in.Expected, st)
+			if err != nil {
+				return errAt(err)
+			}
+			a.Expected, a.Data = v, a.Data.Union(d)
+		}
+		switch in.Op {
+		case OpLoad:
+			a.Kind = ActRead
+		case OpStore:
+			a.Kind = ActWrite
+		case OpRMW:
+			a.Kind = ActRMW
+		case OpCAS:
+			a.Kind = ActCAS
+		case OpFence:
+			a.Kind = ActFence
+		case OpLock:
+			a.Kind, a.Ord = ActLock, Acq
+		case OpUnlock:
+			a.Kind, a.Ord, a.Val = ActUnlock, Rel, 0
+		case OpChoose:
+			a.Kind = ActChoose
+		default:
+			return errAt(fmt.Errorf("unknown instruction %v", in.Op))
+		}
+		return a, nil
+	}
+}

@@ -1,0 +1,477 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Loc names a shared memory location of a program (an index into Program.Locs).
+type Loc int32
+
+// NoLoc marks the absence of a location.
+const NoLoc Loc = -1
+
+// AddrBase is the value of the address of location 0. The address of location
+// l is AddrBase+l, so that pointers never collide with small integers and a
+// null pointer is 0.
+const AddrBase int64 = 1 << 32
+
+// AddrOf returns the value of a pointer to l.
+func AddrOf(l Loc) int64 { return AddrBase + int64(l) }
+
+// LocOf returns the location a pointer value designates, if it is one.
+func (p *Program) LocOf(v int64) (Loc, bool) {
+	if v < AddrBase || v-AddrBase >= int64(len(p.Locs)) {
+		return NoLoc, false
+	}
+	return Loc(v - AddrBase), true
+}
+
+// Location is a shared memory location with its initial value.
+type Location struct {
+	Name string
+	Init int64
+	// Mutex marks a location that holds a lock: 0 when free, 1+thread when held.
+	Mutex bool
+}
+
+// Reg names a thread-local register (an index into Thread.Regs).
+type Reg int32
+
+// NoReg marks an instruction result that is not kept.
+const NoReg Reg = -1
+
+// Pos is a source position, for messages and counterexamples.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+func (p Pos) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// BinOp is a binary operator of expressions, with C semantics on int64.
+type BinOp uint8
+
+// Binary operators.
+const (
+	Add BinOp = iota
+	Sub
+	Mul
+	Div
+	Mod
+	And
+	Or
+	Xor
+	Shl
+	Shr
+	Eq
+	Ne
+	Lt
+	Le
+	Gt
+	Ge
+	LAnd
+	LOr
+)
+
+var binOpNames = [...]string{"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+
+func (o BinOp) String() string { return binOpNames[o] }
+
+// ExprKind tells what an expression node is.
+type ExprKind uint8
+
+// Expression node kinds.
+const (
+	EConst ExprKind = iota
+	EReg
+	EBin
+	ENot // logical negation
+	ENeg // arithmetic negation
+)
+
+// Expr is a side-effect-free expression over registers and constants.
+type Expr struct {
+	Kind ExprKind
+	Val  int64 // EConst
+	Reg  Reg   // EReg
+	Op   BinOp // EBin
+	X, Y *Expr
+}
+
+// Const returns a constant expression.
+func Const(v int64) *Expr { return &Expr{Kind: EConst, Val: v} }
+
+// RegExpr returns an expression reading register r.
+func RegExpr(r Reg) *Expr { return &Expr{Kind: EReg, Reg: r} }
+
+// Bin returns the expression x op y.
+func Bin(op BinOp, x, y *Expr) *Expr { return &Expr{Kind: EBin, Op: op, X: x, Y: y} }
+
+// Not returns the logical negation of x.
+func Not(x *Expr) *Expr { return &Expr{Kind: ENot, X: x} }
+
+// Neg returns the arithmetic negation of x.
+func Neg(x *Expr) *Expr { return &Expr{Kind: ENeg, X: x} }
+
+// Format renders e in C syntax, naming registers with names.
+func (e *Expr) Format(names []string) string {
+	if e == nil {
+		return "<nil>"
+	}
+	switch e.Kind {
+	case EConst:
+		return fmt.Sprint(e.Val)
+	case EReg:
+		if int(e.Reg) < len(names) {
+			return names[e.Reg]
+		}
+		return fmt.Sprintf("r%d", e.Reg)
+	case EBin:
+		return "(" + e.X.Format(names) + " " + e.Op.String() + " " + e.Y.Format(names) + ")"
+	case ENot:
+		return "!" + e.X.Format(names)
+	case ENeg:
+		return "-" + e.X.Format(names)
+	}
+	return "?"
+}
+
+// RMWOp is the operation of a fetch-and-modify.
+type RMWOp uint8
+
+// Read-modify-write operations.
+const (
+	Xchg RMWOp = iota
+	FetchAdd
+	FetchSub
+	FetchOr
+	FetchAnd
+	FetchXor
+)
+
+var rmwNames = [...]string{"xchg", "fetch_add", "fetch_sub", "fetch_or", "fetch_and", "fetch_xor"}
+
+func (o RMWOp) String() string { return rmwNames[o] }
+
+// Apply returns the value stored by the operation given the old value and operand.
+func (o RMWOp) Apply(old, v int64) int64 {
+	switch o {
+	case FetchAdd:
+		return old + v
+	case FetchSub:
+		return old - v
+	case FetchOr:
+		return old | v
+	case FetchAnd:
+		return old & v
+	case FetchXor:
+		return old ^ v
+	}
+	return v
+}
+
+// Op is the operation of an instruction.
+type Op uint8
+
+// Instruction operations.
+const (
+	OpLoad    Op = iota // Dst = *Addr with Ord
+	OpStore             // *Addr = Val with Ord
+	OpRMW               // Dst = RMW(*Addr, Val) with Ord
+	OpCAS               // Dst = old *Addr; Dst2 = success; if *Addr == Expected: *Addr = Val
+	OpFence             // fence with Ord
+	OpLock              // lock the mutex at Addr (blocks while held)
+	OpUnlock            // unlock the mutex at Addr
+	OpAssign            // Dst = Val
+	OpBranch            // if Cond != 0 goto Target
+	OpJump              // goto Target
+	OpAssert            // fail with Msg unless Cond != 0
+	OpAssume            // block forever unless Cond != 0
+	OpChoose            // Dst = a nondeterministic value in [0, N)
+)
+
+var opNames = [...]string{"load", "store", "rmw", "cas", "fence", "lock", "unlock", "assign", "branch", "jump", "assert", "assume", "choose"}
+
+func (o Op) String() string { return opNames[o] }
+
+// Instr is one instruction of a thread.
+type Instr struct {
+	Op       Op
+	Dst      Reg // loaded / old value, assigned value, chosen value
+	Dst2     Reg // OpCAS: 1 on success, 0 on failure
+	Addr     *Expr
+	Val      *Expr // stored value, RMW operand, CAS desired value, assigned value
+	Expected *Expr // OpCAS
+	Cond     *Expr // OpBranch, OpAssert, OpAssume
+	Ord      Ordering
+	FailOrd  Ordering // OpCAS on failure
+	RMW      RMWOp
+	Weak     bool // OpCAS may fail spuriously
+	N        int  // OpChoose: number of choices
+	Target   int  // OpBranch, OpJump
+	Msg      string
+	Pos      Pos
+	Text     string // the source text, for traces
+}
+
+// Thread is one thread of a program: a state machine over its registers.
+type Thread struct {
+	Name string
+	Regs []string
+	// Init gives the registers' initial values (zero when absent).
+	Init []int64
+	Code []Instr
+}
+
+// RegIndex returns the register named name, or NoReg.
+func (t *Thread) RegIndex(name string) Reg {
+	for i, r := range t.Regs {
+		if r == name {
+			return Reg(i)
+		}
+	}
+	return NoReg
+}
+
+// Program is a set of threads over shared locations, with an optional
+// condition on final states.
+type Program struct {
+	Name    string
+	Locs    []Location
+	Threads []Thread
+	Final   *Final
+}
+
+// LocIndex returns the location named name, or NoLoc.
+func (p *Program) LocIndex(name string) Loc {
+	for i, l := range p.Locs {
+		if l.Name == name {
+			return Loc(i)
+		}
+	}
+	return NoLoc
+}
+
+// Quantifier says how a final condition is read.
+type Quantifier uint8
+
+// Quantifiers of final conditions, as in herd7.
+const (
+	Exists    Quantifier = iota // some execution satisfies the condition
+	NotExists                   // no execution satisfies it
+	Forall                      // every execution satisfies it
+)
+
+func (q Quantifier) String() string {
+	return [...]string{"exists", "~exists", "forall"}[q]
+}
+
+// Observable is a value visible in a final state: a thread's register or a
+// memory location.
+type Observable struct {
+	Thread int // -1 for a memory location
+	Reg    Reg
+	Loc    Loc
+}
+
+// IsMem reports whether o is a memory location.
+func (o Observable) IsMem() bool { return o.Thread < 0 }
+
+// Name renders o as herd7 does: "1:r0" for registers, "x" for locations.
+func (o Observable) Name(p *Program) string {
+	if o.IsMem() {
+		return p.Locs[o.Loc].Name
+	}
+	return fmt.Sprintf("%d:%s", o.Thread, p.Threads[o.Thread].Regs[o.Reg])
+}
+
+// CondKind tells what a final-condition node is.
+type CondKind uint8
+
+// Final-condition node kinds.
+const (
+	CTrue CondKind = iota
+	CFalse
+	CEq  // Obs == Val
+	CNe  // Obs != Val
+	CAnd // X && Y
+	COr  // X || Y
+	CNot // !X
+)
+
+// Cond is a proposition over a final state.
+type Cond struct {
+	Kind CondKind
+	Obs  Observable
+	Val  int64
+	X, Y *Cond
+}
+
+// Final is a program's condition on its final states.
+type Final struct {
+	Quant Quantifier
+	Cond  *Cond
+	// Show lists what a final state displays: the observables of the
+	// condition and of a litmus test's locations clause.
+	Show []Observable
+}
+
+// FinalState is the state at the end of a complete execution.
+type FinalState struct {
+	Regs [][]int64 // per thread
+	Mem  []int64   // per location: the value of the last write in mo
+}
+
+// Value returns the value of o in s.
+func (s *FinalState) Value(o Observable) int64 {
+	if o.IsMem() {
+		return s.Mem[o.Loc]
+	}
+	return s.Regs[o.Thread][o.Reg]
+}
+
+// Eval evaluates c in s.
+func (c *Cond) Eval(s *FinalState) bool {
+	switch c.Kind {
+	case CTrue:
+		return true
+	case CFalse:
+		return false
+	case CEq:
+		return s.Value(c.Obs) == c.Val
+	case CNe:
+		return s.Value(c.Obs) != c.Val
+	case CAnd:
+		return c.X.Eval(s) && c.Y.Eval(s)
+	case COr:
+		return c.X.Eval(s) || c.Y.Eval(s)
+	case CNot:
+		return !c.X.Eval(s)
+	}
+	return false
+}
+
+// Format renders c in herd7's syntax.
+func (c *Cond) Format(p *Program) string {
+	switch c.Kind {
+	case CTrue:
+		return "true"
+	case CFalse:
+		return "false"
+	case CEq:
+		return fmt.Sprintf("%s=%d", c.Obs.Name(p), c.Val)
+	case CNe:
+		return fmt.Sprintf("%s!=%d", c.Obs.Name(p), c.Val)
+	case CAnd:
+		return c.X.formatIn(p, CAnd) + " /\\ " + c.Y.formatIn(p, CAnd)
+	case COr:
+		return c.X.formatIn(p, COr) + " \\/ " + c.Y.formatIn(p, COr)
+	case CNot:
+		return "~" + c.X.formatIn(p, CNot)
+	}
+	return "?"
+}
+
+func (c *Cond) formatIn(p *Program, parent CondKind) string {
+	s := c.Format(p)
+	if (c.Kind == CAnd || c.Kind == COr) && c.Kind != parent {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// Observables appends to dst every observable c mentions, without duplicates.
+func (c *Cond) Observables(dst []Observable) []Observable {
+	if c == nil {
+		return dst
+	}
+	switch c.Kind {
+	case CEq, CNe:
+		for _, o := range dst {
+			if o == c.Obs {
+				return dst
+			}
+		}
+		return append(dst, c.Obs)
+	case CAnd, COr:
+		return c.Y.Observables(c.X.Observables(dst))
+	case CNot:
+		return c.X.Observables(dst)
+	}
+	return dst
+}
+
+// FormatValue renders a value, naming pointers by the location they designate.
+func (p *Program) FormatValue(v int64) string {
+	if l, ok := p.LocOf(v); ok {
+		return "&" + p.Locs[l].Name
+	}
+	return fmt.Sprint(v)
+}
+
+// String renders the program in a readable assembly-like form.
+func (p *Program) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "program %s\n", p.Name)
+	for _, l := range p.Locs {
+		fmt.Fprintf(&b, "  %s = %d\n", l.Name, l.Init)
+	}
+	for ti := range p.Threads {
+		t := &p.Threads[ti]
+		fmt.Fprintf(&b, "thread %s\n", t.Name)
+		for pc, in := range t.Code {
+			fmt.Fprintf(&b, "  %3d: %s\n", pc, in.Format(p, t))
+		}
+	}
+	return b.String()
+}
+
+// Format renders one instruction.
+func (in *Instr) Format(p *Program, t *Thread) string {
+	reg := func(r Reg) string {
+		if r == NoReg {
+			return "_"
+		}
+		return t.Regs[r]
+	}
+	e := func(x *Expr) string { return x.Format(t.Regs) }
+	switch in.Op {
+	case OpLoad:
+		return fmt.Sprintf("%s = load(%s, %s)", reg(in.Dst), e(in.Addr), in.Ord)
+	case OpStore:
+		return fmt.Sprintf("store(%s, %s, %s)", e(in.Addr), e(in.Val), in.Ord)
+	case OpRMW:
+		return fmt.Sprintf("%s = %s(%s, %s, %s)", reg(in.Dst), in.RMW, e(in.Addr), e(in.Val), in.Ord)
+	case OpCAS:
+		kind := "cas"
+		if in.Weak {
+			kind = "cas_weak"
+		}
+		return fmt.Sprintf("%s, %s = %s(%s, %s, %s, %s, %s)", reg(in.Dst), reg(in.Dst2), kind, e(in.Addr), e(in.Expected), e(in.Val), in.Ord, in.FailOrd)
+	case OpFence:
+		return fmt.Sprintf("fence(%s)", in.Ord)
+	case OpLock:
+		return fmt.Sprintf("lock(%s)", e(in.Addr))
+	case OpUnlock:
+		return fmt.Sprintf("unlock(%s)", e(in.Addr))
+	case OpAssign:
+		return fmt.Sprintf("%s = %s", reg(in.Dst), e(in.Val))
+	case OpBranch:
+		return fmt.Sprintf("if %s goto %d", e(in.Cond), in.Target)
+	case OpJump:
+		return fmt.Sprintf("goto %d", in.Target)
+	case OpAssert:
+		return fmt.Sprintf("assert %s %q", e(in.Cond), in.Msg)
+	case OpAssume:
+		return fmt.Sprintf("assume %s", e(in.Cond))
+	case OpChoose:
+		return fmt.Sprintf("%s = choose(%d)", reg(in.Dst), in.N)
+	}
+	return in.Op.String()
+}

@@ -1,0 +1,919 @@
+// Package litmus reads C litmus tests in herd7's format into programs.
+package litmus
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// ParseFile reads and parses the litmus test at path.
+func ParseFile(path string) (*model.Program, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, string(src))
+}
+
+var threadName = regexp.MustCompile(`^P[0-9]+$`)
+
+// Parse parses a C litmus test. Errors are *Error values naming file:line:col.
+func Parse(file, src string) (*model.Program, error) {
+	p := &parser{file: file, prog: &model.Program{}}
+	if err := p.header(src); err != nil {
+		return nil, err
+	}
+	if err := p.body(); err != nil {
+		return nil, err
+	}
+	return p.prog, nil
+}
+
+type parser struct {
+	file    string
+	toks    []token
+	i       int
+	prog    *model.Program
+	regInit []regInit
+	// the thread being parsed
+	th    *model.Thread
+	tid   int
+	ntemp int
+}
+
+type regInit struct {
+	thread int
+	reg    string
+	val    int64
+	pos    model.Pos
+}
+
+// header reads "C NAME" and skips the metadata up to the initial state.
+func (p *parser) header(src string) error {
+	line, off := 1, 0
+	for off < len(src) {
+		end := strings.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
+		text := strings.TrimSpace(src[off : off+end])
+		if text != "" {
+			f := strings.Fields(text)
+			if len(f) < 2 {
+				return &Error{model.Pos{File: p.file, Line: line, Col: 1}, "expected a header \"C NAME\""}
+			}
+			if f[0] != "C" {
+				return &Error{model.Pos{File: p.file, Line: line, Col: 1}, fmt.Sprintf("architecture %q is not supported: only C litmus tests", f[0])}
+			}
+			p.prog.Name = f[1]
+			off += end
+			break
+		}
+		off += end + 1
+		line++
+	}
+	if p.prog.Name == "" {
+		return &Error{model.Pos{File: p.file, Line: line, Col: 1}, "empty file: expected a header \"C NAME\""}
+	}
+	// Skip metadata (quoted comments, Key=Value lines, OCaml comments) up to
+	// the first '{' that opens the initial state.
+	lx := &lexer{src: src, file: p.file, off: off, line: line, col: 1}
+	for {
+		if err := lx.skipSpace(); err != nil {
+			return err
+		}
+		if lx.off >= len(src) {
+			return &Error{lx.pos(), "expected the initial state { ... }"}
+		}
+		c := src[lx.off]
+		if c == '{' {
+			break
+		}
+		if c == '"' {
+			if _, err := lx.next(); err != nil {
+				return err
+			}
+			continue
+		}
+		lx.advance(1)
+	}
+	toks, err := tokenize(p.file, src, lx.line, lx.col, lx.off)
+	p.toks = toks
+	return err
+}
+
+func (p *parser) peek() token     { return p.toks[p.i] }
+func (p *parser) peekN(n int) token {
+	if p.i+n < len(p.toks) {
+		return p.toks[p.i+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if t.kind != tEOF {
+		p.i++
+	}
+	return t
+}
+func (p *parser) is(text string) bool {
+	t := p.peek()
+	return (t.kind == tPunct || t.kind == tIdent) && t.text == text
+}
+func (p *parser) accept(text string) bool {
+	if p.is(text) {
+		p.i++
+		return true
+	}
+	return false
+}
+func (p *parser) errf(t token, format string, args ...any) error {
+	return &Error{t.pos, fmt.Sprintf(format, args...)}
+}
+func (p *parser) expect(text string) (token, error) {
+	t := p.peek()
+	if !p.accept(text) {
+		return t, p.errf(t, "expected %q, found %v", text, t)
+	}
+	return t, nil
+}
+func (p *parser) ident(what string) (token, error) {
+	t := p.next()
+	if t.kind != tIdent {
+		return t, p.errf(t, "expected %s, found %v", what, t)
+	}
+	return t, nil
+}
+
+func (p *parser) integer() (int64, token, error) {
+	t := p.peek()
+	neg := p.accept("-")
+	n := p.next()
+	if n.kind != tInt {
+		return 0, n, p.errf(n, "expected an integer, found %v", n)
+	}
+	v, err := strconv.ParseInt(n.text, 0, 64)
+	if err != nil {
+		return 0, n, p.errf(n, "bad integer %s: %v", n.text, errShort(err))
+	}
+	if neg {
+		v = -v
+	}
+	return v, t, nil
+}
+
+func errShort(err error) string {
+	if ne, ok := err.(*strconv.NumError); ok {
+		return ne.Err.Error()
+	}
+	return err.Error()
+}
+
+func (p *parser) location(name string, create bool) model.Loc {
+	if l := p.prog.LocIndex(name); l != model.NoLoc || !create {
+		return l
+	}
+	p.prog.Locs = append(p.prog.Locs, model.Location{Name: name})
+	return model.Loc(len(p.prog.Locs) - 1)
+}
+
+var typeWords = map[string]bool{
+	"int": true, "long": true, "unsigned": true, "signed": true, "short": true, "char": true,
+	"volatile": true, "const": true, "atomic_int": true, "atomic_long": true, "atomic_uint": true,
+	"atomic_bool": true, "_Atomic": true, "_Bool": true, "bool": true, "intptr_t": true,
+	"int32_t": true, "int64_t": true, "uint32_t": true, "uint64_t": true, "size_t": true,
+}
+
+func (p *parser) body() error {
+	if err := p.initState(); err != nil {
+		return err
+	}
+	for {
+		t := p.peek()
+		if t.kind != tIdent || !threadName.MatchString(t.text) {
+			break
+		}
+		if err := p.thread(); err != nil {
+			return err
+		}
+	}
+	if len(p.prog.Threads) == 0 {
+		return p.errf(p.peek(), "expected a thread P0(...) { ... }, found %v", p.peek())
+	}
+	for _, ri := range p.regInit {
+		if ri.thread >= len(p.prog.Threads) {
+			return &Error{ri.pos, fmt.Sprintf("initial value for %d:%s, but there is no thread P%d", ri.thread, ri.reg, ri.thread)}
+		}
+		th := &p.prog.Threads[ri.thread]
+		r := regOf(th, ri.reg, true)
+		th.Init[r] = ri.val
+	}
+	return p.final()
+}
+
+// initState parses "{ item; item; ... }".
+func (p *parser) initState() error {
+	if _, err := p.expect("{"); err != nil {
+		return err
+	}
+	for !p.accept("}") {
+		if p.accept(";") {
+			continue
+		}
+		start := p.peek()
+		if start.kind == tEOF {
+			return p.errf(start, "unterminated initial state: expected \"}\"")
+		}
+		for p.peek().kind == tIdent && typeWords[p.peek().text] || p.is("*") {
+			p.next()
+		}
+		var name string
+		var tid = -1
+		switch {
+		case p.accept("["):
+			t, err := p.ident("a location name")
+			if err != nil {
+				return err
+			}
+			if _, err := p.expect("]"); err != nil {
+				return err
+			}
+			name = t.text
+		case p.peek().kind == tInt && p.peekN(1).text == ":":
+			n, _ := strconv.Atoi(p.next().text)
+			p.next()
+			t, err := p.ident("a register name")
+			if err != nil {
+				return err
+			}
+			tid, name = n, t.text
+		default:
+			t, err := p.ident("a location name")
+			if err != nil {
+				return err
+			}
+			name = t.text
+		}
+		if _, err := p.expect("="); err != nil {
+			return err
+		}
+		var v int64
+		if p.accept("&") {
+			t, err := p.ident("a location name")
+			if err != nil {
+				return err
+			}
+			v = model.AddrOf(p.location(t.text, true))
+		} else if p.peek().kind == tIdent {
+			t := p.next()
+			v = model.AddrOf(p.location(t.text, true))
+		} else {
+			var err error
+			if v, _, err = p.integer(); err != nil {
+				return err
+			}
+		}
+		if tid >= 0 {
+			p.regInit = append(p.regInit, regInit{tid, name, v, start.pos})
+		} else {
+			p.prog.Locs[p.location(name, true)].Init = v
+		}
+		if !p.is("}") {
+			if _, err := p.expect(";"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func regOf(th *model.Thread, name string, create bool) model.Reg {
+	if r := th.RegIndex(name); r != model.NoReg || !create {
+		return r
+	}
+	th.Regs = append(th.Regs, name)
+	th.Init = append(th.Init, 0)
+	return model.Reg(len(th.Regs) - 1)
+}
+
+func (p *parser) thread() error {
+	nameTok := p.next()
+	n, _ := strconv.Atoi(nameTok.text[1:])
+	if n != len(p.prog.Threads) {
+		return p.errf(nameTok, "expected thread P%d, found %s", len(p.prog.Threads), nameTok.text)
+	}
+	p.prog.Threads = append(p.prog.Threads, model.Thread{Name: nameTok.text})
+	p.th, p.tid, p.ntemp = &p.prog.Threads[n], n, 0
+	if _, err := p.expect("("); err != nil {
+		return err
+	}
+	for !p.accept(")") {
+		if p.accept(",") {
+			continue
+		}
+		var last token
+		stars := 0
+		for !p.is(",") && !p.is(")") {
+			t := p.next()
+			switch {
+			case t.kind == tEOF:
+				return p.errf(t, "unterminated parameter list")
+			case t.text == "*":
+				stars++
+			case t.kind == tIdent:
+				last = t
+			default:
+				return p.errf(t, "unexpected %v in a parameter list", t)
+			}
+		}
+		if last.kind != tIdent || stars == 0 {
+			return p.errf(last, "a thread parameter must be a pointer to a location, like \"atomic_int* x\"")
+		}
+		p.location(last.text, true)
+	}
+	if _, err := p.expect("{"); err != nil {
+		return err
+	}
+	for !p.accept("}") {
+		if p.peek().kind == tEOF {
+			return p.errf(p.peek(), "unterminated thread %s: expected \"}\"", nameTok.text)
+		}
+		if err := p.stmt(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *parser) emit(in model.Instr) int {
+	p.th.Code = append(p.th.Code, in)
+	return len(p.th.Code) - 1
+}
+
+func (p *parser) temp() model.Reg {
+	p.ntemp++
+	return regOf(p.th, fmt.Sprintf("%%t%d", p.ntemp), true)
+}
+
+func (p *parser) stmt() error {
+	t := p.peek()
+	switch {
+	case p.accept(";"):
+		return nil
+	case p.accept("{"):
+		for !p.accept("}") {
+			if p.peek().kind == tEOF {
+				return p.errf(t, "unterminated block")
+			}
+			if err := p.stmt(); err != nil {
+				return err
+			}
+		}
+		return nil
+	case p.accept("if"):
+		if _, err := p.expect("("); err != nil {
+			return err
+		}
+		c, err := p.expr()
+		if err != nil {
+			return err
+		}
+		if _, err := p.expect(")"); err != nil {
+			return err
+		}
+		br := p.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(c), Pos: t.pos, Text: "if"})
+		if err := p.stmt(); err != nil {
+			return err
+		}
+		if p.accept("else") {
+			j := p.emit(model.Instr{Op: model.OpJump, Pos: t.pos})
+			p.th.Code[br].Target = len(p.th.Code)
+			if err := p.stmt(); err != nil {
+				return err
+			}
+			p.th.Code[j].Target = len(p.th.Code)
+		} else {
+			p.th.Code[br].Target = len(p.th.Code)
+		}
+		return nil
+	case t.kind == tIdent && (t.text == "while" || t.text == "for" || t.text == "do"):
+		return p.errf(t, "loops are not supported in litmus tests")
+	case t.kind == tIdent && typeWords[t.text]:
+		for p.peek().kind == tIdent && typeWords[p.peek().text] || p.is("*") {
+			p.next()
+		}
+		for {
+			nt, err := p.ident("a register name")
+			if err != nil {
+				return err
+			}
+			if p.prog.LocIndex(nt.text) != model.NoLoc {
+				return p.errf(nt, "%s is a shared location; a register needs another name", nt.text)
+			}
+			r := regOf(p.th, nt.text, true)
+			if p.accept("=") {
+				if err := p.assign(r, nt); err != nil {
+					return err
+				}
+			}
+			if !p.accept(",") {
+				break
+			}
+		}
+		_, err := p.expect(";")
+		return err
+	case p.accept("*"):
+		addr, err := p.unary()
+		if err != nil {
+			return err
+		}
+		if _, err := p.expect("="); err != nil {
+			return err
+		}
+		v, err := p.expr()
+		if err != nil {
+			return err
+		}
+		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: addr, Val: v, Ord: model.NA, Pos: t.pos, Text: "*" + addr.Format(p.th.Regs) + " = " + v.Format(p.th.Regs)})
+		_, err = p.expect(";")
+		return err
+	case t.kind == tIdent && p.peekN(1).text == "=":
+		p.next()
+		p.next()
+		if p.prog.LocIndex(t.text) != model.NoLoc && p.th.RegIndex(t.text) == model.NoReg {
+			return p.errf(t, "cannot assign to the location %s; write *%s = ... to store to it", t.text, t.text)
+		}
+		if err := p.assign(regOf(p.th, t.text, true), t); err != nil {
+			return err
+		}
+		_, err := p.expect(";")
+		return err
+	}
+	if _, err := p.callOrExpr(true); err != nil {
+		return err
+	}
+	_, err := p.expect(";")
+	return err
+}
+
+// assign parses the right-hand side of "r = ..." and stores it in r.
+func (p *parser) assign(r model.Reg, at token) error {
+	n := len(p.th.Code)
+	v, err := p.expr()
+	if err != nil {
+		return err
+	}
+	// Load straight into r when the value is the result of the last instruction.
+	if v.Kind == model.EReg && len(p.th.Code) > n {
+		last := &p.th.Code[len(p.th.Code)-1]
+		if (last.Op == model.OpLoad || last.Op == model.OpRMW) && last.Dst == v.Reg && strings.HasPrefix(p.th.Regs[v.Reg], "%") {
+			last.Dst = r
+			return nil
+		}
+	}
+	p.emit(model.Instr{Op: model.OpAssign, Dst: r, Dst2: model.NoReg, Val: v, Pos: at.pos, Text: p.th.Regs[r] + " = " + v.Format(p.th.Regs)})
+	return nil
+}
+
+var binPrec = map[string]int{
+	"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
+	"<": 7, "<=": 7, ">": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
+}
+
+var binOps = map[string]model.BinOp{
+	"||": model.LOr, "&&": model.LAnd, "|": model.Or, "^": model.Xor, "&": model.And,
+	"==": model.Eq, "!=": model.Ne, "<": model.Lt, "<=": model.Le, ">": model.Gt, ">=": model.Ge,
+	"<<": model.Shl, ">>": model.Shr, "+": model.Add, "-": model.Sub, "*": model.Mul, "/": model.Div, "%": model.Mod,
+}
+
+// expr parses an expression, emitting the loads it contains (left to right)
+// and returning the pure expression over registers that computes its value.
+func (p *parser) expr() (*model.Expr, error) { return p.binary(1) }
+
+func (p *parser) binary(minPrec int) (*model.Expr, error) {
+	x, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.peek()
+		prec, ok := binPrec[t.text]
+		if t.kind != tPunct || !ok || prec < minPrec {
+			return x, nil
+		}
+		p.next()
+		y, err := p.binary(prec + 1)
+		if err != nil {
+			return nil, err
+		}
+		x = model.Bin(binOps[t.text], x, y)
+	}
+}
+
+func (p *parser) unary() (*model.Expr, error) {
+	t := p.peek()
+	switch {
+	case p.accept("!"):
+		x, err := p.unary()
+		return model.Not(x), err
+	case p.accept("-"):
+		x, err := p.unary()
+		if err == nil && x.Kind == model.EConst {
+			return model.Const(-x.Val), nil
+		}
+		return model.Neg(x), err
+	case p.accept("~"):
+		x, err := p.unary()
+		return model.Bin(model.Xor, x, model.Const(-1)), err
+	case p.accept("*"):
+		addr, err := p.unary()
+		if err != nil {
+			return nil, err
+		}
+		r := p.temp()
+		p.emit(model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: addr, Ord: model.NA, Pos: t.pos, Text: "*" + addr.Format(p.th.Regs)})
+		return model.RegExpr(r), nil
+	case p.accept("&"):
+		n, err := p.ident("a location name")
+		if err != nil {
+			return nil, err
+		}
+		l := p.prog.LocIndex(n.text)
+		if l == model.NoLoc {
+			return nil, p.errf(n, "unknown location %s", n.text)
+		}
+		return model.Const(model.AddrOf(l)), nil
+	case p.accept("("):
+		x, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		_, err = p.expect(")")
+		return x, err
+	case t.kind == tInt:
+		v, _, err := p.integer()
+		return model.Const(v), err
+	case t.kind == tIdent:
+		if p.peekN(1).text == "(" {
+			x, err := p.callOrExpr(false)
+			if err == nil && x == nil {
+				err = p.errf(t, "%s returns no value", t.text)
+			}
+			return x, err
+		}
+		p.next()
+		if r := p.th.RegIndex(t.text); r != model.NoReg {
+			return model.RegExpr(r), nil
+		}
+		if l := p.prog.LocIndex(t.text); l != model.NoLoc {
+			return model.Const(model.AddrOf(l)), nil
+		}
+		return nil, p.errf(t, "unknown identifier %s (not a register or location of this thread)", t.text)
+	}
+	return nil, p.errf(t, "expected an expression, found %v", t)
+}
+
+var fetchOps = map[string]model.RMWOp{
+	"exchange": model.Xchg, "fetch_add": model.FetchAdd, "fetch_sub": model.FetchSub,
+	"fetch_or": model.FetchOr, "fetch_and": model.FetchAnd, "fetch_xor": model.FetchXor,
+}
+
+// callOrExpr parses an expression; at statement level it also accepts the
+// calls that return nothing (stores and fences), returning a nil expression.
+func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
+	t := p.peek()
+	if t.kind != tIdent || p.peekN(1).text != "(" {
+		return p.expr()
+	}
+	name := t.text
+	base := strings.TrimSuffix(name, "_explicit")
+	explicit := base != name
+	if !strings.HasPrefix(base, "atomic_") {
+		return nil, p.errf(t, "unknown call %s", name)
+	}
+	op := strings.TrimPrefix(base, "atomic_")
+	p.next()
+	p.next()
+	var args []*model.Expr
+	var argToks []token
+	for !p.accept(")") {
+		if len(args) > 0 {
+			if _, err := p.expect(","); err != nil {
+				return nil, err
+			}
+		}
+		argToks = append(argToks, p.peek())
+		if a := p.peek(); a.kind == tIdent && strings.HasPrefix(a.text, "memory_order_") {
+			p.next()
+			args = append(args, nil)
+			continue
+		}
+		a, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, a)
+	}
+	ord := func(k int) (model.Ordering, error) {
+		at := argToks[k]
+		o, ok := model.ParseOrdering(at.text)
+		if !ok || !strings.HasPrefix(at.text, "memory_order_") {
+			return 0, p.errf(at, "expected a memory order (memory_order_relaxed, ...), found %v", at)
+		}
+		return o, nil
+	}
+	arity := func(nvals, nords int) error {
+		if !explicit {
+			nords = 0
+		}
+		if len(args) != nvals+nords {
+			return p.errf(t, "%s takes %d arguments, found %d", name, nvals+nords, len(args))
+		}
+		for k, a := range args {
+			isOrd := k >= nvals
+			if isOrd && a != nil {
+				return p.errf(argToks[k], "expected a memory order, found %v", argToks[k])
+			}
+			if !isOrd && a == nil {
+				return p.errf(argToks[k], "expected a value, found a memory order")
+			}
+		}
+		return nil
+	}
+	orders := func(n int) ([]model.Ordering, error) {
+		if !explicit {
+			out := make([]model.Ordering, n)
+			for i := range out {
+				out[i] = model.SC
+			}
+			return out, nil
+		}
+		var out []model.Ordering
+		for k := len(args) - n; k < len(args); k++ {
+			o, err := ord(k)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, o)
+		}
+		return out, nil
+	}
+	text := name + "(...)"
+	switch {
+	case op == "thread_fence" || op == "signal_fence":
+		if len(args) != 1 || args[0] != nil {
+			return nil, p.errf(t, "%s takes one memory order", name)
+		}
+		o, err := ord(0)
+		if err != nil {
+			return nil, err
+		}
+		if op == "thread_fence" {
+			p.emit(model.Instr{Op: model.OpFence, Dst: model.NoReg, Dst2: model.NoReg, Ord: o, Pos: t.pos, Text: text})
+		}
+		return p.noValue(stmt, t)
+	case op == "load":
+		if err := arity(1, 1); err != nil {
+			return nil, err
+		}
+		o, err := orders(1)
+		if err != nil {
+			return nil, err
+		}
+		if !o[0].ValidForLoad() {
+			return nil, p.errf(argToks[1], "%s is not a valid order for a load", o[0])
+		}
+		r := p.temp()
+		p.emit(model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: args[0], Ord: o[0], Pos: t.pos, Text: text})
+		return model.RegExpr(r), nil
+	case op == "store":
+		if err := arity(2, 1); err != nil {
+			return nil, err
+		}
+		o, err := orders(1)
+		if err != nil {
+			return nil, err
+		}
+		if !o[0].ValidForStore() || o[0] == model.NA {
+			return nil, p.errf(argToks[2], "%s is not a valid order for a store", o[0])
+		}
+		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: args[0], Val: args[1], Ord: o[0], Pos: t.pos, Text: text})
+		return p.noValue(stmt, t)
+	case fetchOps[op] != 0 || op == "exchange":
+		if err := arity(2, 1); err != nil {
+			return nil, err
+		}
+		o, err := orders(1)
+		if err != nil {
+			return nil, err
+		}
+		r := p.temp()
+		p.emit(model.Instr{Op: model.OpRMW, RMW: fetchOps[op], Dst: r, Dst2: model.NoReg, Addr: args[0], Val: args[1], Ord: o[0], Pos: t.pos, Text: text})
+		return model.RegExpr(r), nil
+	case op == "compare_exchange_strong" || op == "compare_exchange_weak":
+		if err := arity(3, 2); err != nil {
+			return nil, err
+		}
+		o, err := orders(2)
+		if err != nil {
+			return nil, err
+		}
+		if !o[1].ValidForLoad() {
+			return nil, p.errf(argToks[4], "%s is not a valid failure order", o[1])
+		}
+		// As herd7: read the expected value plainly, compare-exchange, and
+		// on failure store the value seen into the expected location.
+		exp, old, ok := p.temp(), p.temp(), p.temp()
+		p.emit(model.Instr{Op: model.OpLoad, Dst: exp, Dst2: model.NoReg, Addr: args[1], Ord: model.NA, Pos: argToks[1].pos, Text: "*" + args[1].Format(p.th.Regs)})
+		p.emit(model.Instr{Op: model.OpCAS, Dst: old, Dst2: ok, Addr: args[0], Expected: model.RegExpr(exp), Val: args[2],
+			Ord: o[0], FailOrd: o[1], Weak: op == "compare_exchange_weak", Pos: t.pos, Text: text})
+		br := p.emit(model.Instr{Op: model.OpBranch, Cond: model.RegExpr(ok), Pos: t.pos})
+		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: args[1], Val: model.RegExpr(old), Ord: model.NA, Pos: argToks[1].pos, Text: "*" + args[1].Format(p.th.Regs) + " = (value seen)"})
+		p.th.Code[br].Target = len(p.th.Code)
+		return model.RegExpr(ok), nil
+	}
+	return nil, p.errf(t, "unknown call %s", name)
+}
+
+func (p *parser) noValue(stmt bool, t token) (*model.Expr, error) {
+	if !stmt {
+		return nil, p.errf(t, "%s returns no value", t.text)
+	}
+	return nil, nil
+}
+
+// final parses "locations [...]" and the final condition.
+func (p *parser) final() error {
+	var shown []model.Observable
+	if p.accept("locations") {
+		if _, err := p.expect("["); err != nil {
+			return err
+		}
+		for !p.accept("]") {
+			if p.accept(";") {
+				continue
+			}
+			o, err := p.observable()
+			if err != nil {
+				return err
+			}
+			shown = append(shown, o)
+		}
+	}
+	f := &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
+	t := p.peek()
+	switch {
+	case p.accept("exists"):
+		f.Quant = model.Exists
+	case p.accept("forall"):
+		f.Quant = model.Forall
+	case p.is("~") && p.peekN(1).text == "exists":
+		p.next()
+		p.next()
+		f.Quant = model.NotExists
+	case t.kind == tEOF:
+		p.prog.Final = f
+		f.Show = sortObs(p.prog, shown)
+		return nil
+	default:
+		return p.errf(t, "expected exists, ~exists, forall or locations, found %v", t)
+	}
+	c, err := p.cond()
+	if err != nil {
+		return err
+	}
+	if t := p.peek(); t.kind != tEOF {
+		return p.errf(t, "unexpected %v after the final condition", t)
+	}
+	f.Cond = c
+	f.Show = sortObs(p.prog, c.Observables(shown))
+	p.prog.Final = f
+	return nil
+}
+
+func sortObs(p *model.Program, obs []model.Observable) []model.Observable {
+	var out []model.Observable
+	seen := map[model.Observable]bool{}
+	for _, o := range obs {
+		if !seen[o] {
+			seen[o] = true
+			out = append(out, o)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.IsMem() != b.IsMem() {
+			return !a.IsMem()
+		}
+		if !a.IsMem() && a.Thread != b.Thread {
+			return a.Thread < b.Thread
+		}
+		return a.Name(p) < b.Name(p)
+	})
+	return out
+}
+
+func (p *parser) cond() (*model.Cond, error) {
+	x, err := p.conj()
+	for err == nil && p.accept("\\/") {
+		var y *model.Cond
+		y, err = p.conj()
+		x = &model.Cond{Kind: model.COr, X: x, Y: y}
+	}
+	return x, err
+}
+
+func (p *parser) conj() (*model.Cond, error) {
+	x, err := p.condUnary()
+	for err == nil && p.accept("/\\") {
+		var y *model.Cond
+		y, err = p.condUnary()
+		x = &model.Cond{Kind: model.CAnd, X: x, Y: y}
+	}
+	return x, err
+}
+
+func (p *parser) condUnary() (*model.Cond, error) {
+	switch {
+	case p.accept("~") || p.accept("not"):
+		x, err := p.condUnary()
+		return &model.Cond{Kind: model.CNot, X: x}, err
+	case p.accept("("):
+		x, err := p.cond()
+		if err != nil {
+			return nil, err
+		}
+		_, err = p.expect(")")
+		return x, err
+	case p.accept("true"):
+		return &model.Cond{Kind: model.CTrue}, nil
+	case p.accept("false"):
+		return &model.Cond{Kind: model.CFalse}, nil
+	}
+	o, err := p.observable()
+	if err != nil {
+		return nil, err
+	}
+	kind := model.CEq
+	t := p.peek()
+	switch {
+	case p.accept("="), p.accept("=="):
+	case p.accept("!="):
+		kind = model.CNe
+	default:
+		return nil, p.errf(t, "expected = or != in the condition, found %v", t)
+	}
+	var v int64
+	if p.peek().kind == tIdent {
+		n := p.next()
+		l := p.prog.LocIndex(n.text)
+		if l == model.NoLoc {
+			return nil, p.errf(n, "unknown location %s", n.text)
+		}
+		v = model.AddrOf(l)
+	} else if v, _, err = p.integer(); err != nil {
+		return nil, err
+	}
+	return &model.Cond{Kind: kind, Obs: o, Val: v}, nil
+}
+
+// observable parses "T:reg", "x" or "[x]".
+func (p *parser) observable() (model.Observable, error) {
+	t := p.peek()
+	if t.kind == tInt && p.peekN(1).text == ":" {
+		n, err := strconv.Atoi(t.text)
+		p.next()
+		p.next()
+		if err != nil || n >= len(p.prog.Threads) {
+			return model.Observable{}, p.errf(t, "no thread %s", t.text)
+		}
+		r, err := p.ident("a register name")
+		if err != nil {
+			return model.Observable{}, err
+		}
+		// A register the thread never assigns reads as 0.
+		reg := regOf(&p.prog.Threads[n], r.text, true)
+		return model.Observable{Thread: n, Reg: reg, Loc: model.NoLoc}, nil
+	}
+	bracket := p.accept("[")
+	n, err := p.ident("a location or T:register")
+	if err != nil {
+		return model.Observable{}, err
+	}
+	if bracket {
+		if _, err := p.expect("]"); err != nil {
+			return model.Observable{}, err
+		}
+	}
+	l := p.prog.LocIndex(n.text)
+	if l == model.NoLoc {
+		return model.Observable{}, p.errf(n, "unknown location %s", n.text)
+	}
+	return model.Observable{Thread: -1, Reg: model.NoReg, Loc: l}, nil
+}
