@@ -104,3 +104,12 @@ func TestHerdConformance(t *testing.T) {
 		})
 	}
 }
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
