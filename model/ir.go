@@ -181,19 +181,19 @@ type Op uint8
 
 // Instruction operations.
 const (
-	OpLoad    Op = iota // Dst = *Addr with Ord
-	OpStore             // *Addr = Val with Ord
-	OpRMW               // Dst = RMW(*Addr, Val) with Ord
-	OpCAS               // Dst = old *Addr; Dst2 = success; if *Addr == Expected: *Addr = Val
-	OpFence             // fence with Ord
-	OpLock              // lock the mutex at Addr (blocks while held)
-	OpUnlock            // unlock the mutex at Addr
-	OpAssign            // Dst = Val
-	OpBranch            // if Cond != 0 goto Target
-	OpJump              // goto Target
-	OpAssert            // fail with Msg unless Cond != 0
-	OpAssume            // block forever unless Cond != 0
-	OpChoose            // Dst = a nondeterministic value in [0, N)
+	OpLoad   Op = iota // Dst = *Addr with Ord
+	OpStore            // *Addr = Val with Ord
+	OpRMW              // Dst = RMW(*Addr, Val) with Ord
+	OpCAS              // Dst = old *Addr; Dst2 = success; if *Addr == Expected: *Addr = Val
+	OpFence            // fence with Ord
+	OpLock             // lock the mutex at Addr (blocks while held)
+	OpUnlock           // unlock the mutex at Addr
+	OpAssign           // Dst = Val
+	OpBranch           // if Cond != 0 goto Target
+	OpJump             // goto Target
+	OpAssert           // fail with Msg unless Cond != 0
+	OpAssume           // block forever unless Cond != 0
+	OpChoose           // Dst = a nondeterministic value in [0, N)
 )
 
 var opNames = [...]string{"load", "store", "rmw", "cas", "fence", "lock", "unlock", "assign", "branch", "jump", "assert", "assume", "choose"}

@@ -108,7 +108,7 @@ func (p *parser) header(src string) error {
 	return err
 }
 
-func (p *parser) peek() token     { return p.toks[p.i] }
+func (p *parser) peek() token { return p.toks[p.i] }
 func (p *parser) peekN(n int) token {
 	if p.i+n < len(p.toks) {
 		return p.toks[p.i+n]
