@@ -70,17 +70,50 @@ func (s Stats) Exhaustive() bool { return s.Limit == "" }
 
 var errStop = errors.New("stop")
 
-// Explore visits every consistent complete execution of p under m once,
-// calling visit for each.
+// Explore visits every consistent complete execution of p under m exactly
+// once, calling visit for each. It uses optimal dynamic partial-order
+// reduction (see dpor.go): its cost grows with the number of executions,
+// not with the number of interleavings.
 func Explore(p *model.Program, m model.Model, opt Options, visit func(*Execution)) (Stats, error) {
-	x := &explorer{p: p, m: m, opt: opt, visit: visit, seen: map[string]struct{}{}, start: time.Now()}
-	if x.opt.MaxEvents == 0 {
-		x.opt.MaxEvents = DefaultMaxEvents
+	r := newRunner(p, m, opt, visit)
+	d := &dpor{runner: r}
+	return r.finish(d.visit(d.initial()))
+}
+
+// ExploreReference visits the same executions as Explore by the simplest
+// method: it adds events in every order, branching on every choice, and
+// remembers every partial graph it has seen. It serves as the reference
+// that the optimised explorer is tested against.
+func ExploreReference(p *model.Program, m model.Model, opt Options, visit func(*Execution)) (Stats, error) {
+	r := newRunner(p, m, opt, visit)
+	x := &reference{runner: r, seen: map[string]struct{}{}}
+	return r.finish(x.dfs(model.NewGraph(p)))
+}
+
+// runner holds what both explorers share: limits, statistics and the
+// reporting of complete executions.
+type runner struct {
+	p        *model.Program
+	m        model.Model
+	opt      Options
+	visit    func(*Execution)
+	stats    Stats
+	start    time.Time
+	deadline time.Time
+}
+
+func newRunner(p *model.Program, m model.Model, opt Options, visit func(*Execution)) *runner {
+	r := &runner{p: p, m: m, opt: opt, visit: visit, start: time.Now()}
+	if r.opt.MaxEvents == 0 {
+		r.opt.MaxEvents = DefaultMaxEvents
 	}
 	if opt.Timeout > 0 {
-		x.deadline = x.start.Add(opt.Timeout)
+		r.deadline = r.start.Add(opt.Timeout)
 	}
-	err := x.dfs(model.NewGraph(p))
+	return r
+}
+
+func (x *runner) finish(err error) (Stats, error) {
 	x.stats.Elapsed = time.Since(x.start)
 	if errors.Is(err, errStop) {
 		err = nil
@@ -88,25 +121,16 @@ func Explore(p *model.Program, m model.Model, opt Options, visit func(*Execution
 	return x.stats, err
 }
 
-type explorer struct {
-	p        *model.Program
-	m        model.Model
-	opt      Options
-	visit    func(*Execution)
-	seen     map[string]struct{}
-	stats    Stats
-	start    time.Time
-	deadline time.Time
-}
-
-func (x *explorer) stop(limit string) error {
+func (x *runner) stop(limit string) error {
 	if x.stats.Limit == "" {
 		x.stats.Limit = limit
 	}
 	return errStop
 }
 
-func (x *explorer) checkLimits() error {
+// step counts a visited graph and checks the limits.
+func (x *runner) step() error {
+	x.stats.Graphs++
 	if x.opt.MaxExecutions > 0 && x.stats.Executions >= x.opt.MaxExecutions {
 		return x.stop("max-executions")
 	}
@@ -121,117 +145,61 @@ func (x *explorer) checkLimits() error {
 	return nil
 }
 
-// dfs explores every extension of g, visiting each distinct partial graph
-// once (by its fingerprint).
-func (x *explorer) dfs(g *model.Graph) error {
-	key := g.Key()
-	if _, ok := x.seen[key]; ok {
-		return nil
-	}
-	x.seen[key] = struct{}{}
-	x.stats.Graphs++
-	if err := x.checkLimits(); err != nil {
-		return err
-	}
-	running := false
-	for t := range g.Threads {
-		_, a, err := x.p.Replay(t, g.Threads[t])
-		if err != nil {
-			return err
-		}
-		if a.Kind == model.ActNone {
-			continue
-		}
-		running = true
-		if len(g.Threads[t]) >= x.opt.MaxEvents {
-			x.stats.Limit = "max-events"
-			continue
-		}
-		for _, h := range Successors(g, t, &a) {
-			if x.m.Check(model.NewExec(h)) != "" {
-				continue
-			}
-			if err := x.dfs(h); err != nil {
-				return err
-			}
-		}
-	}
-	if !running {
-		return x.complete(g)
-	}
-	return nil
+func (x *runner) consistent(g *model.Graph) bool { return x.m.Check(model.NewExec(g)) == "" }
+
+// newEvent returns the event an action starts with, without its value.
+func newEvent(a *model.Action) model.Event {
+	return model.Event{Loc: a.Loc, Ord: a.Ord, Instr: int32(a.Instr), Addr: a.Addr, Data: a.Data, Ctrl: a.Ctrl}
 }
 
-// Successors returns the graphs that extend g by thread t performing a: one
-// per write a read may read from, per modification-order position a write
-// may take, and per value a choice may pick. They are not checked for
-// consistency.
-func Successors(g *model.Graph, t int, a *model.Action) []*model.Graph {
-	base := model.Event{Loc: a.Loc, Ord: a.Ord, Instr: int32(a.Instr), Addr: a.Addr, Data: a.Data, Ctrl: a.Ctrl}
-	var out []*model.Graph
-	add := func(evs ...model.Event) *model.Graph {
-		h := g.Clone()
-		h.Threads[t] = append(h.Threads[t], evs...)
-		out = append(out, h)
-		return h
+// readEvent returns the read of action a by thread t from write w holding
+// v, and whether and what the action then writes.
+func readEvent(a *model.Action, t int, w model.EventRef, v int64, spurious bool) (r model.Event, writes bool, wv int64) {
+	r = newEvent(a)
+	r.Kind, r.Val, r.Rf, r.Spurious = model.KRead, v, w, spurious
+	if a.Kind == model.ActRead {
+		return r, false, 0
 	}
+	r.RMW = true
+	writes, wv, _ = a.Outcome(v, spurious, t)
+	r.Ord = a.ReadOrd(writes)
+	return r, writes, wv
+}
+
+// writeHalf returns the write of an RMW-like action storing wv.
+func writeHalf(a *model.Action, wv int64) model.Event {
+	e := newEvent(a)
+	e.Kind, e.Val, e.RMW, e.Ord = model.KWrite, wv, true, a.WriteOrd()
+	return e
+}
+
+// spuriousChoices lists whether a read of v by a may fail spuriously: a weak
+// compare-exchange that reads its expected value may succeed or fail.
+func spuriousChoices(a *model.Action, v int64) []bool {
+	if a.Kind == model.ActCAS && a.Weak && v == a.Expected {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// simpleEvent returns the event of a fence, failed assertion or plain store.
+func simpleEvent(a *model.Action) model.Event {
+	e := newEvent(a)
 	switch a.Kind {
 	case model.ActFence:
-		e := base
 		e.Kind, e.Loc = model.KFence, model.NoLoc
-		add(e)
 	case model.ActFail:
-		e := base
 		e.Kind, e.Loc = model.KError, model.NoLoc
-		add(e)
 	case model.ActChoose:
-		for v := 0; v < a.N; v++ {
-			e := base
-			e.Kind, e.Loc, e.Val = model.KChoice, model.NoLoc, int64(v)
-			add(e)
-		}
-	case model.ActWrite, model.ActUnlock:
-		e := base
+		e.Kind, e.Loc = model.KChoice, model.NoLoc
+	default:
 		e.Kind, e.Val = model.KWrite, a.Val
-		ref := model.EventRef{T: int32(t), I: int32(len(g.Threads[t]))}
-		for pos := 1; pos <= len(g.Co[a.Loc])+1; pos++ {
-			h := add(e)
-			h.InsertCo(a.Loc, ref, pos)
-		}
-	case model.ActRead, model.ActRMW, model.ActCAS, model.ActLock:
-		writes := append([]model.EventRef{model.InitRef(a.Loc)}, g.Co[a.Loc]...)
-		for _, w := range writes {
-			v := g.WriteValue(w)
-			for _, spurious := range []bool{false, true} {
-				if spurious && !(a.Kind == model.ActCAS && a.Weak && v == a.Expected) {
-					continue
-				}
-				r := base
-				r.Kind, r.Val, r.Rf, r.Spurious = model.KRead, v, w, spurious
-				if a.Kind == model.ActRead {
-					add(r)
-					continue
-				}
-				r.RMW = true
-				ok, wv, _ := a.Outcome(v, spurious, t)
-				r.Ord = a.ReadOrd(ok)
-				if !ok {
-					add(r)
-					continue
-				}
-				wr := base
-				wr.Kind, wr.Val, wr.RMW, wr.Ord = model.KWrite, wv, true, a.WriteOrd()
-				h := add(r, wr)
-				ref := model.EventRef{T: int32(t), I: int32(len(g.Threads[t]) + 1)}
-				h.InsertCo(a.Loc, ref, g.CoPos(a.Loc, w)+1)
-			}
-		}
 	}
-	return out
+	return e
 }
 
 // complete reports g, whose threads have all stopped, as an execution.
-func (x *explorer) complete(g *model.Graph) error {
+func (x *runner) complete(g *model.Graph) error {
 	e := &Execution{Graph: g, States: make([]model.ThreadState, len(g.Threads))}
 	e.Final.Regs = make([][]int64, len(g.Threads))
 	for t := range g.Threads {

@@ -51,6 +51,9 @@ type Action struct {
 	Addr     DepSet
 	Data     DepSet
 	Ctrl     DepSet
+	// Pending marks an RMW-like action whose read is already the thread's
+	// last event and whose write half comes next.
+	Pending bool
 }
 
 // IsReadAction reports whether a begins with a read.
@@ -154,7 +157,8 @@ func (p *Program) Replay(t int, evs []Event) (ThreadState, Action, error) {
 			writes, _, blocked := a.Outcome(e.Val, e.Spurious, t)
 			if writes {
 				if k+1 == len(evs) {
-					return st, a, nil // the write half is next
+					a.Pending = true // the write half is next
+					return st, a, nil
 				}
 				k++
 			}

@@ -1,0 +1,334 @@
+package checker
+
+import (
+	"fmt"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// dpor is an optimal dynamic partial-order reduction over execution graphs,
+// after TruSt (Kokologiannakis, Marmanis, Gladstein, Vafeiadis, "Truly
+// Stateless, Optimal Dynamic Partial Order Reduction", POPL 2022) and its
+// implementation in GenMC.
+//
+// Events are added one at a time, always to the first thread that can
+// move, in a fixed order; the order of addition is recorded as a stamp per
+// event. A read branches on every write already in the graph (forward
+// revisits); a write branches on its modification-order position and, from
+// its last position, may revisit every earlier read of its location that is
+// not in its po ∪ rf prefix (backward revisits): the read now reads from the
+// write, and every event added after the read that the write does not
+// depend on is deleted, to be explored again. A backward revisit is
+// performed only when the deleted events were added with their maximal
+// choice (reading from, or placed at, the end of modification order),
+// which makes every consistent execution appear exactly once.
+type dpor struct{ *runner }
+
+// meta is the explorer's bookkeeping for one event.
+type meta struct {
+	stamp int32 // order of addition
+	// max records that the event's choice was the maximal one when made:
+	// a read read the last write in modification order, a write was placed
+	// last, a choice took its first value.
+	max bool
+	// noRevisit marks the prefix of a write that revisited a read: these
+	// events are never deleted again on this branch.
+	noRevisit bool
+}
+
+// dstate is a graph with its bookkeeping.
+type dstate struct {
+	g     *model.Graph
+	meta  [][]meta
+	stamp int32
+}
+
+func (d *dpor) initial() *dstate {
+	return &dstate{g: model.NewGraph(d.p), meta: make([][]meta, len(d.p.Threads))}
+}
+
+func (s *dstate) clone() *dstate {
+	c := &dstate{g: s.g.Clone(), meta: make([][]meta, len(s.meta)), stamp: s.stamp}
+	for t, m := range s.meta {
+		c.meta[t] = append(make([]meta, 0, len(m)+2), m...)
+	}
+	return c
+}
+
+// add appends e to thread t with a fresh stamp.
+func (s *dstate) add(t int, e model.Event, max bool) model.EventRef {
+	s.g.Threads[t] = append(s.g.Threads[t], e)
+	s.meta[t] = append(s.meta[t], meta{stamp: s.stamp, max: max})
+	s.stamp++
+	return model.EventRef{T: int32(t), I: int32(len(s.g.Threads[t]) - 1)}
+}
+
+func (s *dstate) m(r model.EventRef) *meta { return &s.meta[r.T][r.I] }
+
+// restrict keeps the first keep[t] events of each thread t.
+func (s *dstate) restrict(keep []int) *dstate {
+	c := &dstate{g: model.NewGraph(s.g.Prog), meta: make([][]meta, len(s.meta)), stamp: s.stamp}
+	for t := range s.meta {
+		c.g.Threads[t] = append(make([]model.Event, 0, keep[t]+2), s.g.Threads[t][:keep[t]]...)
+		c.meta[t] = append(make([]meta, 0, keep[t]+2), s.meta[t][:keep[t]]...)
+	}
+	for l, co := range s.g.Co {
+		for _, w := range co {
+			if int(w.I) < keep[w.T] {
+				c.g.Co[l] = append(c.g.Co[l], w)
+			}
+		}
+	}
+	return c
+}
+
+// next returns the thread to move and its action: a pending write half of
+// an RMW first, otherwise the first thread that can move. t is -1 when no
+// thread can; bounded reports a thread stopped by the event bound.
+func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) {
+	t = -1
+	for i := range s.g.Threads {
+		_, ai, err := d.p.Replay(i, s.g.Threads[i])
+		if err != nil {
+			return -1, a, false, err
+		}
+		if ai.Kind == model.ActNone {
+			continue
+		}
+		if ai.Pending {
+			return i, ai, false, nil
+		}
+		if len(s.g.Threads[i]) >= d.opt.MaxEvents {
+			bounded = true
+			continue
+		}
+		if t < 0 {
+			t, a = i, ai
+		}
+	}
+	return t, a, bounded, nil
+}
+
+func (d *dpor) visit(s *dstate) error {
+	if !d.consistent(s.g) {
+		return nil
+	}
+	if err := d.step(); err != nil {
+		return err
+	}
+	t, a, bounded, err := d.next(s)
+	if err != nil {
+		return err
+	}
+	if t < 0 {
+		if bounded {
+			d.stats.Limit = "max-events"
+			return nil
+		}
+		return d.complete(s.g)
+	}
+	switch {
+	case a.Pending:
+		last := &s.g.Threads[t][len(s.g.Threads[t])-1]
+		_, wv, _ := a.Outcome(last.Val, last.Spurious, t)
+		c := s.clone()
+		w := c.add(t, writeHalf(&a, wv), true)
+		c.g.InsertCo(a.Loc, w, c.g.CoPos(a.Loc, last.Rf)+1)
+		if err := d.visit(c); err != nil {
+			return err
+		}
+		return d.revisits(c, w)
+	case a.IsReadAction():
+		comax := s.g.CoMax(a.Loc)
+		writes := append([]model.EventRef{model.InitRef(a.Loc)}, s.g.Co[a.Loc]...)
+		for k := len(writes) - 1; k >= 0; k-- {
+			w := writes[k]
+			v := s.g.WriteValue(w)
+			for _, spurious := range spuriousChoices(&a, v) {
+				r, _, _ := readEvent(&a, t, w, v, spurious)
+				c := s.clone()
+				c.add(t, r, w == comax && !spurious)
+				if err := d.visit(c); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case a.Kind == model.ActWrite || a.Kind == model.ActUnlock:
+		e := simpleEvent(&a)
+		n := len(s.g.Co[a.Loc])
+		c := s.clone()
+		w := c.add(t, e, true)
+		c.g.InsertCo(a.Loc, w, n+1)
+		if err := d.visit(c); err != nil {
+			return err
+		}
+		if err := d.revisits(c, w); err != nil {
+			return err
+		}
+		for pos := n; pos >= 1; pos-- {
+			c := s.clone()
+			c.g.InsertCo(a.Loc, c.add(t, e, false), pos)
+			if err := d.visit(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	case a.Kind == model.ActChoose:
+		for v := 0; v < a.N; v++ {
+			e := simpleEvent(&a)
+			e.Val = int64(v)
+			c := s.clone()
+			c.add(t, e, v == 0)
+			if err := d.visit(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	c := s.clone()
+	c.add(t, simpleEvent(&a), true)
+	return d.visit(c)
+}
+
+// prefix returns the po ∪ rf prefix of e, as the number of events of each
+// thread it contains.
+func prefix(g *model.Graph, e model.EventRef) []int {
+	pre := make([]int, len(g.Threads))
+	pre[e.T] = int(e.I) + 1
+	for changed := true; changed; {
+		changed = false
+		for t := range pre {
+			for i := 0; i < pre[t]; i++ {
+				ev := &g.Threads[t][i]
+				if ev.Kind == model.KRead && !ev.Rf.IsInit() && int(ev.Rf.I)+1 > pre[ev.Rf.T] {
+					pre[ev.Rf.T] = int(ev.Rf.I) + 1
+					changed = true
+				}
+			}
+		}
+	}
+	return pre
+}
+
+// revisits performs the backward revisits of write w, just added to s. It
+// runs even when w makes s inconsistent: an RMW whose read was taken by
+// another RMW violates atomicity, yet the read it should have read from may
+// be revisited (as GenMC does).
+func (d *dpor) revisits(s *dstate, w model.EventRef) error {
+	loc := s.g.Ev(w).Loc
+	pre := prefix(s.g, w)
+	for t, evs := range s.g.Threads {
+		for i := pre[t]; i < len(evs); i++ {
+			e := &evs[i]
+			r := model.EventRef{T: int32(t), I: int32(i)}
+			if e.Kind != model.KRead || e.Loc != loc || s.m(r).noRevisit {
+				continue
+			}
+			keep := make([]int, len(pre))
+			for u := range keep {
+				keep[u] = pre[u]
+				for j := keep[u]; j < len(s.meta[u]) && s.meta[u][j].stamp <= s.m(r).stamp; j++ {
+					keep[u] = j + 1
+				}
+			}
+			if !maximal(s, r, w, keep) {
+				continue
+			}
+			if err := d.revisit(s, r, w, keep, pre); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// maximal reports whether the revisit of r by w, keeping the events keep,
+// deletes only events that were added with their maximal choice (and r
+// itself was), so that this revisit is performed from exactly one graph.
+func maximal(s *dstate, r, w model.EventRef, keep []int) bool {
+	kept := func(x model.EventRef) bool { return x.IsInit() || int(x.I) < keep[x.T] }
+	for t, evs := range s.g.Threads {
+		for i := range evs {
+			ref := model.EventRef{T: int32(t), I: int32(i)}
+			if kept(ref) && ref != r {
+				continue
+			}
+			m := s.m(ref)
+			if m.noRevisit || !m.max {
+				return false
+			}
+			e := &evs[i]
+			if e.Kind != model.KRead && e.Kind != model.KWrite {
+				continue
+			}
+			// What it reads or writes must be maximal with respect to the
+			// kept writes too.
+			x := ref
+			if e.Kind == model.KRead {
+				x = e.Rf
+			}
+			co := s.g.Co[e.Loc]
+			for _, y := range co[s.g.CoPos(e.Loc, x):] {
+				if y != w && kept(y) {
+					return false
+				}
+			}
+			// A read revisited by a write that is deleted is not in its
+			// canonical state.
+			if e.Kind == model.KRead && !kept(e.Rf) && s.m(e.Rf).stamp > m.stamp {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// revisit makes r read from w in the restriction of s to keep.
+func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
+	c := s.restrict(keep)
+	for t, evs := range c.g.Threads {
+		for i := range evs {
+			if e := &evs[i]; e.Kind == model.KRead && !e.Rf.IsInit() && int(e.Rf.I) >= keep[e.Rf.T] && (model.EventRef{T: int32(t), I: int32(i)}) != r {
+				return fmt.Errorf("internal error: revisit of %v by %v leaves %d.%d reading from a deleted write", r, w, t, i)
+			}
+		}
+	}
+	for t := range pre {
+		for i := 0; i < pre[t]; i++ {
+			c.meta[t][i].noRevisit = true
+		}
+	}
+	_, a, err := d.p.Replay(int(r.T), c.g.Threads[r.T][:r.I])
+	if err != nil {
+		return err
+	}
+	v := c.g.WriteValue(w)
+	loc := a.Loc
+	rmwWrite := c.g.Ev(w).RMW
+	for _, spurious := range spuriousChoices(&a, v) {
+		ev, _, _ := readEvent(&a, int(r.T), w, v, spurious)
+		// w keeps its place after an RMW's read; a plain write takes every place.
+		n := len(c.g.Co[loc])
+		first, last := n, n
+		if !rmwWrite {
+			first = 1
+		}
+		for pos := last; pos >= first; pos-- {
+			cc := c.clone()
+			cc.g.Threads[r.T][r.I] = ev
+			if !rmwWrite {
+				co := cc.g.Co[loc]
+				k := cc.g.CoPos(loc, w)
+				cc.g.Co[loc] = append(co[:k-1:k-1], co[k:]...)
+				cc.g.InsertCo(loc, w, pos)
+				cc.m(w).max = pos == n
+			}
+			cc.m(r).max = cc.g.CoMax(loc) == w && !spurious
+			if err := d.visit(cc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

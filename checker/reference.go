@@ -1,0 +1,94 @@
+package checker
+
+import "github.com/ordercheck/ordercheck/model"
+
+// reference is the reference explorer: a depth-first search over partial
+// graphs that tries every thread at every step and prunes graphs it has
+// already seen.
+type reference struct {
+	*runner
+	seen map[string]struct{}
+}
+
+func (x *reference) dfs(g *model.Graph) error {
+	key := g.Key()
+	if _, ok := x.seen[key]; ok {
+		return nil
+	}
+	x.seen[key] = struct{}{}
+	if err := x.step(); err != nil {
+		return err
+	}
+	running := false
+	for t := range g.Threads {
+		_, a, err := x.p.Replay(t, g.Threads[t])
+		if err != nil {
+			return err
+		}
+		if a.Kind == model.ActNone {
+			continue
+		}
+		running = true
+		if len(g.Threads[t]) >= x.opt.MaxEvents {
+			x.stats.Limit = "max-events"
+			continue
+		}
+		for _, h := range Successors(g, t, &a) {
+			if !x.consistent(h) {
+				continue
+			}
+			if err := x.dfs(h); err != nil {
+				return err
+			}
+		}
+	}
+	if !running {
+		return x.complete(g)
+	}
+	return nil
+}
+
+// Successors returns the graphs that extend g by thread t performing a: one
+// per write a read may read from, per modification-order position a write
+// may take, and per value a choice may pick. They are not checked for
+// consistency.
+func Successors(g *model.Graph, t int, a *model.Action) []*model.Graph {
+	var out []*model.Graph
+	add := func(evs ...model.Event) *model.Graph {
+		h := g.Clone()
+		h.Threads[t] = append(h.Threads[t], evs...)
+		out = append(out, h)
+		return h
+	}
+	switch a.Kind {
+	case model.ActFence, model.ActFail:
+		add(simpleEvent(a))
+	case model.ActChoose:
+		for v := 0; v < a.N; v++ {
+			e := simpleEvent(a)
+			e.Val = int64(v)
+			add(e)
+		}
+	case model.ActWrite, model.ActUnlock:
+		ref := model.EventRef{T: int32(t), I: int32(len(g.Threads[t]))}
+		for pos := 1; pos <= len(g.Co[a.Loc])+1; pos++ {
+			add(simpleEvent(a)).InsertCo(a.Loc, ref, pos)
+		}
+	case model.ActRead, model.ActRMW, model.ActCAS, model.ActLock:
+		writes := append([]model.EventRef{model.InitRef(a.Loc)}, g.Co[a.Loc]...)
+		for _, w := range writes {
+			v := g.WriteValue(w)
+			for _, spurious := range spuriousChoices(a, v) {
+				r, ok, wv := readEvent(a, t, w, v, spurious)
+				if !ok {
+					add(r)
+					continue
+				}
+				h := add(r, writeHalf(a, wv))
+				ref := model.EventRef{T: int32(t), I: int32(len(g.Threads[t]) + 1)}
+				h.InsertCo(a.Loc, ref, g.CoPos(a.Loc, w)+1)
+			}
+		}
+	}
+	return out
+}
