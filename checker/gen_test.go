@@ -18,7 +18,7 @@ var litmusSized = genSpec{threads: 3, instrs: 3, locs: 2}
 
 var protocolSized = genSpec{threads: 3, instrs: 4, locs: 2, locks: true, choices: true}
 
-var largeSpec = genSpec{threads: 4, instrs: 5, locs: 3, locks: true, choices: true}
+var largeSpec = genSpec{threads: 4, instrs: 4, locs: 2, locks: true, choices: true}
 
 var orderings = []model.Ordering{model.NA, model.Rlx, model.Con, model.Acq, model.Rel, model.AcqRel, model.SC}
 

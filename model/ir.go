@@ -119,13 +119,17 @@ func Not(x *Expr) *Expr { return &Expr{Kind: ENot, X: x} }
 // Neg returns the arithmetic negation of x.
 func Neg(x *Expr) *Expr { return &Expr{Kind: ENeg, X: x} }
 
-// Format renders e in C syntax, naming registers with names.
-func (e *Expr) Format(names []string) string {
+// Format renders e in C syntax, naming registers with names and, when p is
+// not nil, pointers by their locations.
+func (e *Expr) Format(p *Program, names []string) string {
 	if e == nil {
 		return "<nil>"
 	}
 	switch e.Kind {
 	case EConst:
+		if p != nil {
+			return p.FormatValue(e.Val)
+		}
 		return fmt.Sprint(e.Val)
 	case EReg:
 		if int(e.Reg) < len(names) {
@@ -133,11 +137,11 @@ func (e *Expr) Format(names []string) string {
 		}
 		return fmt.Sprintf("r%d", e.Reg)
 	case EBin:
-		return "(" + e.X.Format(names) + " " + e.Op.String() + " " + e.Y.Format(names) + ")"
+		return "(" + e.X.Format(p, names) + " " + e.Op.String() + " " + e.Y.Format(p, names) + ")"
 	case ENot:
-		return "!" + e.X.Format(names)
+		return "!" + e.X.Format(p, names)
 	case ENeg:
-		return "-" + e.X.Format(names)
+		return "-" + e.X.Format(p, names)
 	}
 	return "?"
 }
@@ -440,7 +444,7 @@ func (in *Instr) Format(p *Program, t *Thread) string {
 		}
 		return t.Regs[r]
 	}
-	e := func(x *Expr) string { return x.Format(t.Regs) }
+	e := func(x *Expr) string { return x.Format(p, t.Regs) }
 	switch in.Op {
 	case OpLoad:
 		return fmt.Sprintf("%s = load(%s, %s)", reg(in.Dst), e(in.Addr), in.Ord)

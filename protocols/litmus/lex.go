@@ -125,7 +125,7 @@ func (lx *lexer) next() (token, error) {
 	}
 	c := rune(lx.src[lx.off])
 	switch {
-	case c == '_' || unicode.IsLetter(c):
+	case c == '_' || c < 128 && unicode.IsLetter(c):
 		end := lx.off
 		for end < len(lx.src) && (lx.src[end] == '_' || isAlnum(lx.src[end])) {
 			end++
