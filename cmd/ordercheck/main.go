@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -48,19 +49,26 @@ litmus tests.`,
 	return root
 }
 
-func main() {
-	err := newRoot().Execute()
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run executes the command line args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
 	if err == nil {
-		return
+		return 0
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "ordercheck:", ee.err)
+			fmt.Fprintln(stderr, "ordercheck:", ee.err)
 		}
-		os.Exit(ee.code)
+		return ee.code
 	}
 	// Flag and argument errors from cobra are usage errors.
-	fmt.Fprintln(os.Stderr, "ordercheck:", err)
-	os.Exit(2)
+	fmt.Fprintln(stderr, "ordercheck:", err)
+	return 2
 }
