@@ -18,6 +18,8 @@ type Options struct {
 	MaxExecutions int64
 	// MaxEvents bounds the events of one thread (a guard for unbounded loops).
 	MaxEvents int
+	// MaxGraphs stops after visiting this many partial graphs.
+	MaxGraphs int64
 	// Timeout stops the exploration after this long.
 	Timeout time.Duration
 	// Races asks for data-race detection in every execution.
@@ -133,6 +135,9 @@ func (x *runner) step() error {
 	x.stats.Graphs++
 	if x.opt.MaxExecutions > 0 && x.stats.Executions >= x.opt.MaxExecutions {
 		return x.stop("max-executions")
+	}
+	if x.opt.MaxGraphs > 0 && x.stats.Graphs > x.opt.MaxGraphs {
+		return x.stop("max-graphs")
 	}
 	if x.stats.Graphs%256 == 0 {
 		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
