@@ -10,6 +10,20 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/syntax"
+)
+
+// Error is a located error in a litmus file.
+type Error = syntax.Error
+
+type token = syntax.Token
+
+const (
+	tEOF    = syntax.EOF
+	tIdent  = syntax.Ident
+	tInt    = syntax.Int
+	tString = syntax.String
+	tPunct  = syntax.Punct
 )
 
 // ParseFile reads and parses the litmus test at path.
@@ -66,10 +80,10 @@ func (p *parser) header(src string) error {
 		if text != "" {
 			f := strings.Fields(text)
 			if len(f) < 2 {
-				return &Error{model.Pos{File: p.file, Line: line, Col: 1}, "expected a header \"C NAME\""}
+				return &Error{Pos: model.Pos{File: p.file, Line: line, Col: 1}, Msg: "expected a header \"C NAME\""}
 			}
 			if f[0] != "C" {
-				return &Error{model.Pos{File: p.file, Line: line, Col: 1}, fmt.Sprintf("architecture %q is not supported: only C litmus tests", f[0])}
+				return &Error{Pos: model.Pos{File: p.file, Line: line, Col: 1}, Msg: fmt.Sprintf("architecture %q is not supported: only C litmus tests", f[0])}
 			}
 			p.prog.Name = f[1]
 			off += end
@@ -79,31 +93,32 @@ func (p *parser) header(src string) error {
 		line++
 	}
 	if p.prog.Name == "" {
-		return &Error{model.Pos{File: p.file, Line: line, Col: 1}, "empty file: expected a header \"C NAME\""}
+		return &Error{Pos: model.Pos{File: p.file, Line: line, Col: 1}, Msg: "empty file: expected a header \"C NAME\""}
 	}
 	// Skip metadata (quoted comments, Key=Value lines, OCaml comments) up to
 	// the first '{' that opens the initial state.
-	lx := &lexer{src: src, file: p.file, off: off, line: line, col: 1}
+	lx := syntax.NewLexer(p.file, src, off, line, 1)
+	lx.OCaml = true
 	for {
-		if err := lx.skipSpace(); err != nil {
+		if err := lx.SkipSpace(); err != nil {
 			return err
 		}
-		if lx.off >= len(src) {
-			return &Error{lx.pos(), "expected the initial state { ... }"}
+		if lx.AtEnd() {
+			return &Error{Pos: lx.Pos(), Msg: "expected the initial state { ... }"}
 		}
-		c := src[lx.off]
+		c := lx.Peek()
 		if c == '{' {
 			break
 		}
 		if c == '"' {
-			if _, err := lx.next(); err != nil {
+			if _, err := lx.Next(); err != nil {
 				return err
 			}
 			continue
 		}
-		lx.advance(1)
+		lx.Advance(1)
 	}
-	toks, err := tokenize(p.file, src, lx.line, lx.col, lx.off)
+	toks, err := lx.All()
 	p.toks = toks
 	return err
 }
@@ -117,14 +132,14 @@ func (p *parser) peekN(n int) token {
 }
 func (p *parser) next() token {
 	t := p.toks[p.i]
-	if t.kind != tEOF {
+	if t.Kind != tEOF {
 		p.i++
 	}
 	return t
 }
 func (p *parser) is(text string) bool {
 	t := p.peek()
-	return (t.kind == tPunct || t.kind == tIdent) && t.text == text
+	return (t.Kind == tPunct || t.Kind == tIdent) && t.Text == text
 }
 func (p *parser) accept(text string) bool {
 	if p.is(text) {
@@ -134,7 +149,7 @@ func (p *parser) accept(text string) bool {
 	return false
 }
 func (p *parser) errf(t token, format string, args ...any) error {
-	return &Error{t.pos, fmt.Sprintf(format, args...)}
+	return &Error{Pos: t.Pos, Msg: fmt.Sprintf(format, args...)}
 }
 func (p *parser) expect(text string) (token, error) {
 	t := p.peek()
@@ -145,7 +160,7 @@ func (p *parser) expect(text string) (token, error) {
 }
 func (p *parser) ident(what string) (token, error) {
 	t := p.next()
-	if t.kind != tIdent {
+	if t.Kind != tIdent {
 		return t, p.errf(t, "expected %s, found %v", what, t)
 	}
 	return t, nil
@@ -155,12 +170,12 @@ func (p *parser) integer() (int64, token, error) {
 	t := p.peek()
 	neg := p.accept("-")
 	n := p.next()
-	if n.kind != tInt {
+	if n.Kind != tInt {
 		return 0, n, p.errf(n, "expected an integer, found %v", n)
 	}
-	v, err := strconv.ParseInt(n.text, 0, 64)
+	v, err := strconv.ParseInt(n.Text, 0, 64)
 	if err != nil {
-		return 0, n, p.errf(n, "bad integer %s: %v", n.text, errShort(err))
+		return 0, n, p.errf(n, "bad integer %s: %v", n.Text, errShort(err))
 	}
 	if neg {
 		v = -v
@@ -196,7 +211,7 @@ func (p *parser) body() error {
 	}
 	for {
 		t := p.peek()
-		if t.kind != tIdent || !threadName.MatchString(t.text) {
+		if t.Kind != tIdent || !threadName.MatchString(t.Text) {
 			break
 		}
 		if err := p.thread(); err != nil {
@@ -208,7 +223,7 @@ func (p *parser) body() error {
 	}
 	for _, ri := range p.regInit {
 		if ri.thread >= len(p.prog.Threads) {
-			return &Error{ri.pos, fmt.Sprintf("initial value for %d:%s, but there is no thread P%d", ri.thread, ri.reg, ri.thread)}
+			return &Error{Pos: ri.pos, Msg: fmt.Sprintf("initial value for %d:%s, but there is no thread P%d", ri.thread, ri.reg, ri.thread)}
 		}
 		th := &p.prog.Threads[ri.thread]
 		r := regOf(th, ri.reg, true)
@@ -227,10 +242,10 @@ func (p *parser) initState() error {
 			continue
 		}
 		start := p.peek()
-		if start.kind == tEOF {
+		if start.Kind == tEOF {
 			return p.errf(start, "unterminated initial state: expected \"}\"")
 		}
-		for p.peek().kind == tIdent && typeWords[p.peek().text] || p.is("*") {
+		for p.peek().Kind == tIdent && typeWords[p.peek().Text] || p.is("*") {
 			p.next()
 		}
 		var name string
@@ -244,21 +259,21 @@ func (p *parser) initState() error {
 			if _, err := p.expect("]"); err != nil {
 				return err
 			}
-			name = t.text
-		case p.peek().kind == tInt && p.peekN(1).text == ":":
-			n, _ := strconv.Atoi(p.next().text)
+			name = t.Text
+		case p.peek().Kind == tInt && p.peekN(1).Text == ":":
+			n, _ := strconv.Atoi(p.next().Text)
 			p.next()
 			t, err := p.ident("a register name")
 			if err != nil {
 				return err
 			}
-			tid, name = n, t.text
+			tid, name = n, t.Text
 		default:
 			t, err := p.ident("a location name")
 			if err != nil {
 				return err
 			}
-			name = t.text
+			name = t.Text
 		}
 		if _, err := p.expect("="); err != nil {
 			return err
@@ -269,10 +284,10 @@ func (p *parser) initState() error {
 			if err != nil {
 				return err
 			}
-			v = model.AddrOf(p.location(t.text, true))
-		} else if p.peek().kind == tIdent {
+			v = model.AddrOf(p.location(t.Text, true))
+		} else if p.peek().Kind == tIdent {
 			t := p.next()
-			v = model.AddrOf(p.location(t.text, true))
+			v = model.AddrOf(p.location(t.Text, true))
 		} else {
 			var err error
 			if v, _, err = p.integer(); err != nil {
@@ -280,7 +295,7 @@ func (p *parser) initState() error {
 			}
 		}
 		if tid >= 0 {
-			p.regInit = append(p.regInit, regInit{tid, name, v, start.pos})
+			p.regInit = append(p.regInit, regInit{tid, name, v, start.Pos})
 		} else {
 			p.prog.Locs[p.location(name, true)].Init = v
 		}
@@ -304,11 +319,11 @@ func regOf(th *model.Thread, name string, create bool) model.Reg {
 
 func (p *parser) thread() error {
 	nameTok := p.next()
-	n, _ := strconv.Atoi(nameTok.text[1:])
+	n, _ := strconv.Atoi(nameTok.Text[1:])
 	if n != len(p.prog.Threads) {
-		return p.errf(nameTok, "expected thread P%d, found %s", len(p.prog.Threads), nameTok.text)
+		return p.errf(nameTok, "expected thread P%d, found %s", len(p.prog.Threads), nameTok.Text)
 	}
-	p.prog.Threads = append(p.prog.Threads, model.Thread{Name: nameTok.text})
+	p.prog.Threads = append(p.prog.Threads, model.Thread{Name: nameTok.Text})
 	p.th, p.tid, p.ntemp = &p.prog.Threads[n], n, 0
 	if _, err := p.expect("("); err != nil {
 		return err
@@ -322,27 +337,27 @@ func (p *parser) thread() error {
 		for !p.is(",") && !p.is(")") {
 			t := p.next()
 			switch {
-			case t.kind == tEOF:
+			case t.Kind == tEOF:
 				return p.errf(t, "unterminated parameter list")
-			case t.text == "*":
+			case t.Text == "*":
 				stars++
-			case t.kind == tIdent:
+			case t.Kind == tIdent:
 				last = t
 			default:
 				return p.errf(t, "unexpected %v in a parameter list", t)
 			}
 		}
-		if last.kind != tIdent || stars == 0 {
+		if last.Kind != tIdent || stars == 0 {
 			return p.errf(last, "a thread parameter must be a pointer to a location, like \"atomic_int* x\"")
 		}
-		p.location(last.text, true)
+		p.location(last.Text, true)
 	}
 	if _, err := p.expect("{"); err != nil {
 		return err
 	}
 	for !p.accept("}") {
-		if p.peek().kind == tEOF {
-			return p.errf(p.peek(), "unterminated thread %s: expected \"}\"", nameTok.text)
+		if p.peek().Kind == tEOF {
+			return p.errf(p.peek(), "unterminated thread %s: expected \"}\"", nameTok.Text)
 		}
 		if err := p.stmt(); err != nil {
 			return err
@@ -368,7 +383,7 @@ func (p *parser) stmt() error {
 		return nil
 	case p.accept("{"):
 		for !p.accept("}") {
-			if p.peek().kind == tEOF {
+			if p.peek().Kind == tEOF {
 				return p.errf(t, "unterminated block")
 			}
 			if err := p.stmt(); err != nil {
@@ -387,12 +402,12 @@ func (p *parser) stmt() error {
 		if _, err := p.expect(")"); err != nil {
 			return err
 		}
-		br := p.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(c), Pos: t.pos, Text: "if"})
+		br := p.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(c), Pos: t.Pos, Text: "if"})
 		if err := p.stmt(); err != nil {
 			return err
 		}
 		if p.accept("else") {
-			j := p.emit(model.Instr{Op: model.OpJump, Pos: t.pos})
+			j := p.emit(model.Instr{Op: model.OpJump, Pos: t.Pos})
 			p.th.Code[br].Target = len(p.th.Code)
 			if err := p.stmt(); err != nil {
 				return err
@@ -402,10 +417,10 @@ func (p *parser) stmt() error {
 			p.th.Code[br].Target = len(p.th.Code)
 		}
 		return nil
-	case t.kind == tIdent && (t.text == "while" || t.text == "for" || t.text == "do"):
+	case t.Kind == tIdent && (t.Text == "while" || t.Text == "for" || t.Text == "do"):
 		return p.errf(t, "loops are not supported in litmus tests")
-	case t.kind == tIdent && typeWords[t.text]:
-		for p.peek().kind == tIdent && typeWords[p.peek().text] || p.is("*") {
+	case t.Kind == tIdent && typeWords[t.Text]:
+		for p.peek().Kind == tIdent && typeWords[p.peek().Text] || p.is("*") {
 			p.next()
 		}
 		for {
@@ -413,10 +428,10 @@ func (p *parser) stmt() error {
 			if err != nil {
 				return err
 			}
-			if p.prog.LocIndex(nt.text) != model.NoLoc {
-				return p.errf(nt, "%s is a shared location; a register needs another name", nt.text)
+			if p.prog.LocIndex(nt.Text) != model.NoLoc {
+				return p.errf(nt, "%s is a shared location; a register needs another name", nt.Text)
 			}
-			r := regOf(p.th, nt.text, true)
+			r := regOf(p.th, nt.Text, true)
 			if p.accept("=") {
 				if err := p.assign(r, nt); err != nil {
 					return err
@@ -440,16 +455,16 @@ func (p *parser) stmt() error {
 		if err != nil {
 			return err
 		}
-		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: addr, Val: v, Ord: model.NA, Pos: t.pos, Text: "*" + addr.Format(p.prog, p.th.Regs) + " = " + v.Format(p.prog, p.th.Regs)})
+		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: addr, Val: v, Ord: model.NA, Pos: t.Pos, Text: "*" + addr.Format(p.prog, p.th.Regs) + " = " + v.Format(p.prog, p.th.Regs)})
 		_, err = p.expect(";")
 		return err
-	case t.kind == tIdent && p.peekN(1).text == "=":
+	case t.Kind == tIdent && p.peekN(1).Text == "=":
 		p.next()
 		p.next()
-		if p.prog.LocIndex(t.text) != model.NoLoc && p.th.RegIndex(t.text) == model.NoReg {
-			return p.errf(t, "cannot assign to the location %s; write *%s = ... to store to it", t.text, t.text)
+		if p.prog.LocIndex(t.Text) != model.NoLoc && p.th.RegIndex(t.Text) == model.NoReg {
+			return p.errf(t, "cannot assign to the location %s; write *%s = ... to store to it", t.Text, t.Text)
 		}
-		if err := p.assign(regOf(p.th, t.text, true), t); err != nil {
+		if err := p.assign(regOf(p.th, t.Text, true), t); err != nil {
 			return err
 		}
 		_, err := p.expect(";")
@@ -477,7 +492,7 @@ func (p *parser) assign(r model.Reg, at token) error {
 			return nil
 		}
 	}
-	p.emit(model.Instr{Op: model.OpAssign, Dst: r, Dst2: model.NoReg, Val: v, Pos: at.pos, Text: p.th.Regs[r] + " = " + v.Format(p.prog, p.th.Regs)})
+	p.emit(model.Instr{Op: model.OpAssign, Dst: r, Dst2: model.NoReg, Val: v, Pos: at.Pos, Text: p.th.Regs[r] + " = " + v.Format(p.prog, p.th.Regs)})
 	return nil
 }
 
@@ -503,8 +518,8 @@ func (p *parser) binary(minPrec int) (*model.Expr, error) {
 	}
 	for {
 		t := p.peek()
-		prec, ok := binPrec[t.text]
-		if t.kind != tPunct || !ok || prec < minPrec {
+		prec, ok := binPrec[t.Text]
+		if t.Kind != tPunct || !ok || prec < minPrec {
 			return x, nil
 		}
 		p.next()
@@ -512,7 +527,7 @@ func (p *parser) binary(minPrec int) (*model.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		x = model.Bin(binOps[t.text], x, y)
+		x = model.Bin(binOps[t.Text], x, y)
 	}
 }
 
@@ -537,16 +552,16 @@ func (p *parser) unary() (*model.Expr, error) {
 			return nil, err
 		}
 		r := p.temp()
-		p.emit(model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: addr, Ord: model.NA, Pos: t.pos, Text: "*" + addr.Format(p.prog, p.th.Regs)})
+		p.emit(model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: addr, Ord: model.NA, Pos: t.Pos, Text: "*" + addr.Format(p.prog, p.th.Regs)})
 		return model.RegExpr(r), nil
 	case p.accept("&"):
 		n, err := p.ident("a location name")
 		if err != nil {
 			return nil, err
 		}
-		l := p.prog.LocIndex(n.text)
+		l := p.prog.LocIndex(n.Text)
 		if l == model.NoLoc {
-			return nil, p.errf(n, "unknown location %s", n.text)
+			return nil, p.errf(n, "unknown location %s", n.Text)
 		}
 		return model.Const(model.AddrOf(l)), nil
 	case p.accept("("):
@@ -556,25 +571,25 @@ func (p *parser) unary() (*model.Expr, error) {
 		}
 		_, err = p.expect(")")
 		return x, err
-	case t.kind == tInt:
+	case t.Kind == tInt:
 		v, _, err := p.integer()
 		return model.Const(v), err
-	case t.kind == tIdent:
-		if p.peekN(1).text == "(" {
+	case t.Kind == tIdent:
+		if p.peekN(1).Text == "(" {
 			x, err := p.callOrExpr(false)
 			if err == nil && x == nil {
-				err = p.errf(t, "%s returns no value", t.text)
+				err = p.errf(t, "%s returns no value", t.Text)
 			}
 			return x, err
 		}
 		p.next()
-		if r := p.th.RegIndex(t.text); r != model.NoReg {
+		if r := p.th.RegIndex(t.Text); r != model.NoReg {
 			return model.RegExpr(r), nil
 		}
-		if l := p.prog.LocIndex(t.text); l != model.NoLoc {
+		if l := p.prog.LocIndex(t.Text); l != model.NoLoc {
 			return model.Const(model.AddrOf(l)), nil
 		}
-		return nil, p.errf(t, "unknown identifier %s (not a register or location of this thread)", t.text)
+		return nil, p.errf(t, "unknown identifier %s (not a register or location of this thread)", t.Text)
 	}
 	return nil, p.errf(t, "expected an expression, found %v", t)
 }
@@ -588,10 +603,10 @@ var fetchOps = map[string]model.RMWOp{
 // calls that return nothing (stores and fences), returning a nil expression.
 func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 	t := p.peek()
-	if t.kind != tIdent || p.peekN(1).text != "(" {
+	if t.Kind != tIdent || p.peekN(1).Text != "(" {
 		return p.expr()
 	}
-	name := t.text
+	name := t.Text
 	base := strings.TrimSuffix(name, "_explicit")
 	explicit := base != name
 	if !strings.HasPrefix(base, "atomic_") {
@@ -609,7 +624,7 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 			}
 		}
 		argToks = append(argToks, p.peek())
-		if a := p.peek(); a.kind == tIdent && strings.HasPrefix(a.text, "memory_order_") {
+		if a := p.peek(); a.Kind == tIdent && strings.HasPrefix(a.Text, "memory_order_") {
 			p.next()
 			args = append(args, nil)
 			continue
@@ -624,8 +639,8 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 	// simply carries it (a "release" load is a read tagged rel).
 	ord := func(k int) (model.Ordering, error) {
 		at := argToks[k]
-		o, ok := model.ParseOrdering(at.text)
-		if !ok || !strings.HasPrefix(at.text, "memory_order_") {
+		o, ok := model.ParseOrdering(at.Text)
+		if !ok || !strings.HasPrefix(at.Text, "memory_order_") {
 			return 0, p.errf(at, "expected a memory order (memory_order_relaxed, ...), found %v", at)
 		}
 		return o, nil
@@ -677,7 +692,7 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 			return nil, err
 		}
 		if op == "thread_fence" {
-			p.emit(model.Instr{Op: model.OpFence, Dst: model.NoReg, Dst2: model.NoReg, Ord: o, Pos: t.pos, Text: text})
+			p.emit(model.Instr{Op: model.OpFence, Dst: model.NoReg, Dst2: model.NoReg, Ord: o, Pos: t.Pos, Text: text})
 		}
 		return p.noValue(stmt, t)
 	case op == "load":
@@ -689,7 +704,7 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 			return nil, err
 		}
 		r := p.temp()
-		p.emit(model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: args[0], Ord: o[0], Pos: t.pos, Text: text})
+		p.emit(model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: args[0], Ord: o[0], Pos: t.Pos, Text: text})
 		return model.RegExpr(r), nil
 	case op == "store":
 		if err := arity(2, 1); err != nil {
@@ -699,7 +714,7 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: args[0], Val: args[1], Ord: o[0], Pos: t.pos, Text: text})
+		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: args[0], Val: args[1], Ord: o[0], Pos: t.Pos, Text: text})
 		return p.noValue(stmt, t)
 	case fetchOps[op] != 0 || op == "exchange":
 		if err := arity(2, 1); err != nil {
@@ -710,7 +725,7 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 			return nil, err
 		}
 		r := p.temp()
-		p.emit(model.Instr{Op: model.OpRMW, RMW: fetchOps[op], Dst: r, Dst2: model.NoReg, Addr: args[0], Val: args[1], Ord: o[0], Pos: t.pos, Text: text})
+		p.emit(model.Instr{Op: model.OpRMW, RMW: fetchOps[op], Dst: r, Dst2: model.NoReg, Addr: args[0], Val: args[1], Ord: o[0], Pos: t.Pos, Text: text})
 		return model.RegExpr(r), nil
 	case op == "compare_exchange_strong" || op == "compare_exchange_weak":
 		if err := arity(3, 2); err != nil {
@@ -723,11 +738,11 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 		// As herd7: read the expected value plainly, compare-exchange, and
 		// on failure store the value seen into the expected location.
 		exp, old, ok := p.temp(), p.temp(), p.temp()
-		p.emit(model.Instr{Op: model.OpLoad, Dst: exp, Dst2: model.NoReg, Addr: args[1], Ord: model.NA, Pos: argToks[1].pos, Text: "*" + args[1].Format(p.prog, p.th.Regs)})
+		p.emit(model.Instr{Op: model.OpLoad, Dst: exp, Dst2: model.NoReg, Addr: args[1], Ord: model.NA, Pos: argToks[1].Pos, Text: "*" + args[1].Format(p.prog, p.th.Regs)})
 		p.emit(model.Instr{Op: model.OpCAS, Dst: old, Dst2: ok, Addr: args[0], Expected: model.RegExpr(exp), Val: args[2],
-			Ord: o[0], FailOrd: o[1], Weak: op == "compare_exchange_weak", Pos: t.pos, Text: text})
-		br := p.emit(model.Instr{Op: model.OpBranch, Cond: model.RegExpr(ok), Pos: t.pos})
-		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: args[1], Val: model.RegExpr(old), Ord: model.NA, Pos: argToks[1].pos, Text: "*" + args[1].Format(p.prog, p.th.Regs) + " = (value seen)"})
+			Ord: o[0], FailOrd: o[1], Weak: op == "compare_exchange_weak", Pos: t.Pos, Text: text})
+		br := p.emit(model.Instr{Op: model.OpBranch, Cond: model.RegExpr(ok), Pos: t.Pos})
+		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: args[1], Val: model.RegExpr(old), Ord: model.NA, Pos: argToks[1].Pos, Text: "*" + args[1].Format(p.prog, p.th.Regs) + " = (value seen)"})
 		p.th.Code[br].Target = len(p.th.Code)
 		return model.RegExpr(ok), nil
 	}
@@ -736,7 +751,7 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 
 func (p *parser) noValue(stmt bool, t token) (*model.Expr, error) {
 	if !stmt {
-		return nil, p.errf(t, "%s returns no value", t.text)
+		return nil, p.errf(t, "%s returns no value", t.Text)
 	}
 	return nil, nil
 }
@@ -766,11 +781,11 @@ func (p *parser) final() error {
 		f.Quant = model.Exists
 	case p.accept("forall"):
 		f.Quant = model.Forall
-	case p.is("~") && p.peekN(1).text == "exists":
+	case p.is("~") && p.peekN(1).Text == "exists":
 		p.next()
 		p.next()
 		f.Quant = model.NotExists
-	case t.kind == tEOF:
+	case t.Kind == tEOF:
 		p.prog.Final = f
 		f.Show = sortObs(p.prog, shown)
 		return nil
@@ -781,7 +796,7 @@ func (p *parser) final() error {
 	if err != nil {
 		return err
 	}
-	if t := p.peek(); t.kind != tEOF {
+	if t := p.peek(); t.Kind != tEOF {
 		return p.errf(t, "unexpected %v after the final condition", t)
 	}
 	f.Cond = c
@@ -863,11 +878,11 @@ func (p *parser) condUnary() (*model.Cond, error) {
 		return nil, p.errf(t, "expected = or != in the condition, found %v", t)
 	}
 	var v int64
-	if p.peek().kind == tIdent {
+	if p.peek().Kind == tIdent {
 		n := p.next()
-		l := p.prog.LocIndex(n.text)
+		l := p.prog.LocIndex(n.Text)
 		if l == model.NoLoc {
-			return nil, p.errf(n, "unknown location %s", n.text)
+			return nil, p.errf(n, "unknown location %s", n.Text)
 		}
 		v = model.AddrOf(l)
 	} else if v, _, err = p.integer(); err != nil {
@@ -879,19 +894,19 @@ func (p *parser) condUnary() (*model.Cond, error) {
 // observable parses "T:reg", "x" or "[x]".
 func (p *parser) observable() (model.Observable, error) {
 	t := p.peek()
-	if t.kind == tInt && p.peekN(1).text == ":" {
-		n, err := strconv.Atoi(t.text)
+	if t.Kind == tInt && p.peekN(1).Text == ":" {
+		n, err := strconv.Atoi(t.Text)
 		p.next()
 		p.next()
 		if err != nil || n >= len(p.prog.Threads) {
-			return model.Observable{}, p.errf(t, "no thread %s", t.text)
+			return model.Observable{}, p.errf(t, "no thread %s", t.Text)
 		}
 		r, err := p.ident("a register name")
 		if err != nil {
 			return model.Observable{}, err
 		}
 		// A register the thread never assigns reads as 0.
-		reg := regOf(&p.prog.Threads[n], r.text, true)
+		reg := regOf(&p.prog.Threads[n], r.Text, true)
 		return model.Observable{Thread: n, Reg: reg, Loc: model.NoLoc}, nil
 	}
 	bracket := p.accept("[")
@@ -904,9 +919,9 @@ func (p *parser) observable() (model.Observable, error) {
 			return model.Observable{}, err
 		}
 	}
-	l := p.prog.LocIndex(n.text)
+	l := p.prog.LocIndex(n.Text)
 	if l == model.NoLoc {
-		return model.Observable{}, p.errf(n, "unknown location %s", n.text)
+		return model.Observable{}, p.errf(n, "unknown location %s", n.Text)
 	}
 	return model.Observable{Thread: -1, Reg: model.NoReg, Loc: l}, nil
 }

@@ -1,4 +1,6 @@
-package litmus
+// Package syntax holds the lexer shared by ordercheck's front ends: C-like
+// tokens with file:line:col positions.
+package syntax
 
 import (
 	"fmt"
@@ -8,33 +10,36 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-type tokKind uint8
+// Kind is the kind of a token.
+type Kind uint8
 
+// Token kinds.
 const (
-	tEOF tokKind = iota
-	tIdent
-	tInt
-	tString
-	tPunct
+	EOF Kind = iota
+	Ident
+	Int
+	String
+	Punct
 )
 
-type token struct {
-	kind tokKind
-	text string
-	pos  model.Pos
+// Token is one lexical token.
+type Token struct {
+	Kind Kind
+	Text string
+	Pos  model.Pos
 }
 
-func (t token) String() string {
-	switch t.kind {
-	case tEOF:
+func (t Token) String() string {
+	switch t.Kind {
+	case EOF:
 		return "end of file"
-	case tString:
-		return fmt.Sprintf("string %q", t.text)
+	case String:
+		return fmt.Sprintf("string %q", t.Text)
 	}
-	return fmt.Sprintf("%q", t.text)
+	return fmt.Sprintf("%q", t.Text)
 }
 
-// Error is a located error in a litmus file.
+// Error is a located error in a source file.
 type Error struct {
 	Pos model.Pos
 	Msg string
@@ -46,16 +51,26 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 var puncts = []string{"/\\", "\\/", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "->",
 	"{", "}", "(", ")", "[", "]", ";", ",", ":", "=", "<", ">", "+", "-", "*", "/", "%", "^", "&", "|", "!", "~", "."}
 
-type lexer struct {
+// Lexer splits a source into tokens.
+type Lexer struct {
 	src       string
 	file      string
 	off       int
 	line, col int
+	// OCaml enables herd7's (* ... *) comments beside C's.
+	OCaml bool
 }
 
-func (lx *lexer) pos() model.Pos { return model.Pos{File: lx.file, Line: lx.line, Col: lx.col} }
+// NewLexer returns a lexer of src from byte offset off, which is at line and col.
+func NewLexer(file, src string, off, line, col int) *Lexer {
+	return &Lexer{src: src, file: file, off: off, line: line, col: col}
+}
 
-func (lx *lexer) advance(n int) {
+// Pos is the position of the next character.
+func (lx *Lexer) Pos() model.Pos { return model.Pos{File: lx.file, Line: lx.line, Col: lx.col} }
+
+// Advance skips n bytes.
+func (lx *Lexer) Advance(n int) {
 	for i := 0; i < n && lx.off < len(lx.src); i++ {
 		if lx.src[lx.off] == '\n' {
 			lx.line++
@@ -67,16 +82,16 @@ func (lx *lexer) advance(n int) {
 	}
 }
 
-// skipSpace skips blanks and comments: (* OCaml *), /* C */ and // C.
-func (lx *lexer) skipSpace() error {
+// SkipSpace skips blanks and comments: /* C */, // C and, with OCaml set, (* OCaml *).
+func (lx *Lexer) SkipSpace() error {
 	for lx.off < len(lx.src) {
 		c := lx.src[lx.off]
 		rest := lx.src[lx.off:]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			lx.advance(1)
-		case isOCamlComment(rest):
-			start := lx.pos()
+			lx.Advance(1)
+		case lx.OCaml && isOCamlComment(rest):
+			start := lx.Pos()
 			depth := 0
 			for {
 				if lx.off >= len(lx.src) {
@@ -84,30 +99,30 @@ func (lx *lexer) skipSpace() error {
 				}
 				if strings.HasPrefix(lx.src[lx.off:], "(*") {
 					depth++
-					lx.advance(2)
+					lx.Advance(2)
 				} else if strings.HasPrefix(lx.src[lx.off:], "*)") {
 					depth--
-					lx.advance(2)
+					lx.Advance(2)
 					if depth == 0 {
 						break
 					}
 				} else {
-					lx.advance(1)
+					lx.Advance(1)
 				}
 			}
 		case strings.HasPrefix(rest, "/*"):
-			start := lx.pos()
+			start := lx.Pos()
 			end := strings.Index(rest[2:], "*/")
 			if end < 0 {
 				return &Error{start, "unterminated comment /* ... */"}
 			}
-			lx.advance(end + 4)
+			lx.Advance(end + 4)
 		case strings.HasPrefix(rest, "//"):
 			end := strings.IndexByte(rest, '\n')
 			if end < 0 {
 				end = len(rest)
 			}
-			lx.advance(end)
+			lx.Advance(end)
 		default:
 			return nil
 		}
@@ -115,13 +130,14 @@ func (lx *lexer) skipSpace() error {
 	return nil
 }
 
-func (lx *lexer) next() (token, error) {
-	if err := lx.skipSpace(); err != nil {
-		return token{}, err
+// Next returns the next token.
+func (lx *Lexer) Next() (Token, error) {
+	if err := lx.SkipSpace(); err != nil {
+		return Token{}, err
 	}
-	p := lx.pos()
+	p := lx.Pos()
 	if lx.off >= len(lx.src) {
-		return token{kind: tEOF, pos: p}, nil
+		return Token{Kind: EOF, Pos: p}, nil
 	}
 	c := rune(lx.src[lx.off])
 	switch {
@@ -131,32 +147,32 @@ func (lx *lexer) next() (token, error) {
 			end++
 		}
 		text := lx.src[lx.off:end]
-		lx.advance(end - lx.off)
-		return token{tIdent, text, p}, nil
+		lx.Advance(end - lx.off)
+		return Token{Ident, text, p}, nil
 	case c >= '0' && c <= '9':
 		end := lx.off
 		for end < len(lx.src) && (isAlnum(lx.src[end])) {
 			end++
 		}
 		text := lx.src[lx.off:end]
-		lx.advance(end - lx.off)
-		return token{tInt, text, p}, nil
+		lx.Advance(end - lx.off)
+		return Token{Int, text, p}, nil
 	case c == '"':
 		end := strings.IndexByte(lx.src[lx.off+1:], '"')
 		if end < 0 {
-			return token{}, &Error{p, "unterminated string"}
+			return Token{}, &Error{p, "unterminated string"}
 		}
 		text := lx.src[lx.off+1 : lx.off+1+end]
-		lx.advance(end + 2)
-		return token{tString, text, p}, nil
+		lx.Advance(end + 2)
+		return Token{String, text, p}, nil
 	}
 	for _, pu := range puncts {
 		if strings.HasPrefix(lx.src[lx.off:], pu) {
-			lx.advance(len(pu))
-			return token{tPunct, pu, p}, nil
+			lx.Advance(len(pu))
+			return Token{Punct, pu, p}, nil
 		}
 	}
-	return token{}, &Error{p, fmt.Sprintf("unexpected character %q", c)}
+	return Token{}, &Error{p, fmt.Sprintf("unexpected character %q", c)}
 }
 
 // isOCamlComment tells an OCaml comment "(* ...", which herd7 allows around
@@ -180,18 +196,23 @@ func isAlnum(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// tokenize splits src into tokens.
-func tokenize(file, src string, line, col, off int) ([]token, error) {
-	lx := &lexer{src: src, file: file, off: off, line: line, col: col}
-	var out []token
+// All returns the remaining tokens, ending with EOF.
+func (lx *Lexer) All() ([]Token, error) {
+	var out []Token
 	for {
-		t, err := lx.next()
+		t, err := lx.Next()
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, t)
-		if t.kind == tEOF {
+		if t.Kind == EOF {
 			return out, nil
 		}
 	}
 }
+
+// AtEnd reports whether the lexer has consumed all input.
+func (lx *Lexer) AtEnd() bool { return lx.off >= len(lx.src) }
+
+// Peek returns the next byte without consuming it.
+func (lx *Lexer) Peek() byte { return lx.src[lx.off] }
