@@ -88,7 +88,7 @@ func (s *dstate) restrict(keep []int) *dstate {
 func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) {
 	t = -1
 	for i := range s.g.Threads {
-		_, ai, err := d.p.Replay(i, s.g.Threads[i])
+		ai, err := d.action(s.g, i)
 		if err != nil {
 			return -1, a, false, err
 		}
@@ -192,13 +192,19 @@ func (d *dpor) visit(s *dstate) error {
 }
 
 // prefix returns the po ∪ rf prefix of e, as the number of events of each
-// thread it contains.
+// thread it contains; a spawned thread's prefix includes its spawn.
 func prefix(g *model.Graph, e model.EventRef) []int {
 	pre := make([]int, len(g.Threads))
 	pre[e.T] = int(e.I) + 1
 	for changed := true; changed; {
 		changed = false
 		for t := range pre {
+			if pre[t] > 0 && g.Prog.Threads[t].Spawned {
+				if s, ok := g.Spawner(t); ok && int(s.I)+1 > pre[s.T] {
+					pre[s.T] = int(s.I) + 1
+					changed = true
+				}
+			}
 			for i := 0; i < pre[t]; i++ {
 				ev := &g.Threads[t][i]
 				if ev.Kind == model.KRead && !ev.Rf.IsInit() && int(ev.Rf.I)+1 > pre[ev.Rf.T] {

@@ -92,6 +92,17 @@ func ExploreReference(p *model.Program, m model.Model, opt Options, visit func(*
 	return r.finish(x.dfs(model.NewGraph(p)))
 }
 
+// action returns thread t's next action in g; a thread not yet spawned has none.
+func (x *runner) action(g *model.Graph, t int) (model.Action, error) {
+	if x.p.Threads[t].Spawned {
+		if _, ok := g.Spawner(t); !ok {
+			return model.Action{}, nil
+		}
+	}
+	_, a, err := x.p.Replay(t, g.Threads[t])
+	return a, err
+}
+
 // runner holds what both explorers share: limits, statistics and the
 // reporting of complete executions.
 type runner struct {
@@ -197,6 +208,8 @@ func simpleEvent(a *model.Action) model.Event {
 		e.Kind, e.Loc = model.KError, model.NoLoc
 	case model.ActChoose:
 		e.Kind, e.Loc = model.KChoice, model.NoLoc
+	case model.ActSpawn:
+		e.Kind, e.Loc, e.Val = model.KSpawn, model.NoLoc, a.Val
 	default:
 		e.Kind, e.Val = model.KWrite, a.Val
 	}
@@ -212,8 +225,16 @@ func (x *runner) complete(g *model.Graph) error {
 		if err != nil {
 			return err
 		}
+		if x.p.Threads[t].Spawned {
+			if _, ok := g.Spawner(t); !ok {
+				st.Status = model.Unborn
+			}
+		}
 		e.States[t] = st
 		e.Final.Regs[t] = st.Regs
+		if st.Status == model.Cut && x.stats.Limit == "" {
+			x.stats.Limit = "loop-bound"
+		}
 		if st.Status == model.Blocked {
 			if st.WaitLoc != model.NoLoc {
 				// A thread waiting for a lock that is released later in
@@ -230,7 +251,7 @@ func (x *runner) complete(g *model.Graph) error {
 	e.Final.Mem = g.FinalMem()
 	if x.opt.Races {
 		ex := model.NewExec(g)
-		for _, r := range model.DataRaces(ex, model.HappensBefore(ex)) {
+		for _, r := range model.DataRaces(ex, model.RaceHB(x.m, ex)) {
 			e.Races = append(e.Races, [2]model.EventRef{ex.Refs[r[0]], ex.Refs[r[1]]})
 		}
 	}

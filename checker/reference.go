@@ -21,7 +21,7 @@ func (x *reference) dfs(g *model.Graph) error {
 	}
 	running := false
 	for t := range g.Threads {
-		_, a, err := x.p.Replay(t, g.Threads[t])
+		a, err := x.action(g, t)
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func Successors(g *model.Graph, t int, a *model.Action) []*model.Graph {
 		return h
 	}
 	switch a.Kind {
-	case model.ActFence, model.ActFail:
+	case model.ActFence, model.ActFail, model.ActSpawn:
 		add(simpleEvent(a))
 	case model.ActChoose:
 		for v := 0; v < a.N; v++ {

@@ -13,6 +13,7 @@ type Exec struct {
 	idx [][]int // per thread, per event: its index, or -1
 
 	R, W, F, IW, A Set         // reads, writes, fences, initial writes, atomic accesses
+	Spawn          Set         // thread creations
 	Ord            [SC + 1]Set // events by ordering (initial writes carry none)
 	Locked         Set         // events of locked instructions (RMW, CAS, lock)
 
@@ -30,7 +31,7 @@ func NewExec(g *Graph) *Exec {
 	for t, evs := range g.Threads {
 		x.idx[t] = make([]int, len(evs))
 		for i := range evs {
-			if k := evs[i].Kind; k == KRead || k == KWrite || k == KFence {
+			if k := evs[i].Kind; k == KRead || k == KWrite || k == KFence || k == KSpawn {
 				x.idx[t][i] = len(x.Refs)
 				x.Refs = append(x.Refs, EventRef{int32(t), int32(i)})
 				x.Evs = append(x.Evs, &evs[i])
@@ -41,7 +42,7 @@ func NewExec(g *Graph) *Exec {
 	}
 	n := len(x.Refs)
 	x.N = n
-	x.R, x.W, x.F, x.IW, x.A, x.Locked = NewSet(n), NewSet(n), NewSet(n), NewSet(n), NewSet(n), NewSet(n)
+	x.R, x.W, x.F, x.IW, x.A, x.Locked, x.Spawn = NewSet(n), NewSet(n), NewSet(n), NewSet(n), NewSet(n), NewSet(n), NewSet(n)
 	for o := range x.Ord {
 		x.Ord[o] = NewSet(n)
 	}
@@ -58,6 +59,9 @@ func NewExec(g *Graph) *Exec {
 			x.W.Add(i)
 		case KFence:
 			x.F.Add(i)
+		case KSpawn:
+			x.Spawn.Add(i)
+			continue
 		}
 		x.Ord[e.Ord].Add(i)
 		if e.Kind != KFence && e.Ord.Atomic() {
@@ -88,6 +92,25 @@ func NewExec(g *Graph) *Exec {
 				x.Rmw.Add(x.idx[t][i-1], j)
 			}
 		}
+	}
+	// A spawned thread's events follow everything up to its spawn.
+	spawned := false
+	for t := range g.Threads {
+		if s, ok := g.Spawner(t); ok {
+			spawned = true
+			for i := 0; i <= int(s.I); i++ {
+				if a := x.idx[s.T][i]; a >= 0 {
+					for _, b := range x.idx[t] {
+						if b >= 0 {
+							x.Po.Add(a, b)
+						}
+					}
+				}
+			}
+		}
+	}
+	if spawned {
+		x.Po = x.Po.Plus()
 	}
 	for l, co := range g.Co {
 		order := make([]int, 0, len(co)+1)
@@ -134,7 +157,7 @@ func (x *Exec) loc(i int) Loc {
 	if i < len(x.G.Prog.Locs) {
 		return Loc(i)
 	}
-	if e := x.Evs[i]; e.Kind != KFence {
+	if e := x.Evs[i]; e.Kind == KRead || e.Kind == KWrite {
 		return e.Loc
 	}
 	return NoLoc

@@ -17,9 +17,10 @@ const (
 	KFence                   // a fence
 	KChoice                  // a nondeterministic choice (Val holds the value chosen)
 	KError                   // a failed assertion (the thread stops)
+	KSpawn                   // the start of thread Val
 )
 
-var kindNames = [...]string{"R", "W", "F", "C", "E"}
+var kindNames = [...]string{"R", "W", "F", "C", "E", "S"}
 
 func (k EventKind) String() string { return kindNames[k] }
 
@@ -211,7 +212,7 @@ func (g *Graph) InsertCo(l Loc, w EventRef, pos int) {
 	g.Co[l] = co
 }
 
-// Final returns the final memory state: the value of the last write of each location.
+// FinalMem returns the final memory state: the value of the last write of each location.
 func (g *Graph) FinalMem() []int64 {
 	mem := make([]int64, len(g.Co))
 	for l := range g.Co {
@@ -285,6 +286,20 @@ func (g *Graph) EventString(e *Event) string {
 		return fmt.Sprintf("F%s", e.Ord)
 	case KChoice:
 		return fmt.Sprintf("C=%d", e.Val)
+	case KSpawn:
+		return fmt.Sprintf("spawn %s", g.Prog.Threads[e.Val].Name)
 	}
 	return "E"
+}
+
+// Spawner returns the spawn event that starts thread t, if there is one.
+func (g *Graph) Spawner(t int) (EventRef, bool) {
+	for u, evs := range g.Threads {
+		for i := range evs {
+			if evs[i].Kind == KSpawn && evs[i].Val == int64(t) {
+				return EventRef{int32(u), int32(i)}, true
+			}
+		}
+	}
+	return EventRef{}, false
 }

@@ -15,6 +15,8 @@ const (
 	Done                  // it ran to its end
 	Failed                // an assertion failed
 	Blocked               // an assume is false, or a lock it waits for is held
+	Cut                   // it hit a loop bound: its future was not explored
+	Unborn                // a spawned thread not started yet
 )
 
 // ActionKind is the kind of a thread's next visible action.
@@ -33,6 +35,7 @@ const (
 	ActFence             // fence
 	ActChoose            // nondeterministic choice
 	ActFail              // assertion failure
+	ActSpawn             // start another thread
 )
 
 // Action is the next thing a thread does that the explorer must see.
@@ -113,6 +116,8 @@ type ThreadState struct {
 	Msg    string // the failed assertion's message
 	// WaitLoc is the mutex a Blocked thread waits for (NoLoc for an assume).
 	WaitLoc Loc
+	// Reached lists the assertions (by instruction) the thread evaluated.
+	Reached []int
 }
 
 // Replay runs thread t of p over its events evs, which must be the events
@@ -145,7 +150,7 @@ func (p *Program) Replay(t int, evs []Event) (ThreadState, Action, error) {
 		case ActRead:
 			p.setReg(&st, in.Dst, e.Val, DepSet(nil).With(k))
 			k++
-		case ActWrite, ActUnlock, ActFence, ActChoose:
+		case ActWrite, ActUnlock, ActFence, ActChoose, ActSpawn:
 			if a.Kind == ActChoose {
 				p.setReg(&st, in.Dst, e.Val, nil)
 			}
@@ -329,11 +334,15 @@ func (p *Program) step(t int, st *ThreadState) (Action, error) {
 			if err != nil {
 				return errAt(err)
 			}
+			st.Reached = append(st.Reached, st.PC)
 			if v == 0 {
 				return Action{Kind: ActFail, Msg: in.Msg, Instr: st.PC, Ctrl: st.Ctrl.Union(d)}, nil
 			}
 			st.PC++
 			continue
+		case OpBound:
+			st.Status = Cut
+			return Action{}, nil
 		}
 		a := Action{Instr: st.PC, Ord: in.Ord, FailOrd: in.FailOrd, RMW: in.RMW, Weak: in.Weak, N: in.N, Ctrl: st.Ctrl, Loc: NoLoc}
 		if in.Addr != nil {
@@ -378,6 +387,8 @@ func (p *Program) step(t int, st *ThreadState) (Action, error) {
 			a.Kind, a.Ord, a.Val = ActUnlock, Rel, 0
 		case OpChoose:
 			a.Kind = ActChoose
+		case OpSpawn:
+			a.Kind, a.Val = ActSpawn, int64(in.N)
 		default:
 			return errAt(fmt.Errorf("unknown instruction %v", in.Op))
 		}

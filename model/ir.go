@@ -198,9 +198,11 @@ const (
 	OpAssert           // fail with Msg unless Cond != 0
 	OpAssume           // block forever unless Cond != 0
 	OpChoose           // Dst = a nondeterministic value in [0, N)
+	OpSpawn            // start thread N, which happens after everything before
+	OpBound            // the thread hit a loop bound: the execution is cut
 )
 
-var opNames = [...]string{"load", "store", "rmw", "cas", "fence", "lock", "unlock", "assign", "branch", "jump", "assert", "assume", "choose"}
+var opNames = [...]string{"load", "store", "rmw", "cas", "fence", "lock", "unlock", "assign", "branch", "jump", "assert", "assume", "choose", "spawn", "bound"}
 
 func (o Op) String() string { return opNames[o] }
 
@@ -220,14 +222,18 @@ type Instr struct {
 	N        int  // OpChoose: number of choices
 	Target   int  // OpBranch, OpJump
 	Msg      string
-	Pos      Pos
-	Text     string // the source text, for traces
+	// Prop names the property an OpAssert checks.
+	Prop string
+	Pos  Pos
+	Text string // the source text, for traces
 }
 
 // Thread is one thread of a program: a state machine over its registers.
 type Thread struct {
 	Name string
-	Regs []string
+	// Spawned threads start only when another thread spawns them.
+	Spawned bool
+	Regs    []string
 	// Init gives the registers' initial values (zero when absent).
 	Init []int64
 	Code []Instr
@@ -250,6 +256,17 @@ type Program struct {
 	Locs    []Location
 	Threads []Thread
 	Final   *Final
+	// Checks are named conditions every complete execution in which no
+	// thread blocks must satisfy.
+	Checks []Check
+}
+
+// Check is a named condition on final states.
+type Check struct {
+	Prop string
+	Msg  string
+	Cond *Cond
+	Pos  Pos
 }
 
 // LocIndex returns the location named name, or NoLoc.
@@ -476,6 +493,10 @@ func (in *Instr) Format(p *Program, t *Thread) string {
 		return fmt.Sprintf("assume %s", e(in.Cond))
 	case OpChoose:
 		return fmt.Sprintf("%s = choose(%d)", reg(in.Dst), in.N)
+	case OpSpawn:
+		return fmt.Sprintf("spawn %s", p.Threads[in.N].Name)
+	case OpBound:
+		return "loop bound reached"
 	}
 	return in.Op.String()
 }

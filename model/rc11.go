@@ -26,14 +26,19 @@ func init() { register(rc11Model{}) }
 func (rc11Model) Name() string         { return "rc11" }
 func (rc11Model) RacesUndefined() bool { return true }
 
-func (rc11Model) Check(x *Exec) string {
+func (rc11Model) Check(x *Exec) string { return checkRC11(x, HappensBefore(x)) }
+
+// HappensBefore returns RC11's happens-before: (po | sw)+.
+func (rc11Model) HappensBefore(x *Exec) Relation { return HappensBefore(x) }
+
+// checkRC11 checks RC11's axioms with the given happens-before.
+func checkRC11(x *Exec, hb Relation) string {
 	if !x.Po.Union(x.Rf).Acyclic() {
 		return "no-thin-air"
 	}
 	if !x.Rmw.Inter(x.Fr.Seq(x.Co)).Empty() {
 		return "atomicity"
 	}
-	hb := HappensBefore(x)
 	eco := x.Rf.Union(x.Co, x.Fr).Plus()
 	if ok, _ := hb.Union(hb.Seq(eco)).Irreflexive(); !ok {
 		return "coherence"
@@ -52,7 +57,12 @@ func HappensBefore(x *Exec) Relation {
 	return x.Po.Union(synchronizesWith(x)).Plus()
 }
 
-func synchronizesWith(x *Exec) Relation {
+func synchronizesWith(x *Exec) Relation { return sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC)), nil) }
+
+// sw is RC11's synchronises-with, with the reads that may end it and,
+// when fenceReaders is not nil, further reads that end it only through an
+// acquire fence after them.
+func sw(x *Exec, readers, fenceReaders Set) Relation {
 	atomicW := x.W.Inter(x.Tags(Rlx, Rel, AcqRel, Acq, SC))
 	rfrmw := x.Rf.Seq(x.Rmw).Star()
 	rs := x.Id(x.W).Seq(x.Po.Inter(x.SameLoc).Opt()).Rng(atomicW).Seq(rfrmw)
@@ -60,8 +70,20 @@ func synchronizesWith(x *Exec) Relation {
 	pof := x.Po.Rng(x.F).Opt()
 	rel := x.Tags(Rel, AcqRel, SC)
 	acq := x.Tags(Acq, AcqRel, SC)
-	readers := x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC))
-	return fpo.Dom(rel).Seq(rs).Seq(x.Rf.Rng(readers)).Seq(pof).Rng(acq)
+	out := fpo.Dom(rel).Seq(rs).Seq(x.Rf.Rng(readers)).Seq(pof).Rng(acq)
+	if fenceReaders != nil {
+		out = out.Union(fpo.Dom(rel).Seq(rs).Seq(x.Rf.Rng(fenceReaders)).Seq(x.Po.Rng(x.F.Inter(acq))))
+	}
+	return out
+}
+
+// releaseRf relates a release write (or a release fence before a write) to
+// the reads that read from its release sequence.
+func releaseRf(x *Exec) Relation {
+	atomicW := x.W.Inter(x.Tags(Rlx, Rel, AcqRel, Acq, SC))
+	rs := x.Id(x.W).Seq(x.Po.Inter(x.SameLoc).Opt()).Rng(atomicW).Seq(x.Rf.Seq(x.Rmw).Star())
+	fpo := x.Id(x.F).Seq(x.Po).Opt()
+	return fpo.Dom(x.Tags(Rel, AcqRel, SC)).Seq(rs).Seq(x.Rf)
 }
 
 func psc(x *Exec, hb, eco Relation) Relation {

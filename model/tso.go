@@ -11,7 +11,7 @@ package model
 //	empty rmw & (fr; co)                             as atomicity
 //	let ppo     = (W*W | R*M) & po
 //	let implied = po & (W*R) & (Locked*_ | _*Locked)
-//	let mfence  = po; [F & SC]; po | [W & SC]; po
+//	let mfence  = po; [F & SC | Spawn]; po | [W & SC]; po
 //	acyclic ppo | implied | mfence | rfe | co | fr   as tso
 type tsoModel struct{}
 
@@ -31,7 +31,7 @@ func (tsoModel) Check(x *Exec) string {
 	ppo := x.Po.Inter(Cross(x.N, x.W, x.W).Union(Cross(x.N, x.R, mem)))
 	wr := x.Po.Inter(Cross(x.N, x.W, x.R))
 	implied := wr.Dom(x.Locked).Union(wr.Rng(x.Locked))
-	fsc := x.F.Inter(x.Ord[SC])
+	fsc := x.F.Inter(x.Ord[SC]).Union(x.Spawn) // creating a thread fences
 	mfence := x.Po.Rng(fsc).Seq(x.Po).Union(x.Po.Dom(x.W.Inter(x.Ord[SC])))
 	ghb := ppo.Union(implied, mfence, x.External(x.Rf), x.Co, x.Fr)
 	if !ghb.Acyclic() {

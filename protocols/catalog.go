@@ -1,0 +1,35 @@
+// Package protocols is ordercheck's catalogue of protocols: each lives in
+// its own folder with its protocol file and write-up.
+package protocols
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ordercheck/ordercheck/protocols/dlsym"
+	"github.com/ordercheck/ordercheck/protocols/lang"
+)
+
+var sources = map[string]string{
+	"dlsym": dlsym.Source,
+}
+
+// Names lists the catalogue's protocols, sorted.
+func Names() []string {
+	var out []string
+	for n := range sources {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Load parses the catalogue protocol called name.
+func Load(name string) (*lang.Protocol, error) {
+	src, ok := sources[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown protocol %q (the catalogue has: %s; or give a protocol file)", name, strings.Join(Names(), ", "))
+	}
+	return lang.Parse("protocols/"+name+"/"+name+".oc", src)
+}

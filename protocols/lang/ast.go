@@ -1,0 +1,266 @@
+// Package lang reads ordercheck's protocol language: protocols written as
+// threads over shared memory, with named parameters, variants (the fixes
+// under review), properties, and compiles them to programs for the checker.
+package lang
+
+import "github.com/ordercheck/ordercheck/model"
+
+// Protocol is a parsed protocol file.
+type Protocol struct {
+	Name, Title string
+	File        string
+	Params      []*Param
+	Variants    []*Variant
+	Shared      []*Shared
+	Mutexes     []*Shared
+	Props       []*Prop
+	Procs       map[string]*Proc
+	Threads     []*ThreadDecl
+	Finals      []*Final
+}
+
+// Param is a named parameter with its default value.
+type Param struct {
+	Name    string
+	Default Value
+	Choices []string // for a symbolic parameter, its possible values
+	Doc     string
+	Pos     model.Pos
+}
+
+// Value is a parameter's value: an integer, an ordering or a symbol.
+type Value struct {
+	Text string
+	Pos  model.Pos
+}
+
+// Variant is a named version of the protocol: parameter bindings and
+// replacements of named blocks.
+type Variant struct {
+	Name    string
+	Binds   []Bind
+	Replace map[string]*Block
+	Doc     string
+	Default bool
+	Pos     model.Pos
+}
+
+// Bind sets a parameter in a variant.
+type Bind struct {
+	Param string
+	Value Value
+}
+
+// Shared is a shared variable: a scalar, a struct with fields, or a mutex.
+type Shared struct {
+	Name   string
+	Fields []Field // nil for a scalar
+	Init   Expr    // scalar initial value
+	Pos    model.Pos
+}
+
+// Field is a field of a shared struct.
+type Field struct {
+	Name string
+	Init Expr
+}
+
+// Prop declares a property that the checker reports on.
+type Prop struct {
+	Name string
+	Doc  string
+	Pos  model.Pos
+}
+
+// Proc is a procedure, expanded at each call.
+type Proc struct {
+	Name   string
+	Params []string
+	Body   *Block
+	Pos    model.Pos
+}
+
+// ThreadDecl declares a thread, or Count instances of it.
+type ThreadDecl struct {
+	Name    string
+	Count   Expr // nil for a single thread
+	Spawned bool
+	Body    *Block
+	Pos     model.Pos
+}
+
+// Final is a named condition on every final state.
+type Final struct {
+	Prop string
+	Cond Expr
+	Msg  string
+	Pos  model.Pos
+}
+
+// Block is a sequence of statements.
+type Block struct {
+	Stmts []Stmt
+	Pos   model.Pos
+}
+
+// Stmt is a statement.
+type Stmt interface{ pos() model.Pos }
+
+// Expr is an expression.
+type Expr interface{ pos() model.Pos }
+
+type (
+	// AssignStmt is "lhs = rhs".
+	AssignStmt struct {
+		LHS Expr // a name, field, arrow or deref
+		RHS Expr
+		At  model.Pos
+	}
+	// IfStmt is "if cond { } else { }".
+	IfStmt struct {
+		Cond       Expr
+		Then, Else *Block
+		At         model.Pos
+	}
+	// WhileStmt is "while cond max N { }".
+	WhileStmt struct {
+		Cond Expr
+		Max  Expr
+		Body *Block
+		At   model.Pos
+	}
+	// ForStmt is "for i in a..b { }".
+	ForStmt struct {
+		Var      string
+		From, To Expr
+		Body     *Block
+		At       model.Pos
+	}
+	// NamedBlock is "block name { }", which a variant may replace.
+	NamedBlock struct {
+		Name string
+		Body *Block
+		At   model.Pos
+	}
+	// OpStmt is "op name { }": one operation of the protocol's interface.
+	OpStmt struct {
+		Name string
+		Body *Block
+		At   model.Pos
+	}
+	// EitherStmt is "either { } or { } ...": a nondeterministic choice.
+	EitherStmt struct {
+		Arms []*Block
+		At   model.Pos
+	}
+	// AssertStmt is "assert prop: cond, "message"".
+	AssertStmt struct {
+		Prop string
+		Cond Expr
+		Msg  string
+		At   model.Pos
+	}
+	// AssumeStmt is "assume cond" (also "await cond").
+	AssumeStmt struct {
+		Cond Expr
+		At   model.Pos
+	}
+	// MemStmt is lock(m), unlock(m), fence(o) or store(x, v, o).
+	MemStmt struct {
+		Kind string
+		Args []Expr
+		Ord  *Value
+		At   model.Pos
+	}
+	// SpawnStmt is "spawn thread".
+	SpawnStmt struct {
+		Thread string
+		At     model.Pos
+	}
+	// ReturnStmt is "return [value]".
+	ReturnStmt struct {
+		Val Expr
+		At  model.Pos
+	}
+	// ExprStmt is a call evaluated for its effect.
+	ExprStmt struct {
+		X  Expr
+		At model.Pos
+	}
+)
+
+type (
+	// Num is an integer literal.
+	Num struct {
+		Val int64
+		At  model.Pos
+	}
+	// Name is a register, shared variable, parameter, symbol or "self".
+	Name struct {
+		Name string
+		At   model.Pos
+	}
+	// FieldExpr is "s.f" (a shared struct's field).
+	FieldExpr struct {
+		Struct, Field string
+		At            model.Pos
+	}
+	// ArrowExpr is "p->f".
+	ArrowExpr struct {
+		Ptr   Expr
+		Field string
+		At    model.Pos
+	}
+	// DerefExpr is "*p".
+	DerefExpr struct {
+		Ptr Expr
+		At  model.Pos
+	}
+	// AddrExpr is "&x" or "&s.f".
+	AddrExpr struct {
+		Of Expr
+		At model.Pos
+	}
+	// BinExpr is "x op y".
+	BinExpr struct {
+		Op   string
+		X, Y Expr
+		At   model.Pos
+	}
+	// UnExpr is "!x" or "-x".
+	UnExpr struct {
+		Op string
+		X  Expr
+		At model.Pos
+	}
+	// CallExpr is load, an RMW, cas, choose, or a procedure call.
+	CallExpr struct {
+		Func string
+		Args []Expr
+		Ords []Value
+		At   model.Pos
+	}
+)
+
+func (s *AssignStmt) pos() model.Pos { return s.At }
+func (s *IfStmt) pos() model.Pos     { return s.At }
+func (s *WhileStmt) pos() model.Pos  { return s.At }
+func (s *ForStmt) pos() model.Pos    { return s.At }
+func (s *NamedBlock) pos() model.Pos { return s.At }
+func (s *OpStmt) pos() model.Pos     { return s.At }
+func (s *EitherStmt) pos() model.Pos { return s.At }
+func (s *AssertStmt) pos() model.Pos { return s.At }
+func (s *AssumeStmt) pos() model.Pos { return s.At }
+func (s *MemStmt) pos() model.Pos    { return s.At }
+func (s *SpawnStmt) pos() model.Pos  { return s.At }
+func (s *ReturnStmt) pos() model.Pos { return s.At }
+func (s *ExprStmt) pos() model.Pos   { return s.At }
+func (e *Num) pos() model.Pos        { return e.At }
+func (e *Name) pos() model.Pos       { return e.At }
+func (e *FieldExpr) pos() model.Pos  { return e.At }
+func (e *ArrowExpr) pos() model.Pos  { return e.At }
+func (e *DerefExpr) pos() model.Pos  { return e.At }
+func (e *AddrExpr) pos() model.Pos   { return e.At }
+func (e *BinExpr) pos() model.Pos    { return e.At }
+func (e *UnExpr) pos() model.Pos     { return e.At }
+func (e *CallExpr) pos() model.Pos   { return e.At }

@@ -1,0 +1,931 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// Instance is a protocol compiled for one variant and one set of parameters.
+type Instance struct {
+	Protocol *Protocol
+	Variant  string
+	// Params lists every parameter with its value, sorted by name.
+	Params []Bind
+	Prog   *model.Program
+}
+
+// ParamString renders the parameters as "K=V K=V".
+func (in *Instance) ParamString() string {
+	var parts []string
+	for _, b := range in.Params {
+		parts = append(parts, b.Param+"="+b.Value.Text)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Compile builds the program of the named variant ("" for the default),
+// with overrides ("N" -> "3") applied over the variant's bindings.
+func (pr *Protocol) Compile(variant string, overrides map[string]string) (*Instance, error) {
+	c := &compiler{pr: pr, params: map[string]Value{}, locs: map[string]model.Loc{}, used: map[string]bool{}}
+	for _, par := range pr.Params {
+		c.params[par.Name] = par.Default
+	}
+	var v *Variant
+	if variant == "" {
+		v = pr.DefaultVariant()
+	} else if v = pr.Variant(variant); v == nil {
+		var names []string
+		for _, x := range pr.Variants {
+			names = append(names, x.Name)
+		}
+		return nil, fmt.Errorf("protocol %s has no variant %q (variants: %s)", pr.Name, variant, strings.Join(names, ", "))
+	}
+	c.variant = v
+	inst := &Instance{Protocol: pr}
+	if v != nil {
+		inst.Variant = v.Name
+		for _, b := range v.Binds {
+			c.params[b.Param] = b.Value
+		}
+	}
+	for k, val := range overrides {
+		if pr.param(k) == nil {
+			var names []string
+			for _, x := range pr.Params {
+				names = append(names, x.Name)
+			}
+			return nil, fmt.Errorf("protocol %s has no parameter %q (parameters: %s)", pr.Name, k, strings.Join(names, ", "))
+		}
+		c.params[k] = Value{Text: val, Pos: model.Pos{File: "--param " + k}}
+	}
+	for k, val := range c.params {
+		if err := c.checkParam(pr.param(k), val); err != nil {
+			return nil, err
+		}
+		inst.Params = append(inst.Params, Bind{Param: k, Value: val})
+	}
+	sort.Slice(inst.Params, func(i, j int) bool { return inst.Params[i].Param < inst.Params[j].Param })
+	prog, err := c.program()
+	if err != nil {
+		return nil, err
+	}
+	if v != nil {
+		for name, b := range v.Replace {
+			if !c.used[name] {
+				return nil, errAt(b.Pos, "variant %s replaces block %s, which no thread has", v.Name, name)
+			}
+		}
+	}
+	inst.Prog = prog
+	return inst, nil
+}
+
+type compiler struct {
+	pr      *Protocol
+	variant *Variant
+	params  map[string]Value
+	locs    map[string]model.Loc
+	fields  map[string][]int // field name -> its offsets in the structs that have it
+	structs map[string]bool
+	mutexes map[string]bool
+	prog    *model.Program
+	used    map[string]bool // replaced blocks met
+}
+
+func (c *compiler) checkParam(par *Param, v Value) error {
+	if len(par.Choices) > 0 {
+		for _, ch := range par.Choices {
+			if v.Text == ch {
+				return nil
+			}
+		}
+		return errAt(v.Pos, "parameter %s is one of %s, not %q", par.Name, strings.Join(par.Choices, ", "), v.Text)
+	}
+	if _, err := strconv.ParseInt(v.Text, 0, 64); err == nil {
+		return nil
+	}
+	if _, ok := model.ParseOrdering(v.Text); ok {
+		return nil
+	}
+	return errAt(v.Pos, "parameter %s: %q is neither an integer nor an ordering", par.Name, v.Text)
+}
+
+// symbol returns the value of a symbolic choice: its index among its parameter's choices.
+func (c *compiler) symbol(name string) (int64, bool) {
+	for _, par := range c.pr.Params {
+		for i, ch := range par.Choices {
+			if ch == name {
+				return int64(i), true
+			}
+		}
+	}
+	return 0, false
+}
+
+func (c *compiler) program() (*model.Program, error) {
+	p := &model.Program{Name: c.pr.Name}
+	c.prog = p
+	c.fields, c.structs, c.mutexes = map[string][]int{}, map[string]bool{}, map[string]bool{}
+	type init struct {
+		loc model.Loc
+		e   Expr
+	}
+	var inits []init
+	add := func(name string, mutex bool) model.Loc {
+		p.Locs = append(p.Locs, model.Location{Name: name, Mutex: mutex})
+		l := model.Loc(len(p.Locs) - 1)
+		c.locs[name] = l
+		return l
+	}
+	for _, s := range c.pr.Shared {
+		if s.Fields == nil {
+			inits = append(inits, init{add(s.Name, false), s.Init})
+			continue
+		}
+		c.structs[s.Name] = true
+		for i, f := range s.Fields {
+			inits = append(inits, init{add(s.Name+"."+f.Name, false), f.Init})
+			c.fields[f.Name] = append(c.fields[f.Name], i)
+		}
+	}
+	for _, m := range c.pr.Mutexes {
+		add(m.Name, true)
+		c.mutexes[m.Name] = true
+	}
+	for _, in := range inits {
+		v, err := c.constant(in.e)
+		if err != nil {
+			return nil, err
+		}
+		p.Locs[in.loc].Init = v
+	}
+	// Threads: templates are instantiated Count times; spawned threads wait.
+	type inst struct {
+		d    *ThreadDecl
+		self int64
+		name string
+	}
+	var insts []inst
+	for _, d := range c.pr.Threads {
+		if d.Count == nil {
+			insts = append(insts, inst{d, 0, d.Name})
+			continue
+		}
+		if d.Spawned {
+			return nil, errAt(d.Pos, "a spawned thread cannot be a template")
+		}
+		n, err := c.constant(d.Count)
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 || n > 64 {
+			return nil, errAt(d.Pos, "thread %s: count %d is out of range (1 to 64)", d.Name, n)
+		}
+		for i := int64(0); i < n; i++ {
+			insts = append(insts, inst{d, i, fmt.Sprintf("%s[%d]", d.Name, i)})
+		}
+	}
+	for _, in := range insts {
+		p.Threads = append(p.Threads, model.Thread{Name: in.name, Spawned: in.d.Spawned})
+	}
+	for i, in := range insts {
+		tc := &threadComp{c: c, th: &p.Threads[i], self: in.self}
+		if err := tc.block(in.d.Body); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range c.pr.Finals {
+		cond, err := c.finalCond(f.Cond)
+		if err != nil {
+			return nil, err
+		}
+		p.Checks = append(p.Checks, model.Check{Prop: f.Prop, Msg: f.Msg, Cond: cond, Pos: f.Pos})
+	}
+	return p, nil
+}
+
+// constant evaluates a compile-time expression: numbers, parameters,
+// symbols, addresses and arithmetic on them.
+func (c *compiler) constant(e Expr) (int64, error) {
+	switch e := e.(type) {
+	case *Num:
+		return e.Val, nil
+	case *Name:
+		if v, ok := c.paramInt(e.Name); ok {
+			return v, nil
+		}
+		if v, ok := c.symbol(e.Name); ok {
+			return v, nil
+		}
+		return 0, errAt(e.At, "%s is not a constant", e.Name)
+	case *AddrExpr:
+		l, err := c.location(e.Of)
+		return model.AddrOf(l), err
+	case *UnExpr:
+		v, err := c.constant(e.X)
+		if e.Op == "-" {
+			return -v, err
+		}
+		if v == 0 {
+			return 1, err
+		}
+		return 0, err
+	case *BinExpr:
+		x, err := c.constant(e.X)
+		if err != nil {
+			return 0, err
+		}
+		y, err := c.constant(e.Y)
+		if err != nil {
+			return 0, err
+		}
+		return foldBin(e, x, y)
+	}
+	return 0, errAt(e.pos(), "expected a constant")
+}
+
+func foldBin(e *BinExpr, x, y int64) (int64, error) {
+	b := func(v bool) int64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	switch e.Op {
+	case "+":
+		return x + y, nil
+	case "-":
+		return x - y, nil
+	case "*":
+		return x * y, nil
+	case "/", "%":
+		if y == 0 {
+			return 0, errAt(e.At, "division by zero")
+		}
+		if e.Op == "/" {
+			return x / y, nil
+		}
+		return x % y, nil
+	case "==":
+		return b(x == y), nil
+	case "!=":
+		return b(x != y), nil
+	case "<":
+		return b(x < y), nil
+	case "<=":
+		return b(x <= y), nil
+	case ">":
+		return b(x > y), nil
+	case ">=":
+		return b(x >= y), nil
+	case "&&":
+		return b(x != 0 && y != 0), nil
+	case "||":
+		return b(x != 0 || y != 0), nil
+	}
+	return 0, errAt(e.At, "operator %s is not allowed in a constant", e.Op)
+}
+
+func (c *compiler) paramInt(name string) (int64, bool) {
+	v, ok := c.params[name]
+	if !ok {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v.Text, 0, 64); err == nil {
+		return n, true
+	}
+	if s, ok := c.symbol(v.Text); ok {
+		return s, true
+	}
+	return 0, false
+}
+
+// location resolves a shared variable, field or mutex named statically.
+func (c *compiler) location(e Expr) (model.Loc, error) {
+	switch e := e.(type) {
+	case *Name:
+		if l, ok := c.locs[e.Name]; ok {
+			return l, nil
+		}
+		if c.structs[e.Name] {
+			for _, s := range c.pr.Shared {
+				if s.Name == e.Name {
+					return c.locs[e.Name+"."+s.Fields[0].Name], nil
+				}
+			}
+		}
+		return model.NoLoc, errAt(e.At, "unknown shared variable %s", e.Name)
+	case *FieldExpr:
+		if !c.structs[e.Struct] {
+			return model.NoLoc, errAt(e.At, "unknown shared struct %s", e.Struct)
+		}
+		if l, ok := c.locs[e.Struct+"."+e.Field]; ok {
+			return l, nil
+		}
+		return model.NoLoc, errAt(e.At, "struct %s has no field %s", e.Struct, e.Field)
+	}
+	return model.NoLoc, errAt(e.pos(), "expected a shared variable")
+}
+
+// ordering resolves an ordering argument: a literal or a parameter.
+func (c *compiler) ordering(v Value, what string, ok func(model.Ordering) bool) (model.Ordering, error) {
+	text := v.Text
+	if pv, isParam := c.params[text]; isParam {
+		text = pv.Text
+	}
+	o, valid := model.ParseOrdering(text)
+	if !valid {
+		return 0, errAt(v.Pos, "%q is not an ordering (na, rlx, con, acq, rel, acq_rel, sc) or a parameter holding one", v.Text)
+	}
+	if !ok(o) {
+		via := ""
+		if text != v.Text {
+			via = fmt.Sprintf(" (parameter %s)", v.Text)
+		}
+		return 0, errAt(v.Pos, "%s%s is not a valid ordering for %s", o, via, what)
+	}
+	return o, nil
+}
+
+func (c *compiler) finalCond(e Expr) (*model.Cond, error) {
+	switch e := e.(type) {
+	case *BinExpr:
+		switch e.Op {
+		case "&&", "||":
+			x, err := c.finalCond(e.X)
+			if err != nil {
+				return nil, err
+			}
+			y, err := c.finalCond(e.Y)
+			kind := model.CAnd
+			if e.Op == "||" {
+				kind = model.COr
+			}
+			return &model.Cond{Kind: kind, X: x, Y: y}, err
+		case "==", "!=":
+			l, err := c.location(e.X)
+			if err != nil {
+				return nil, errAt(e.At, "a final condition compares a shared variable with a constant")
+			}
+			v, err := c.constant(e.Y)
+			if err != nil {
+				return nil, err
+			}
+			kind := model.CEq
+			if e.Op == "!=" {
+				kind = model.CNe
+			}
+			return &model.Cond{Kind: kind, Obs: model.Observable{Thread: -1, Reg: model.NoReg, Loc: l}, Val: v}, nil
+		}
+	case *UnExpr:
+		if e.Op == "!" {
+			x, err := c.finalCond(e.X)
+			return &model.Cond{Kind: model.CNot, X: x}, err
+		}
+	}
+	return nil, errAt(e.pos(), "a final condition compares shared variables with constants, joined by &&, || and !")
+}
+
+// threadComp compiles one thread instance.
+type threadComp struct {
+	c     *compiler
+	th    *model.Thread
+	self  int64
+	scope []string // procedure frames: register name prefixes
+	rets  []*retFrame
+	ntemp int
+}
+
+type retFrame struct {
+	dst   model.Reg
+	jumps []int
+}
+
+func (t *threadComp) emit(in model.Instr) int {
+	if in.Dst == 0 && in.Op != model.OpLoad && in.Op != model.OpRMW && in.Op != model.OpCAS && in.Op != model.OpAssign && in.Op != model.OpChoose {
+		in.Dst = model.NoReg
+	}
+	if in.Op != model.OpCAS {
+		in.Dst2 = model.NoReg
+	}
+	t.th.Code = append(t.th.Code, in)
+	return len(t.th.Code) - 1
+}
+
+func (t *threadComp) pc() int { return len(t.th.Code) }
+
+func (t *threadComp) prefix() string {
+	if len(t.scope) == 0 {
+		return ""
+	}
+	return t.scope[len(t.scope)-1]
+}
+
+func (t *threadComp) newReg(name string) model.Reg {
+	t.th.Regs = append(t.th.Regs, name)
+	t.th.Init = append(t.th.Init, 0)
+	return model.Reg(len(t.th.Regs) - 1)
+}
+
+func (t *threadComp) temp() model.Reg {
+	t.ntemp++
+	return t.newReg(fmt.Sprintf("%%t%d", t.ntemp))
+}
+
+// reg finds a register visible in the current frame.
+func (t *threadComp) reg(name string) model.Reg { return t.th.RegIndex(t.prefix() + name) }
+
+func (t *threadComp) block(b *Block) error {
+	for _, s := range b.Stmts {
+		if err := t.stmt(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *threadComp) stmt(s Stmt) error {
+	switch s := s.(type) {
+	case *AssignStmt:
+		return t.assign(s)
+	case *IfStmt:
+		cond, err := t.expr(s.Cond)
+		if err != nil {
+			return err
+		}
+		br := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(cond), Pos: s.At, Text: "if"})
+		if err := t.block(s.Then); err != nil {
+			return err
+		}
+		if s.Else == nil {
+			t.th.Code[br].Target = t.pc()
+			return nil
+		}
+		j := t.emit(model.Instr{Op: model.OpJump, Pos: s.At})
+		t.th.Code[br].Target = t.pc()
+		if err := t.block(s.Else); err != nil {
+			return err
+		}
+		t.th.Code[j].Target = t.pc()
+		return nil
+	case *WhileStmt:
+		max, err := t.c.constant(s.Max)
+		if err != nil {
+			return err
+		}
+		cnt := t.temp()
+		top := t.pc()
+		cond, err := t.expr(s.Cond)
+		if err != nil {
+			return err
+		}
+		exit := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(cond), Pos: s.At, Text: "while"})
+		t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Lt, model.RegExpr(cnt), model.Const(max)), Target: t.pc() + 2, Pos: s.At})
+		t.emit(model.Instr{Op: model.OpBound, Pos: s.At, Text: fmt.Sprintf("while loop ran %d times", max)})
+		if err := t.block(s.Body); err != nil {
+			return err
+		}
+		t.emit(model.Instr{Op: model.OpAssign, Dst: cnt, Val: model.Bin(model.Add, model.RegExpr(cnt), model.Const(1)), Pos: s.At})
+		t.emit(model.Instr{Op: model.OpJump, Target: top, Pos: s.At})
+		t.th.Code[exit].Target = t.pc()
+		return nil
+	case *ForStmt:
+		from, err := t.expr(s.From)
+		if err != nil {
+			return err
+		}
+		to, err := t.expr(s.To)
+		if err != nil {
+			return err
+		}
+		i := t.reg(s.Var)
+		if i == model.NoReg {
+			i = t.newReg(t.prefix() + s.Var)
+		}
+		t.emit(model.Instr{Op: model.OpAssign, Dst: i, Val: from, Pos: s.At, Text: s.Var + " = ..."})
+		top := t.pc()
+		exit := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Ge, model.RegExpr(i), to), Pos: s.At, Text: "for"})
+		if err := t.block(s.Body); err != nil {
+			return err
+		}
+		t.emit(model.Instr{Op: model.OpAssign, Dst: i, Val: model.Bin(model.Add, model.RegExpr(i), model.Const(1)), Pos: s.At})
+		t.emit(model.Instr{Op: model.OpJump, Target: top, Pos: s.At})
+		t.th.Code[exit].Target = t.pc()
+		return nil
+	case *NamedBlock:
+		if v := t.c.variant; v != nil {
+			if r, ok := v.Replace[s.Name]; ok {
+				t.c.used[s.Name] = true
+				return t.block(r)
+			}
+		}
+		return t.block(s.Body)
+	case *OpStmt:
+		return t.block(s.Body)
+	case *EitherStmt:
+		choice := t.temp()
+		t.emit(model.Instr{Op: model.OpChoose, Dst: choice, N: len(s.Arms), Pos: s.At, Text: "either"})
+		var ends []int
+		for k, arm := range s.Arms {
+			br := -1
+			if k < len(s.Arms)-1 {
+				br = t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Ne, model.RegExpr(choice), model.Const(int64(k))), Pos: arm.Pos})
+			}
+			if err := t.block(arm); err != nil {
+				return err
+			}
+			if br >= 0 {
+				ends = append(ends, t.emit(model.Instr{Op: model.OpJump, Pos: arm.Pos}))
+				t.th.Code[br].Target = t.pc()
+			}
+		}
+		for _, j := range ends {
+			t.th.Code[j].Target = t.pc()
+		}
+		return nil
+	case *AssertStmt:
+		if !t.c.hasProp(s.Prop) {
+			return errAt(s.At, "unknown property %s (declare it with \"property %s\")", s.Prop, s.Prop)
+		}
+		cond, err := t.expr(s.Cond)
+		if err != nil {
+			return err
+		}
+		msg := s.Msg
+		if msg == "" {
+			msg = s.Prop
+		}
+		t.emit(model.Instr{Op: model.OpAssert, Cond: cond, Prop: s.Prop, Msg: msg, Pos: s.At, Text: "assert " + s.Prop})
+		return nil
+	case *AssumeStmt:
+		cond, err := t.expr(s.Cond)
+		if err != nil {
+			return err
+		}
+		t.emit(model.Instr{Op: model.OpAssume, Cond: cond, Pos: s.At, Text: "await"})
+		return nil
+	case *MemStmt:
+		return t.mem(s)
+	case *SpawnStmt:
+		for i := range t.c.prog.Threads {
+			if th := &t.c.prog.Threads[i]; th.Name == s.Thread {
+				if !th.Spawned {
+					return errAt(s.At, "thread %s is not declared \"spawned\"", s.Thread)
+				}
+				t.emit(model.Instr{Op: model.OpSpawn, N: i, Pos: s.At, Text: "spawn " + s.Thread})
+				return nil
+			}
+		}
+		return errAt(s.At, "unknown thread %s", s.Thread)
+	case *ReturnStmt:
+		if len(t.rets) == 0 {
+			return errAt(s.At, "return outside a procedure")
+		}
+		f := t.rets[len(t.rets)-1]
+		if s.Val != nil {
+			v, err := t.expr(s.Val)
+			if err != nil {
+				return err
+			}
+			t.emit(model.Instr{Op: model.OpAssign, Dst: f.dst, Val: v, Pos: s.At, Text: "return"})
+		}
+		f.jumps = append(f.jumps, t.emit(model.Instr{Op: model.OpJump, Pos: s.At}))
+		return nil
+	case *ExprStmt:
+		_, err := t.expr(s.X)
+		return err
+	}
+	return errAt(s.pos(), "unsupported statement")
+}
+
+func (c *compiler) hasProp(name string) bool {
+	for _, p := range c.pr.Props {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *threadComp) assign(s *AssignStmt) error {
+	if n, ok := s.LHS.(*Name); ok && !t.isShared(n.Name) {
+		if _, isParam := t.c.params[n.Name]; isParam {
+			return errAt(n.At, "cannot assign to parameter %s", n.Name)
+		}
+		if n.Name == "self" {
+			return errAt(n.At, "cannot assign to self")
+		}
+		start := t.pc()
+		v, err := t.expr(s.RHS)
+		if err != nil {
+			return err
+		}
+		r := t.reg(n.Name)
+		if r == model.NoReg {
+			r = t.newReg(t.prefix() + n.Name)
+		}
+		// Put a call's result straight into the register.
+		if v.Kind == model.EReg && t.pc() > start && strings.HasPrefix(t.th.Regs[v.Reg], "%") {
+			last := &t.th.Code[t.pc()-1]
+			if last.Dst == v.Reg && (last.Op == model.OpLoad || last.Op == model.OpRMW || last.Op == model.OpChoose) {
+				last.Dst = r
+				return nil
+			}
+		}
+		t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: v, Pos: s.At, Text: n.Name + " = ..."})
+		return nil
+	}
+	addr, err := t.addr(s.LHS)
+	if err != nil {
+		return err
+	}
+	v, err := t.expr(s.RHS)
+	if err != nil {
+		return err
+	}
+	t.emit(model.Instr{Op: model.OpStore, Addr: addr, Val: v, Ord: model.NA, Pos: s.At, Text: "store"})
+	return nil
+}
+
+func (t *threadComp) isShared(name string) bool {
+	if t.reg(name) != model.NoReg {
+		return false
+	}
+	_, ok := t.c.locs[name]
+	return ok || t.c.structs[name]
+}
+
+// addr compiles the address of an lvalue.
+func (t *threadComp) addr(e Expr) (*model.Expr, error) {
+	switch e := e.(type) {
+	case *Name:
+		if r := t.reg(e.Name); r != model.NoReg {
+			return model.RegExpr(r), nil // a pointer held in a register
+		}
+		l, err := t.c.location(e)
+		return model.Const(model.AddrOf(l)), err
+	case *FieldExpr:
+		l, err := t.c.location(e)
+		return model.Const(model.AddrOf(l)), err
+	case *ArrowExpr:
+		p, err := t.expr(e.Ptr)
+		if err != nil {
+			return nil, err
+		}
+		offs := t.c.fields[e.Field]
+		if len(offs) == 0 {
+			return nil, errAt(e.At, "no shared struct has a field %s", e.Field)
+		}
+		for _, o := range offs {
+			if o != offs[0] {
+				return nil, errAt(e.At, "field %s is at different offsets in different structs; name the struct", e.Field)
+			}
+		}
+		if offs[0] == 0 {
+			return p, nil
+		}
+		return model.Bin(model.Add, p, model.Const(int64(offs[0]))), nil
+	case *DerefExpr:
+		return t.expr(e.Ptr)
+	}
+	return nil, errAt(e.pos(), "expected a shared variable, field or pointer")
+}
+
+func (t *threadComp) load(addr *model.Expr, o model.Ordering, at model.Pos, text string) *model.Expr {
+	r := t.temp()
+	t.emit(model.Instr{Op: model.OpLoad, Dst: r, Addr: addr, Ord: o, Pos: at, Text: text})
+	return model.RegExpr(r)
+}
+
+var binOps = map[string]model.BinOp{
+	"||": model.LOr, "&&": model.LAnd, "|": model.Or, "^": model.Xor, "&": model.And,
+	"==": model.Eq, "!=": model.Ne, "<": model.Lt, "<=": model.Le, ">": model.Gt, ">=": model.Ge,
+	"<<": model.Shl, ">>": model.Shr, "+": model.Add, "-": model.Sub, "*": model.Mul, "/": model.Div, "%": model.Mod,
+}
+
+var rmwOps = map[string]model.RMWOp{"xchg": model.Xchg, "fetch_add": model.FetchAdd, "fetch_sub": model.FetchSub,
+	"fetch_or": model.FetchOr, "fetch_and": model.FetchAnd, "fetch_xor": model.FetchXor}
+
+// expr compiles an expression, emitting the memory accesses it makes.
+func (t *threadComp) expr(e Expr) (*model.Expr, error) {
+	switch e := e.(type) {
+	case *Num:
+		return model.Const(e.Val), nil
+	case *Name:
+		if r := t.reg(e.Name); r != model.NoReg {
+			return model.RegExpr(r), nil
+		}
+		if e.Name == "self" {
+			return model.Const(t.self), nil
+		}
+		if v, ok := t.c.paramInt(e.Name); ok {
+			return model.Const(v), nil
+		}
+		if v, ok := t.c.symbol(e.Name); ok {
+			return model.Const(v), nil
+		}
+		if _, isParam := t.c.params[e.Name]; isParam {
+			return nil, errAt(e.At, "parameter %s holds an ordering, not a value", e.Name)
+		}
+		if t.c.mutexes[e.Name] {
+			return nil, errAt(e.At, "%s is a mutex: use lock(%s) and unlock(%s)", e.Name, e.Name, e.Name)
+		}
+		if t.c.structs[e.Name] {
+			return nil, errAt(e.At, "%s is a struct: read a field (%s.f) or take its address (&%s)", e.Name, e.Name, e.Name)
+		}
+		if _, ok := t.c.locs[e.Name]; ok {
+			a, err := t.addr(e)
+			return t.load(a, model.NA, e.At, e.Name), err
+		}
+		return nil, errAt(e.At, "unknown variable %s", e.Name)
+	case *FieldExpr, *ArrowExpr, *DerefExpr:
+		a, err := t.addr(e)
+		if err != nil {
+			return nil, err
+		}
+		return t.load(a, model.NA, e.pos(), "read"), nil
+	case *AddrExpr:
+		l, err := t.c.location(e.Of)
+		return model.Const(model.AddrOf(l)), err
+	case *UnExpr:
+		x, err := t.expr(e.X)
+		if e.Op == "-" {
+			return model.Neg(x), err
+		}
+		return model.Not(x), err
+	case *BinExpr:
+		x, err := t.expr(e.X)
+		if err != nil {
+			return nil, err
+		}
+		y, err := t.expr(e.Y)
+		return model.Bin(binOps[e.Op], x, y), err
+	case *CallExpr:
+		return t.call(e)
+	}
+	return nil, errAt(e.pos(), "unsupported expression")
+}
+
+func (t *threadComp) argc(e *CallExpr, n, ords, optOrds int) error {
+	if len(e.Args) != n || len(e.Ords) < ords || len(e.Ords) > ords+optOrds {
+		return errAt(e.At, "%s takes %d value(s) and %d ordering(s)", e.Func, n, ords)
+	}
+	return nil
+}
+
+func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
+	switch e.Func {
+	case "load":
+		if err := t.argc(e, 1, 1, 0); err != nil {
+			return nil, err
+		}
+		a, err := t.addr(e.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		o, err := t.c.ordering(e.Ords[0], "a load", model.Ordering.ValidForLoad)
+		if err != nil {
+			return nil, err
+		}
+		return t.load(a, o, e.At, "load"), nil
+	case "xchg", "fetch_add", "fetch_sub", "fetch_or", "fetch_and", "fetch_xor":
+		if err := t.argc(e, 2, 1, 0); err != nil {
+			return nil, err
+		}
+		a, err := t.addr(e.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		v, err := t.expr(e.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		o, err := t.c.ordering(e.Ords[0], "a read-modify-write", model.Ordering.Atomic)
+		if err != nil {
+			return nil, err
+		}
+		r := t.temp()
+		t.emit(model.Instr{Op: model.OpRMW, RMW: rmwOps[e.Func], Dst: r, Addr: a, Val: v, Ord: o, Pos: e.At, Text: e.Func})
+		return model.RegExpr(r), nil
+	case "cas", "cas_weak":
+		if err := t.argc(e, 3, 1, 1); err != nil {
+			return nil, err
+		}
+		a, err := t.addr(e.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		exp, err := t.expr(e.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		v, err := t.expr(e.Args[2])
+		if err != nil {
+			return nil, err
+		}
+		o, err := t.c.ordering(e.Ords[0], "a compare-exchange", model.Ordering.Atomic)
+		if err != nil {
+			return nil, err
+		}
+		fail := o.ReadPart()
+		if len(e.Ords) > 1 {
+			if fail, err = t.c.ordering(e.Ords[1], "a failed compare-exchange", func(o model.Ordering) bool { return o.Atomic() && o.ValidForLoad() }); err != nil {
+				return nil, err
+			}
+		}
+		old, ok := t.temp(), t.temp()
+		t.emit(model.Instr{Op: model.OpCAS, Dst: old, Dst2: ok, Addr: a, Expected: exp, Val: v, Ord: o, FailOrd: fail, Weak: e.Func == "cas_weak", Pos: e.At, Text: e.Func})
+		return model.RegExpr(ok), nil
+	case "choose":
+		if len(e.Args) != 1 {
+			return nil, errAt(e.At, "choose takes the number of choices")
+		}
+		n, err := t.c.constant(e.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		if n < 1 || n > 64 {
+			return nil, errAt(e.At, "choose(%d): the number of choices is 1 to 64", n)
+		}
+		r := t.temp()
+		t.emit(model.Instr{Op: model.OpChoose, Dst: r, N: int(n), Pos: e.At, Text: "choose"})
+		return model.RegExpr(r), nil
+	}
+	proc, ok := t.c.pr.Procs[e.Func]
+	if !ok {
+		return nil, errAt(e.At, "unknown procedure %s", e.Func)
+	}
+	for _, s := range t.scope {
+		if strings.HasPrefix(s, proc.Name+"#") {
+			return nil, errAt(e.At, "procedure %s calls itself; recursion is not supported", proc.Name)
+		}
+	}
+	if len(e.Args) != len(proc.Params) || len(e.Ords) > 0 {
+		return nil, errAt(e.At, "%s takes %d argument(s), found %d", proc.Name, len(proc.Params), len(e.Args)+len(e.Ords))
+	}
+	var args []*model.Expr
+	for _, a := range e.Args {
+		v, err := t.expr(a)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, v)
+	}
+	t.ntemp++
+	frame := fmt.Sprintf("%s#%d.", proc.Name, t.ntemp)
+	t.scope = append(t.scope, frame)
+	for i, name := range proc.Params {
+		r := t.newReg(frame + name)
+		t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: args[i], Pos: e.At, Text: name + " = ..."})
+	}
+	ret := &retFrame{dst: t.temp()}
+	t.rets = append(t.rets, ret)
+	err := t.block(proc.Body)
+	t.rets = t.rets[:len(t.rets)-1]
+	t.scope = t.scope[:len(t.scope)-1]
+	for _, j := range ret.jumps {
+		t.th.Code[j].Target = t.pc()
+	}
+	return model.RegExpr(ret.dst), err
+}
+
+func (t *threadComp) mem(s *MemStmt) error {
+	switch s.Kind {
+	case "fence":
+		o, err := t.c.ordering(*s.Ord, "a fence", model.Ordering.ValidForFence)
+		if err != nil {
+			return err
+		}
+		t.emit(model.Instr{Op: model.OpFence, Ord: o, Pos: s.At, Text: "fence"})
+		return nil
+	case "store":
+		a, err := t.addr(s.Args[0])
+		if err != nil {
+			return err
+		}
+		v, err := t.expr(s.Args[1])
+		if err != nil {
+			return err
+		}
+		o, err := t.c.ordering(*s.Ord, "a store", model.Ordering.ValidForStore)
+		if err != nil {
+			return err
+		}
+		t.emit(model.Instr{Op: model.OpStore, Addr: a, Val: v, Ord: o, Pos: s.At, Text: "store"})
+		return nil
+	}
+	n, isName := s.Args[0].(*Name)
+	if !isName || !t.c.mutexes[n.Name] {
+		return errAt(s.At, "%s takes a mutex declared with \"mutex\"", s.Kind)
+	}
+	op := model.OpLock
+	if s.Kind == "unlock" {
+		op = model.OpUnlock
+	}
+	t.emit(model.Instr{Op: op, Addr: model.Const(model.AddrOf(t.c.locs[n.Name])), Pos: s.At, Text: s.Kind + "(" + n.Name + ")"})
+	return nil
+}
