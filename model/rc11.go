@@ -57,7 +57,9 @@ func HappensBefore(x *Exec) Relation {
 	return x.Po.Union(synchronizesWith(x)).Plus()
 }
 
-func synchronizesWith(x *Exec) Relation { return sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC)), nil) }
+func synchronizesWith(x *Exec) Relation {
+	return sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC)), nil)
+}
 
 // sw is RC11's synchronises-with, with the reads that may end it and,
 // when fenceReaders is not nil, further reads that end it only through an

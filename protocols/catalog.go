@@ -33,3 +33,12 @@ func Load(name string) (*lang.Protocol, error) {
 	}
 	return lang.Parse("protocols/"+name+"/"+name+".oc", src)
 }
+
+// Source returns the protocol file of the catalogue protocol called name.
+func Source(name string) (string, error) {
+	src, ok := sources[name]
+	if !ok {
+		return "", fmt.Errorf("unknown protocol %q", name)
+	}
+	return src, nil
+}

@@ -35,17 +35,19 @@ func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ordercheck",
 		Short: "Check memory-ordering protocols under SC, TSO and RC11",
-		Long: `ordercheck explores every execution of a concurrent program under a memory
-model (sc, tso, rc11) and reports the outcomes each model allows, the data
-races, assertion failures and deadlocks, with herd7-compatible output for C
-litmus tests.`,
-		Example: `  ordercheck litmus --model rc11 MP.litmus
+		Long: `ordercheck explores every execution of a concurrent protocol under a memory
+model (sc, tso, rc11, rc11-consume) and says which fixes hold under which
+model, with a counterexample for the rest: data races, failed assertions,
+deadlocks. C litmus tests get herd7-compatible output.`,
+		Example: `  ordercheck explore dlsym
+  ordercheck explore dlsym --variant fixed --model rc11
+  ordercheck compare dlsym --format markdown
   ordercheck litmus --model tso tests/*.litmus`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newLitmusCmd())
+	root.AddCommand(newLitmusCmd(), newListCmd(), newShowCmd(), newExploreCmd(), newCompareCmd())
 	return root
 }
 

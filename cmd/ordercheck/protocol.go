@@ -1,0 +1,320 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
+	"github.com/ordercheck/ordercheck/protocols/lang"
+)
+
+// loadProtocol reads a catalogue protocol by name, or a protocol file.
+func loadProtocol(arg string) (*lang.Protocol, error) {
+	if _, err := os.Stat(arg); err == nil && (strings.Contains(arg, "/") || strings.HasSuffix(arg, ".oc")) {
+		return lang.ParseFile(arg)
+	}
+	return protocols.Load(arg)
+}
+
+func parseParams(kvs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || v == "" {
+			return nil, fmt.Errorf("--param %q: expected NAME=VALUE", kv)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func propNames(pr *lang.Protocol) []string {
+	var out []string
+	for _, p := range pr.Props {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// bounds holds the flags that limit an exploration.
+type bounds struct {
+	maxExec int64
+	timeout time.Duration
+}
+
+func (b *bounds) add(cmd *cobra.Command) {
+	cmd.Flags().Int64Var(&b.maxExec, "max-executions", 0, "stop after this many executions: the verdict is then bounded (0: no bound)")
+	cmd.Flags().DurationVar(&b.timeout, "timeout", 0, "stop after this long: the verdict is then timeout (0: no bound)")
+}
+
+func (b *bounds) options() checker.Options {
+	return checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout}
+}
+
+func newListCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the catalogue's protocols, their variants and properties",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := cmd.OutOrStdout()
+			for _, name := range protocols.Names() {
+				pr, err := protocols.Load(name)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "%s  %s\n", pr.Name, pr.Title)
+				var vs []string
+				for _, v := range pr.Variants {
+					n := v.Name
+					if v.Default {
+						n += " (default)"
+					}
+					vs = append(vs, n)
+				}
+				fmt.Fprintf(w, "  variants:   %s\n", strings.Join(vs, ", "))
+				fmt.Fprintf(w, "  properties: %s\n", strings.Join(propNames(pr), ", "))
+			}
+			return nil
+		},
+	}
+}
+
+func newShowCmd() *cobra.Command {
+	var source bool
+	cmd := &cobra.Command{
+		Use:     "show PROTOCOL|FILE",
+		Short:   "Describe a protocol: parameters, variants, properties and threads",
+		Example: "  ordercheck show dlsym\n  ordercheck show --source dlsym",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pr, err := loadProtocol(args[0])
+			if err != nil {
+				return usageError(err)
+			}
+			w := cmd.OutOrStdout()
+			if source {
+				if src, err := protocolSource(args[0]); err == nil {
+					fmt.Fprint(w, src)
+					return nil
+				}
+			}
+			fmt.Fprintf(w, "protocol %s: %s\n\nparameters:\n", pr.Name, pr.Title)
+			for _, p := range pr.Params {
+				fmt.Fprintf(w, "  %-8s = %-8s %s\n", p.Name, p.Default.Text, p.Doc)
+			}
+			fmt.Fprintln(w, "\nvariants:")
+			for _, v := range pr.Variants {
+				var binds []string
+				for _, b := range v.Binds {
+					binds = append(binds, b.Param+"="+b.Value.Text)
+				}
+				for name := range v.Replace {
+					binds = append(binds, "replaces "+name)
+				}
+				def := ""
+				if v.Default {
+					def = " (default)"
+				}
+				fmt.Fprintf(w, "  %s%s: %s\n    %s\n", v.Name, def, v.Doc, strings.Join(binds, ", "))
+			}
+			fmt.Fprintln(w, "\nproperties:")
+			for _, p := range pr.Props {
+				fmt.Fprintf(w, "  %-10s %s\n", p.Name, p.Doc)
+			}
+			fmt.Fprintln(w, "\nthreads:")
+			for _, t := range pr.Threads {
+				n := t.Name
+				if t.Count != nil {
+					n += "[...]"
+				}
+				if t.Spawned {
+					n += " (spawned)"
+				}
+				fmt.Fprintf(w, "  %s\n", n)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&source, "source", false, "print the protocol file")
+	return cmd
+}
+
+func protocolSource(arg string) (string, error) {
+	if b, err := os.ReadFile(arg); err == nil {
+		return string(b), nil
+	}
+	return protocols.Source(arg)
+}
+
+func newExploreCmd() *cobra.Command {
+	var variant, modelName string
+	var params []string
+	var asJSON bool
+	var b bounds
+	cmd := &cobra.Command{
+		Use:   "explore PROTOCOL|FILE",
+		Short: "Explore every execution of a protocol and judge its properties",
+		Long: `explore checks every execution of one variant of a protocol under one memory
+model and reports each property as holds, violated or unknown, with a
+counterexample for each violation.
+
+Exit status: 0 every property holds, 1 a property is violated, 2 bad input
+or usage, 3 a bound cut the search short before a violation was found.`,
+		Example: `  ordercheck explore dlsym
+  ordercheck explore dlsym --variant unordered --model rc11
+  ordercheck explore dlsym --variant fixed --param N=3 --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pr, err := loadProtocol(args[0])
+			if err != nil {
+				return usageError(err)
+			}
+			m, err := model.Lookup(modelName)
+			if err != nil {
+				return usageError(err)
+			}
+			over, err := parseParams(params)
+			if err != nil {
+				return usageError(err)
+			}
+			inst, err := pr.Compile(variant, over)
+			if err != nil {
+				return usageError(err)
+			}
+			rep, err := checker.Check(inst.Prog, m, propNames(pr), b.options())
+			if err != nil {
+				return usageError(err)
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(rep.JSON(pr.Name, inst.Variant, inst.ParamString())); err != nil {
+					return err
+				}
+			} else {
+				writeHeader(w, pr, inst, m)
+				rep.WriteText(w)
+			}
+			return verdictExit(rep.Verdict())
+		},
+	}
+	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to check (default: the protocol's default, the code as shipped)")
+	cmd.Flags().StringVarP(&modelName, "model", "m", "rc11", "memory model: "+strings.Join(model.ModelNames(), ", "))
+	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	b.add(cmd)
+	return cmd
+}
+
+func writeHeader(w io.Writer, pr *lang.Protocol, inst *lang.Instance, m model.Model) {
+	doc := ""
+	if v := pr.Variant(inst.Variant); v != nil && v.Doc != "" {
+		doc = " — " + v.Doc
+	}
+	fmt.Fprintf(w, "protocol %s, variant %s%s\nmodel %s, %s\n\n", pr.Name, inst.Variant, doc, m.Name(), inst.ParamString())
+}
+
+func verdictExit(v string) error {
+	switch v {
+	case "violated":
+		return &exitError{code: 1}
+	case "verified":
+		return nil
+	}
+	return &exitError{code: 3}
+}
+
+func newCompareCmd() *cobra.Command {
+	var models, variants, params []string
+	var format string
+	var b bounds
+	cmd := &cobra.Command{
+		Use:   "compare PROTOCOL|FILE",
+		Short: "Check every variant under every model, in one table",
+		Long: `compare checks every variant of a protocol (or those given) under every model
+(or those given) and prints one table of property verdicts: for a design
+review of competing fixes.
+
+Exit status: 0 every property holds everywhere, 1 some cell is violated, 2
+bad input or usage, 3 a bound cut some search short and nothing is violated.`,
+		Example: `  ordercheck compare dlsym
+  ordercheck compare dlsym --models rc11,rc11-consume --format markdown
+  ordercheck compare dlsym --variants original,fixed --format json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pr, err := loadProtocol(args[0])
+			if err != nil {
+				return usageError(err)
+			}
+			over, err := parseParams(params)
+			if err != nil {
+				return usageError(err)
+			}
+			if len(models) == 0 {
+				models = []string{"sc", "tso", "rc11", "rc11-consume"}
+			}
+			var ms []model.Model
+			for _, n := range models {
+				m, err := model.Lookup(n)
+				if err != nil {
+					return usageError(err)
+				}
+				ms = append(ms, m)
+			}
+			if len(variants) == 0 {
+				for _, v := range pr.Variants {
+					variants = append(variants, v.Name)
+				}
+			}
+			var cases []checker.Case
+			for _, v := range variants {
+				inst, err := pr.Compile(v, over)
+				if err != nil {
+					return usageError(err)
+				}
+				cases = append(cases, checker.Case{Variant: inst.Variant, Params: inst.ParamString(), Prog: inst.Prog})
+			}
+			cmp, err := checker.Compare(pr.Name, cases, ms, propNames(pr), b.options())
+			if err != nil {
+				return usageError(err)
+			}
+			w := cmd.OutOrStdout()
+			switch format {
+			case "table":
+				cmp.WriteTable(w)
+			case "markdown":
+				cmp.WriteMarkdown(w)
+			case "json":
+				if err := cmp.WriteJSON(w); err != nil {
+					return err
+				}
+			default:
+				return usageError(fmt.Errorf("unknown format %q (table, markdown, json)", format))
+			}
+			violated, complete := cmp.Violated()
+			switch {
+			case violated:
+				return &exitError{code: 1}
+			case !complete:
+				return &exitError{code: 3}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringSliceVar(&models, "models", nil, "models to compare (default: sc,tso,rc11,rc11-consume)")
+	cmd.Flags().StringSliceVar(&variants, "variants", nil, "variants to compare (default: all)")
+	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter for every variant, NAME=VALUE (repeatable)")
+	cmd.Flags().StringVar(&format, "format", "table", "output: table, markdown or json")
+	b.add(cmd)
+	return cmd
+}

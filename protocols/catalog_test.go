@@ -1,0 +1,91 @@
+package protocols_test
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
+)
+
+// verdicts gives, per protocol, parameter overrides and variant, and per
+// model, the properties expected violated (every other property must hold),
+// as derived in ../shared/seed-protocols.md and each protocol's README.
+var verdicts = []struct {
+	protocol string
+	params   map[string]string
+	expect   map[string]map[string]string // variant -> model -> "prop prop"
+}{
+	{"dlsym", nil, map[string]map[string]string{
+		"original":      {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": "data-race lib-init"},
+		"unordered":     {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": "data-race lib-init"},
+		"fixed":         {"sc": "", "tso": "", "rc11": "", "rc11-consume": ""},
+		"consume":       {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": ""},
+		"consume-indep": {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": "data-race lib-init"},
+		"codegen":       {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": "data-race lib-init"},
+		"dcl":           {"sc": "", "tso": "", "rc11": "", "rc11-consume": ""},
+		"nocache":       {"sc": "", "tso": "", "rc11": "", "rc11-consume": ""},
+	}},
+}
+
+// TestVerdicts asserts the verdict matrix of every catalogue protocol: a
+// regression in any cell fails.
+func TestVerdicts(t *testing.T) {
+	covered := map[string]bool{}
+	for _, tc := range verdicts {
+		covered[tc.protocol] = true
+		pr, err := protocols.Load(tc.protocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var props []string
+		for _, p := range pr.Props {
+			props = append(props, p.Name)
+		}
+		for _, v := range pr.Variants {
+			if _, ok := tc.expect[v.Name]; !ok {
+				t.Errorf("%s: variant %s has no expected verdicts", tc.protocol, v.Name)
+			}
+		}
+		for variant, byModel := range tc.expect {
+			inst, err := pr.Compile(variant, tc.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for modelName, want := range byModel {
+				t.Run(tc.protocol+"/"+variant+"/"+modelName, func(t *testing.T) {
+					m, err := model.Lookup(modelName)
+					if err != nil {
+						t.Fatal(err)
+					}
+					rep, err := checker.Check(inst.Prog, m, props, checker.Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []string
+					for _, p := range rep.Props {
+						if p.Status == checker.Unknown {
+							t.Errorf("%s is unknown: %s", p.Name, p.Message)
+						}
+						if p.Status == checker.Violated {
+							got = append(got, p.Name)
+						}
+					}
+					sort.Strings(got)
+					w := strings.Fields(want)
+					sort.Strings(w)
+					if strings.Join(got, " ") != strings.Join(w, " ") {
+						t.Errorf("violated: [%s], expected [%s]", strings.Join(got, " "), strings.Join(w, " "))
+					}
+				})
+			}
+		}
+	}
+	for _, name := range protocols.Names() {
+		if !covered[name] {
+			t.Errorf("protocol %s has no verdict matrix", name)
+		}
+	}
+}
