@@ -75,11 +75,13 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 		opt.Races = false
 	}
 	var allBlocked = true
+	var hit map[int]bool // the properties the current execution violates
 	violate := func(name string, e *Execution, msg string) {
 		k, ok := index[name]
-		if !ok {
+		if !ok || hit[k] {
 			return
 		}
+		hit[k] = true
 		r := &rep.Props[k]
 		r.Violations++
 		if r.Witness == nil || e.Graph.Size() < r.Witness.Graph.Size() {
@@ -92,6 +94,7 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 		}
 	}
 	stats, err := Explore(p, m, opt, func(e *Execution) {
+		hit = map[int]bool{}
 		reach(PropDataRace)
 		reach(PropDeadlock)
 		if len(e.Races) > 0 {

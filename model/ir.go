@@ -431,7 +431,12 @@ func (c *Cond) Observables(dst []Observable) []Observable {
 // FormatValue renders a value, naming pointers by the location they designate.
 func (p *Program) FormatValue(v int64) string {
 	if l, ok := p.LocOf(v); ok {
-		return "&" + p.Locs[l].Name
+		// A pointer to a struct's first field is a pointer to the struct.
+		name := p.Locs[l].Name
+		if s, _, isField := strings.Cut(name, "."); isField && (l == 0 || !strings.HasPrefix(p.Locs[l-1].Name, s+".")) {
+			return "&" + s
+		}
+		return "&" + name
 	}
 	return fmt.Sprint(v)
 }

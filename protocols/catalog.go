@@ -8,11 +8,13 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/protocols/dlsym"
+	"github.com/ordercheck/ordercheck/protocols/execenv"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 var sources = map[string]string{
-	"dlsym": dlsym.Source,
+	"dlsym":   dlsym.Source,
+	"execenv": execenv.Source,
 }
 
 // Names lists the catalogue's protocols, sorted.

@@ -35,7 +35,8 @@ type Value struct {
 }
 
 // Variant is a named version of the protocol: parameter bindings and
-// replacements of named blocks.
+// replacements of named blocks. A variant may extend an earlier one, taking
+// its bindings and replacements before its own.
 type Variant struct {
 	Name    string
 	Binds   []Bind

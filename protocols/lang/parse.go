@@ -206,6 +206,20 @@ func (p *parser) variant(pr *Protocol) error {
 		return err
 	}
 	v := &Variant{Name: n, Pos: pos, Replace: map[string]*Block{}}
+	if t := p.peek(); p.accept("extends") {
+		base, _, err := p.name("a variant name")
+		if err != nil {
+			return err
+		}
+		b := pr.Variant(base)
+		if b == nil {
+			return errAt(t.Pos, "variant %s extends %s, which is not defined before it", n, base)
+		}
+		v.Binds = append(v.Binds, b.Binds...)
+		for k, blk := range b.Replace {
+			v.Replace[k] = blk
+		}
+	}
 	for p.peek().Kind == syntax.Ident && p.peekN(1).Text == "=" {
 		k, _, _ := p.name("a parameter")
 		p.next()
