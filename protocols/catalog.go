@@ -7,12 +7,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ordercheck/ordercheck/protocols/cluster"
 	"github.com/ordercheck/ordercheck/protocols/dlsym"
 	"github.com/ordercheck/ordercheck/protocols/execenv"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 var sources = map[string]string{
+	"cluster": cluster.Source,
 	"dlsym":   dlsym.Source,
 	"execenv": execenv.Source,
 }

@@ -49,6 +49,13 @@ var verdicts = []struct {
 		"start-in-child":    "",
 		"exc-in-env":        "deadlock",
 	})},
+	{"cluster", nil, everyModel(map[string]string{
+		"original":       "data-race deliver",
+		"pr2685":         "",
+		"atomic-relaxed": "deliver",
+		"atomic-acqrel":  "deliver",
+		"exc-in-env":     "",
+	})},
 }
 
 // everyModel expects the same violations under every model.
