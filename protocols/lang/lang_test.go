@@ -1,0 +1,128 @@
+package lang
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+const small = `protocol small "a small protocol"
+param N = 2
+param ORD = rel
+variant plain ORD=rlx "relaxed" default
+variant fenced "with a fence" { replace body { fence(sc) } }
+shared x = 0
+shared s { a = 1, b = 2 }
+mutex m
+property p "the property"
+proc twice(v) { return v * 2 }
+thread t[N] {
+  block body { }
+  store(x, twice(self) + 1, ORD)
+  r = s.b
+  q = &s
+  w = q->b
+  lock(m)
+  unlock(m)
+  assert p: r == w, "fields differ"
+}
+`
+
+func TestCompile(t *testing.T) {
+	pr, err := Parse("small.oc", small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Compile("", map[string]string{"N": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inst.Variant != "plain" || inst.ParamString() != "N=3 ORD=rlx" {
+		t.Errorf("variant %s, params %s", inst.Variant, inst.ParamString())
+	}
+	p := inst.Prog
+	if len(p.Threads) != 3 || p.Threads[2].Name != "t[2]" {
+		t.Fatalf("threads: %v", p.Threads)
+	}
+	if l := p.LocIndex("s.b"); l == model.NoLoc || p.Locs[l].Init != 2 {
+		t.Errorf("s.b: %v", p.Locs)
+	}
+	var ops []string
+	for _, in := range p.Threads[1].Code {
+		ops = append(ops, in.Op.String())
+	}
+	if got, want := strings.Join(ops, " "), "assign assign jump store load assign load lock unlock assert"; got != want {
+		t.Errorf("t[1] compiles to %s, want %s\n%s", got, want, p)
+	}
+	f, err := pr.Compile("fenced", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Prog.Threads[0].Code[0].Op != model.OpFence {
+		t.Errorf("variant fenced does not replace block body:\n%s", f.Prog)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	thread := func(body string) string {
+		return "protocol e\nshared x = 0\nmutex m\nproperty p\nparam ORD = rel\nthread t {\n" + body + "\n}\n"
+	}
+	for _, tc := range []struct {
+		name, src, variant string
+		params             map[string]string
+		want               string
+	}{
+		{"syntax", "protocol e\nthread t {\n  x = = 1\n}\n", "", nil, "3:7: expected an expression"},
+		{"no header", "thread t { }", "", nil, "1:1: expected \"protocol\""},
+		{"unknown variable", thread("  r = y"), "", nil, "7:7: unknown variable y"},
+		{"rel load", thread("  r = load(x, rel)"), "", nil, "7:15: rel is not a valid ordering for a load"},
+		{"rel load by parameter", thread("  r = load(x, ORD)"), "", nil, "7:15: rel (parameter ORD) is not a valid ordering for a load"},
+		{"acq store", thread("  store(x, 1, acq)"), "", nil, "7:15: acq is not a valid ordering for a store"},
+		{"bad ordering", thread("  store(x, 1, fast)"), "", nil, "\"fast\" is not an ordering"},
+		{"unknown property", thread("  assert q: x == 0"), "", nil, "7:3: unknown property q"},
+		{"unknown procedure", thread("  f()"), "", nil, "7:3: unknown procedure f"},
+		{"lock a variable", thread("  lock(x)"), "", nil, "7:3: lock takes a mutex"},
+		{"read a mutex", thread("  r = m"), "", nil, "7:7: m is a mutex"},
+		{"unknown parameter", thread("  r = 1"), "", map[string]string{"K": "1"}, "has no parameter \"K\""},
+		{"unknown variant", thread("  r = 1"), "fast", nil, "has no variant \"fast\""},
+		{"bad parameter value", thread("  r = 1"), "", map[string]string{"ORD": "sideways"}, "--param ORD: parameter ORD: \"sideways\" is neither"},
+		{"unknown struct field", "protocol e\nshared s { a = 0 }\nthread t {\n  r = s.z\n}\n", "", nil, "4:7: struct s has no field z"},
+		{"recursion", "protocol e\nproc f() { f() }\nthread t {\n  f()\n}\n", "", nil, "2:12: procedure f calls itself"},
+		{"two defaults", "protocol e\nvariant a \"\" default\nvariant b \"\" default\nthread t { }\n", "", nil, "exactly one variant must be marked default"},
+		{"variant of unknown param", "protocol e\nvariant a K=1 default\nthread t { }\n", "", nil, "2:13: unknown parameter K in variant a"},
+		{"replace unknown block", "protocol e\nvariant a default { replace zz { } }\nthread t { }\n", "", nil, "2:32: variant a replaces block zz, which no thread has"},
+		{"loop bound not constant", thread("  r = 0\n  while r < 1 max r { r = 1 }"), "", nil, "8:19: r is not a constant"},
+		{"spawn unspawnable", "protocol e\nthread a { spawn b }\nthread b { }\n", "", nil, "2:12: thread b is not declared \"spawned\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, err := Parse("e.oc", tc.src)
+			if err == nil {
+				_, err = pr.Compile(tc.variant, tc.params)
+			}
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q, want it to contain %q", err, tc.want)
+			}
+			var le *Error
+			if errors.As(err, &le) && !strings.HasPrefix(err.Error(), "e.oc:") && !strings.HasPrefix(err.Error(), "--param") {
+				t.Errorf("located error without the file name: %v", err)
+			}
+		})
+	}
+}
+
+// FuzzParse checks that no input makes the protocol parser or compiler
+// panic or hang.
+func FuzzParse(f *testing.F) {
+	f.Add(small)
+	f.Fuzz(func(t *testing.T, src string) {
+		pr, err := Parse("f.oc", src)
+		if err == nil {
+			pr.Compile("", nil)
+		}
+	})
+}
