@@ -33,8 +33,155 @@ type PropResult struct {
 	// Violations counts the executions that violate the property; Reached
 	// those in which it was checked at all.
 	Violations, Reached int64
-	// Witness is a smallest violating execution.
-	Witness *Execution
+	// Witness is a shortest violating execution: fewest events in the
+	// violation's causal cone, then fewest threads.
+	Witness *Witness
+}
+
+// Violation is one property violated by one execution.
+type Violation struct {
+	Prop string
+	Msg  string
+	// Anchors are the events that show the violation (the failed
+	// assertion, the racing pair, the blocked lock requests); nil when the
+	// whole final state is the evidence.
+	Anchors []model.EventRef
+}
+
+// Witness is an execution that violates a property.
+type Witness struct {
+	*Execution
+	Violation Violation
+}
+
+// Cone returns the events the violation depends on: everything before its
+// anchors in po, rf, co and spawn order (every event when it has none).
+func (w *Witness) Cone() map[model.EventRef]bool { return cone(w.Graph, w.Violation.Anchors) }
+
+// shorter orders witnesses: fewer events in the cone, then fewer threads.
+func (w *Witness) shorter(o *Witness) bool {
+	a, b := w.Cone(), o.Cone()
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return threadsIn(a) < threadsIn(b)
+}
+
+func threadsIn(c map[model.EventRef]bool) int {
+	ts := map[int32]bool{}
+	for r := range c {
+		ts[r.T] = true
+	}
+	return len(ts)
+}
+
+// reached lists the properties the execution checked: its assertions
+// evaluated and, when every thread finished, the final checks.
+func (e *Execution) reached() []string {
+	var out []string
+	p := e.Graph.Prog
+	finished := true
+	for t, st := range e.States {
+		for _, pc := range st.Reached {
+			out = append(out, p.Threads[t].Code[pc].Prop)
+		}
+		finished = finished && (st.Status == model.Done || st.Status == model.Unborn)
+	}
+	if finished {
+		for _, c := range p.Checks {
+			out = append(out, c.Prop)
+		}
+	}
+	return out
+}
+
+// Judge returns the violations of one execution: data races (when the
+// exploration looked for them), failed assertions, deadlocks, and final
+// checks that fail once every thread has finished.
+func Judge(e *Execution) []Violation {
+	var out []Violation
+	g := e.Graph
+	p := g.Prog
+	if len(e.Races) > 0 {
+		r := e.Races[0]
+		out = append(out, Violation{PropDataRace, describeRace(e, r), []model.EventRef{r[0], r[1]}})
+	}
+	finished := true
+	var blocked []model.EventRef
+	var deadlock string
+	for t, st := range e.States {
+		switch st.Status {
+		case model.Failed:
+			last := model.EventRef{T: int32(t), I: int32(len(g.Threads[t]) - 1)}
+			in := &p.Threads[t].Code[g.Ev(last).Instr]
+			out = append(out, Violation{in.Prop, fmt.Sprintf("%s: %s (%s)", p.Threads[t].Name, in.Msg, in.Pos), []model.EventRef{last}})
+			finished = false
+		case model.Blocked:
+			finished = false
+			if st.WaitLoc != model.NoLoc {
+				blocked = append(blocked, model.EventRef{T: int32(t), I: int32(len(g.Threads[t]) - 1)})
+				if deadlock == "" {
+					deadlock = describeDeadlock(e, t, st.WaitLoc)
+				}
+			}
+		case model.Cut:
+			finished = false
+		}
+	}
+	if len(blocked) > 0 {
+		out = append(out, Violation{PropDeadlock, deadlock, blocked})
+	}
+	if finished {
+		for _, c := range p.Checks {
+			if !c.Cond.Eval(&e.Final) {
+				out = append(out, Violation{c.Prop, fmt.Sprintf("%s (%s)", c.Msg, c.Pos), nil})
+			}
+		}
+	}
+	return out
+}
+
+// cone returns the events before the anchors in po, rf, co and spawn
+// order, the anchors included; every event when there are no anchors.
+func cone(g *model.Graph, anchors []model.EventRef) map[model.EventRef]bool {
+	in := map[model.EventRef]bool{}
+	if anchors == nil {
+		for t, evs := range g.Threads {
+			for i := range evs {
+				in[model.EventRef{T: int32(t), I: int32(i)}] = true
+			}
+		}
+		return in
+	}
+	work := append([]model.EventRef(nil), anchors...)
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		if r.IsInit() || in[r] {
+			continue
+		}
+		in[r] = true
+		if r.I > 0 {
+			work = append(work, model.EventRef{T: r.T, I: r.I - 1})
+		} else if g.Prog.Threads[r.T].Spawned {
+			if s, ok := g.Spawner(int(r.T)); ok {
+				work = append(work, s)
+			}
+		}
+		e := g.Ev(r)
+		if e.Kind == model.KRead {
+			work = append(work, e.Rf)
+		}
+		if e.Kind == model.KWrite {
+			for _, w := range g.Co[e.Loc] {
+				if w == r {
+					break
+				}
+				work = append(work, w)
+			}
+		}
+	}
+	return in
 }
 
 // Report is the result of checking a program's properties under a model.
@@ -74,60 +221,33 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 	if _, ok := index[PropDataRace]; !ok {
 		opt.Races = false
 	}
-	var allBlocked = true
-	var hit map[int]bool // the properties the current execution violates
-	violate := func(name string, e *Execution, msg string) {
-		k, ok := index[name]
-		if !ok || hit[k] {
-			return
-		}
-		hit[k] = true
-		r := &rep.Props[k]
-		r.Violations++
-		if r.Witness == nil || e.Graph.Size() < r.Witness.Graph.Size() {
-			r.Witness, r.Message = e, msg
-		}
-	}
+	allBlocked := true
 	reach := func(name string) {
 		if k, ok := index[name]; ok {
 			rep.Props[k].Reached++
 		}
 	}
 	stats, err := Explore(p, m, opt, func(e *Execution) {
-		hit = map[int]bool{}
 		reach(PropDataRace)
 		reach(PropDeadlock)
-		if len(e.Races) > 0 {
-			violate(PropDataRace, e, describeRace(e, e.Races[0]))
-		}
-		finished := true
-		for t, st := range e.States {
-			for _, pc := range st.Reached {
-				reach(p.Threads[t].Code[pc].Prop)
-			}
-			switch st.Status {
-			case model.Failed:
-				in := &p.Threads[t].Code[lastInstr(e.Graph, t)]
-				violate(in.Prop, e, fmt.Sprintf("%s: %s (%s)", p.Threads[t].Name, in.Msg, in.Pos))
-				finished = false
-			case model.Blocked:
-				finished = false
-				if st.WaitLoc != model.NoLoc {
-					violate(PropDeadlock, e, describeDeadlock(e, t, st.WaitLoc))
-				}
-			case model.Cut:
-				finished = false
-			}
+		for _, name := range e.reached() {
+			reach(name)
 		}
 		if len(e.Blocked) == 0 {
 			allBlocked = false
 		}
-		if finished {
-			for _, c := range p.Checks {
-				reach(c.Prop)
-				if !c.Cond.Eval(&e.Final) {
-					violate(c.Prop, e, fmt.Sprintf("%s (%s)", c.Msg, c.Pos))
-				}
+		seen := map[int]bool{}
+		for _, v := range Judge(e) {
+			k, ok := index[v.Prop]
+			if !ok || seen[k] {
+				continue
+			}
+			seen[k] = true
+			r := &rep.Props[k]
+			r.Violations++
+			w := &Witness{Execution: e, Violation: v}
+			if r.Witness == nil || w.shorter(r.Witness) {
+				r.Witness, r.Message = w, v.Msg
 			}
 		}
 	})
@@ -154,12 +274,6 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 		}
 	}
 	return rep, nil
-}
-
-// lastInstr returns the instruction of thread t's last event.
-func lastInstr(g *model.Graph, t int) int32 {
-	evs := g.Threads[t]
-	return evs[len(evs)-1].Instr
 }
 
 func describeRace(e *Execution, r [2]model.EventRef) string {

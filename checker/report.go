@@ -9,27 +9,67 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// Steps orders the events of an execution for presentation: a
-// linearisation of po ∪ rf that keeps each thread's events together as
-// long as it can, initial writes omitted.
+// Steps orders the events of an execution for presentation, initial writes
+// omitted: an order of po ∪ rf ∪ co ∪ fr when there is one (each read then
+// reads the last write before it, as on an SC machine), else of po ∪ rf ∪
+// co, else of po ∪ rf; a thread keeps running while it can.
 func Steps(g *model.Graph) []model.EventRef {
+	for _, level := range []int{2, 1, 0} {
+		if out := topo(g, level); out != nil {
+			return out
+		}
+	}
+	return nil
+}
+
+// topo sorts the events by po ∪ rf (level 0), ∪ co (1), ∪ fr (2); nil if cyclic.
+func topo(g *model.Graph, level int) []model.EventRef {
 	next := make([]int, len(g.Threads))
-	var out []model.EventRef
 	done := func(r model.EventRef) bool { return r.IsInit() || int(r.I) < next[r.T] }
+	coBefore := func(l model.Loc, w model.EventRef) []model.EventRef {
+		var out []model.EventRef
+		for _, x := range g.Co[l] {
+			if x == w {
+				break
+			}
+			out = append(out, x)
+		}
+		return out
+	}
 	ready := func(t int) bool {
 		if next[t] >= len(g.Threads[t]) {
 			return false
 		}
-		e := &g.Threads[t][next[t]]
-		if e.Kind == model.KRead && !done(e.Rf) {
-			return false
-		}
 		if g.Prog.Threads[t].Spawned && next[t] == 0 {
-			s, ok := g.Spawner(t)
-			return !ok || done(s)
+			if s, ok := g.Spawner(t); ok && !done(s) {
+				return false
+			}
+		}
+		e := &g.Threads[t][next[t]]
+		switch e.Kind {
+		case model.KRead:
+			if !done(e.Rf) {
+				return false
+			}
+			if level >= 2 { // fr: writes after the one read come later
+				for _, w := range g.Co[e.Loc] {
+					if done(w) && g.CoPos(e.Loc, w) > g.CoPos(e.Loc, e.Rf) {
+						return false
+					}
+				}
+			}
+		case model.KWrite:
+			if level >= 1 {
+				for _, w := range coBefore(e.Loc, model.EventRef{T: int32(t), I: int32(next[t])}) {
+					if !done(w) {
+						return false
+					}
+				}
+			}
 		}
 		return true
 	}
+	var out []model.EventRef
 	cur := 0
 	for len(out) < g.Size() {
 		if !ready(cur) {
@@ -41,7 +81,7 @@ func Steps(g *model.Graph) []model.EventRef {
 				}
 			}
 			if cur < 0 {
-				break // not a po ∪ rf order: cannot happen in a consistent graph
+				return nil
 			}
 		}
 		out = append(out, model.EventRef{T: int32(cur), I: int32(next[cur])})
@@ -50,12 +90,20 @@ func Steps(g *model.Graph) []model.EventRef {
 	return out
 }
 
-// FormatExecution renders an execution as numbered steps: thread, source
-// position, what each event did, and which write each read read from.
-func FormatExecution(e *Execution) string {
-	g := e.Graph
+// FormatWitness renders a witness as numbered steps in words: thread, what
+// each event did, which write each read read from and, for a read an SC
+// machine would not allow, why the model does. Events outside the
+// violation's causal cone are left out and counted.
+func FormatWitness(w *Witness, m model.Model) string {
+	g := w.Graph
 	p := g.Prog
-	steps := Steps(g)
+	keep := w.Cone()
+	var steps []model.EventRef
+	for _, r := range Steps(g) {
+		if keep[r] {
+			steps = append(steps, r)
+		}
+	}
 	num := map[model.EventRef]int{}
 	for i, r := range steps {
 		num[r] = i + 1
@@ -68,56 +116,121 @@ func FormatExecution(e *Execution) string {
 	for i, r := range steps {
 		ev := g.Ev(r)
 		in := &p.Threads[r.T].Code[ev.Instr]
-		ord := "plain"
-		if ev.Ord.Atomic() {
-			ord = ev.Ord.String()
-		}
-		var what string
-		switch ev.Kind {
-		case model.KRead:
-			from := "init"
-			if !ev.Rf.IsInit() {
-				from = fmt.Sprintf("step %d", num[ev.Rf])
-			}
-			kind := "read"
-			if p.Locs[ev.Loc].Mutex {
-				kind = "lock"
-				if ev.Val != 0 {
-					kind = "lock (held: blocks)"
-				}
-			}
-			what = fmt.Sprintf("%s %s = %s  (%s, from %s)", kind, p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), ord, from)
-		case model.KWrite:
-			kind := "write"
-			if p.Locs[ev.Loc].Mutex {
-				kind = map[bool]string{true: "lock", false: "unlock"}[ev.Val != 0]
-			}
-			what = fmt.Sprintf("%s %s = %s  (%s)", kind, p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), ord)
-		case model.KFence:
-			what = fmt.Sprintf("fence (%s)", ord)
-		case model.KChoice:
-			what = fmt.Sprintf("choose %d", ev.Val)
-		case model.KSpawn:
-			what = "spawn " + p.Threads[ev.Val].Name
-		case model.KError:
-			what = "assertion fails: " + in.Msg
-		}
+		what := describeEvent(g, ev, in, num)
 		fmt.Fprintf(&b, "  %3d. %-*s  %-46s  %s\n", i+1, width, p.Threads[r.T].Name, what, in.Pos)
-	}
-	for _, t := range e.Blocked {
-		st := e.States[t]
-		if st.WaitLoc != model.NoLoc {
-			fmt.Fprintf(&b, "       %s blocks on %s\n", p.Threads[t].Name, p.Locs[st.WaitLoc].Name)
-		} else {
-			fmt.Fprintf(&b, "       %s blocks on a false await\n", p.Threads[t].Name)
+		if ev.Kind == model.KRead {
+			if why := whyStale(g, m, r, num); why != "" {
+				fmt.Fprintf(&b, "       %*s  %s\n", width, "", why)
+			}
 		}
+	}
+	for _, t := range w.Blocked {
+		st := w.States[t]
+		if st.WaitLoc != model.NoLoc {
+			fmt.Fprintf(&b, "       %s waits for %s, held by %s, forever\n", p.Threads[t].Name, p.Locs[st.WaitLoc].Name, holder(p, w.Final.Mem[st.WaitLoc]))
+		} else {
+			fmt.Fprintf(&b, "       %s waits forever on a false await\n", p.Threads[t].Name)
+		}
+	}
+	if elided := g.Size() - len(steps); elided > 0 {
+		fmt.Fprintf(&b, "       (%d events outside the violation's causal cone left out)\n", elided)
 	}
 	return b.String()
+}
+
+func describeEvent(g *model.Graph, ev *model.Event, in *model.Instr, num map[model.EventRef]int) string {
+	p := g.Prog
+	ord := "plain"
+	if ev.Ord.Atomic() {
+		ord = ev.Ord.String()
+	}
+	switch ev.Kind {
+	case model.KRead:
+		from := "init"
+		if !ev.Rf.IsInit() {
+			from = fmt.Sprintf("step %d", num[ev.Rf])
+		}
+		kind := "read"
+		if p.Locs[ev.Loc].Mutex {
+			kind = "lock"
+			if ev.Val != 0 {
+				kind = "lock (held: blocks)"
+			}
+		}
+		return fmt.Sprintf("%s %s = %s  (%s, from %s)", kind, p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), ord, from)
+	case model.KWrite:
+		kind := "write"
+		if p.Locs[ev.Loc].Mutex {
+			kind = map[bool]string{true: "lock", false: "unlock"}[ev.Val != 0]
+		}
+		return fmt.Sprintf("%s %s = %s  (%s)", kind, p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), ord)
+	case model.KFence:
+		return fmt.Sprintf("fence (%s)", ord)
+	case model.KChoice:
+		return fmt.Sprintf("choose %d", ev.Val)
+	case model.KSpawn:
+		return "spawn " + p.Threads[ev.Val].Name
+	}
+	return "assertion fails: " + in.Msg
+}
+
+// whyStale explains a read that does not read the last write shown before
+// it, or "" when it does.
+func whyStale(g *model.Graph, m model.Model, r model.EventRef, num map[model.EventRef]int) string {
+	p := g.Prog
+	ev := g.Ev(r)
+	var newer model.EventRef
+	found := false
+	for _, w := range g.Co[ev.Loc] {
+		if n, shown := num[w]; shown && n < num[r] && g.CoPos(ev.Loc, w) > g.CoPos(ev.Loc, ev.Rf) {
+			newer, found = w, true
+		}
+	}
+	if !found || p.Locs[ev.Loc].Mutex {
+		return ""
+	}
+	nw := g.Ev(newer)
+	src := "init"
+	if !ev.Rf.IsInit() {
+		src = fmt.Sprintf("step %d", num[ev.Rf])
+	}
+	head := fmt.Sprintf("reads %s=%s from %s although step %d wrote %s:", p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), src, num[newer], p.FormatValue(nw.Val))
+	ord := func(o model.Ordering, what string) string {
+		if !o.Atomic() {
+			return "plain " + what
+		}
+		return map[model.Ordering]string{model.Rlx: "relaxed", model.Con: "consume", model.Acq: "acquire", model.Rel: "release", model.AcqRel: "acq_rel", model.SC: "seq_cst"}[o] + " " + what
+	}
+	switch m.Name() {
+	case "tso":
+		return head + " under x86-TSO a store waits in its thread's store buffer, and later loads may run before it drains"
+	case "sc":
+		return head + " (sc)"
+	}
+	why := "no release/acquire chain orders them"
+	// The usual story: this thread saw the writer's later store through a
+	// pair that does not synchronise.
+	for i := int(r.I) - 1; i >= 0; i-- {
+		e := &g.Threads[r.T][i]
+		if e.Kind != model.KRead || e.Rf.IsInit() || e.Rf.T != newer.T || e.Rf.I < newer.I {
+			continue
+		}
+		src := g.Ev(e.Rf)
+		why = fmt.Sprintf("step %d reads step %d through a %s and a %s, which do not synchronise", num[model.EventRef{T: r.T, I: int32(i)}], num[e.Rf], ord(src.Ord, "store"), ord(e.Ord, "load"))
+		if e.Ord == model.Con && m.Name() == "rc11" {
+			why += " (a consume load never synchronises in rc11)"
+		} else if e.Ord == model.Con {
+			why += " for what does not depend on the consume load"
+		}
+		break
+	}
+	return fmt.Sprintf("%s step %d is not happens-before this read — %s", head, num[newer], why)
 }
 
 // WriteText writes a report for people: one line per property, the
 // statistics, and the counterexample of each violated property.
 func (r *Report) WriteText(w io.Writer) {
+	m, _ := model.Lookup(r.Model)
 	width := 0
 	for _, p := range r.Props {
 		width = max(width, len(p.Name))
@@ -136,7 +249,7 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\n%s: %s\n", r.Verdict(), r.Stats)
 	for _, p := range r.Props {
 		if p.Witness != nil {
-			fmt.Fprintf(w, "\ncounterexample for %s (%d events):\n%s", p.Name, p.Witness.Graph.Size(), FormatExecution(p.Witness))
+			fmt.Fprintf(w, "\ncounterexample for %s:\n%s", p.Name, FormatWitness(p.Witness, m))
 		}
 	}
 }
