@@ -218,41 +218,13 @@ func simpleEvent(a *model.Action) model.Event {
 
 // complete reports g, whose threads have all stopped, as an execution.
 func (x *runner) complete(g *model.Graph) error {
-	e := &Execution{Graph: g, States: make([]model.ThreadState, len(g.Threads))}
-	e.Final.Regs = make([][]int64, len(g.Threads))
-	for t := range g.Threads {
-		st, _, err := x.p.Replay(t, g.Threads[t])
-		if err != nil {
-			return err
-		}
-		if x.p.Threads[t].Spawned {
-			if _, ok := g.Spawner(t); !ok {
-				st.Status = model.Unborn
-			}
-		}
-		e.States[t] = st
-		e.Final.Regs[t] = st.Regs
+	e, err := NewExecution(g, x.m, x.opt.Races)
+	if err != nil || e == nil {
+		return err
+	}
+	for _, st := range e.States {
 		if st.Status == model.Cut && x.stats.Limit == "" {
 			x.stats.Limit = "loop-bound"
-		}
-		if st.Status == model.Blocked {
-			if st.WaitLoc != model.NoLoc {
-				// A thread waiting for a lock that is released later in
-				// modification order would retry and take it: that is
-				// another execution, not a deadlock.
-				last := &g.Threads[t][len(g.Threads[t])-1]
-				if last.Rf != g.CoMax(st.WaitLoc) {
-					return nil
-				}
-			}
-			e.Blocked = append(e.Blocked, t)
-		}
-	}
-	e.Final.Mem = g.FinalMem()
-	if x.opt.Races {
-		ex := model.NewExec(g)
-		for _, r := range model.DataRaces(ex, model.RaceHB(x.m, ex)) {
-			e.Races = append(e.Races, [2]model.EventRef{ex.Refs[r[0]], ex.Refs[r[1]]})
 		}
 	}
 	x.stats.Executions++
@@ -263,6 +235,46 @@ func (x *runner) complete(g *model.Graph) error {
 		x.visit(e)
 	}
 	return nil
+}
+
+// NewExecution makes an execution of g, a graph whose threads have all
+// stopped, finding its data races (judged by m) when races is set. It
+// returns nil when g is not an execution: a thread waits for a lock that is
+// released later in modification order (it would retry and take it).
+func NewExecution(g *model.Graph, m model.Model, races bool) (*Execution, error) {
+	p := g.Prog
+	e := &Execution{Graph: g, States: make([]model.ThreadState, len(g.Threads))}
+	e.Final.Regs = make([][]int64, len(g.Threads))
+	for t := range g.Threads {
+		st, _, err := p.Replay(t, g.Threads[t])
+		if err != nil {
+			return nil, err
+		}
+		if p.Threads[t].Spawned {
+			if _, ok := g.Spawner(t); !ok {
+				st.Status = model.Unborn
+			}
+		}
+		e.States[t] = st
+		e.Final.Regs[t] = st.Regs
+		if st.Status == model.Blocked {
+			if st.WaitLoc != model.NoLoc {
+				last := &g.Threads[t][len(g.Threads[t])-1]
+				if last.Rf != g.CoMax(st.WaitLoc) {
+					return nil, nil
+				}
+			}
+			e.Blocked = append(e.Blocked, t)
+		}
+	}
+	e.Final.Mem = g.FinalMem()
+	if races {
+		ex := model.NewExec(g)
+		for _, r := range model.DataRaces(ex, model.RaceHB(m, ex)) {
+			e.Races = append(e.Races, [2]model.EventRef{ex.Refs[r[0]], ex.Refs[r[1]]})
+		}
+	}
+	return e, nil
 }
 
 // String summarises the statistics.

@@ -54,10 +54,11 @@ func checkRC11(x *Exec, hb Relation) string {
 
 // HappensBefore returns RC11's happens-before: (po | sw)+.
 func HappensBefore(x *Exec) Relation {
-	return x.Po.Union(synchronizesWith(x)).Plus()
+	return x.Po.Union(SynchronizesWith(x)).Plus()
 }
 
-func synchronizesWith(x *Exec) Relation {
+// SynchronizesWith returns RC11's synchronises-with relation.
+func SynchronizesWith(x *Exec) Relation {
 	return sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC)), nil)
 }
 

@@ -47,7 +47,7 @@ deadlocks. C litmus tests get herd7-compatible output.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newLitmusCmd(), newListCmd(), newShowCmd(), newExploreCmd(), newCompareCmd())
+	root.AddCommand(newLitmusCmd(), newListCmd(), newShowCmd(), newExploreCmd(), newCompareCmd(), newReplayCmd())
 	return root
 }
 

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ordercheck/ordercheck/checker"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -96,5 +99,61 @@ func TestProtocolCommands(t *testing.T) {
 				t.Errorf("stderr lacks %q:\n%s", tc.errText, errText)
 			}
 		})
+	}
+}
+
+func TestTraceAndReplay(t *testing.T) {
+	dir := t.TempDir()
+	trace, dotFile := filepath.Join(dir, "t.json"), filepath.Join(dir, "t.dot")
+	code, out, errText := runCLI("explore", "dlsym", "--variant", "unordered", "--model", "rc11", "--trace", trace, "--dot", dotFile, "--property", "lib-init")
+	if code != 1 {
+		t.Fatalf("explore: exit %d, want 1: %s", code, errText)
+	}
+	want := out[strings.Index(out, "counterexample for lib-init"):]
+	code, replayed, errText := runCLI("replay", trace)
+	if code != 1 {
+		t.Fatalf("replay: exit %d, want 1: %s %s", code, replayed, errText)
+	}
+	if !strings.Contains(replayed, strings.TrimRight(want, "\n")) {
+		t.Errorf("replay prints another counterexample:\n%s\nwant:\n%s", replayed, want)
+	}
+	src, err := os.ReadFile(dotFile)
+	if err != nil || !strings.HasPrefix(string(src), "digraph execution {") {
+		t.Fatalf("dot file: %v\n%s", err, src)
+	}
+	if dot, err := exec.LookPath("dot"); err == nil {
+		if out, err := exec.Command(dot, "-Tsvg", "-o", filepath.Join(dir, "t.svg"), dotFile).CombinedOutput(); err != nil {
+			t.Errorf("Graphviz rejects the DOT file: %v: %s", err, out)
+		}
+	} else {
+		t.Log("Graphviz's dot is not installed: the DOT file was not rendered")
+	}
+
+	// The same trace against the fixed variant: the execution is no longer allowed.
+	retarget := func(variant string) string {
+		f, _ := os.Open(trace)
+		tr, err := checker.ReadTrace(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Variant, tr.Params = variant, nil
+		p := filepath.Join(dir, variant+".json")
+		out, _ := os.Create(p)
+		tr.WriteJSON(out)
+		out.Close()
+		return p
+	}
+	code, out, _ = runCLI("replay", retarget("fixed"))
+	if code != 0 || !strings.Contains(out, "no longer reproduces") {
+		t.Errorf("replay on the fixed variant: exit %d, want 0 and a plain statement:\n%s", code, out)
+	}
+	code, _, errText = runCLI("replay", retarget("nocache"))
+	if code != 2 || !strings.Contains(errText, "does not fit the protocol") {
+		t.Errorf("replay on a variant with other events: exit %d, want 2: %s", code, errText)
+	}
+	code, _, errText = runCLI("replay", dotFile)
+	if code != 2 || !strings.Contains(errText, "not an ordercheck trace") {
+		t.Errorf("replay of a non-trace: exit %d, want 2: %s", code, errText)
 	}
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -159,6 +161,7 @@ func newExploreCmd() *cobra.Command {
 	var variant, modelName string
 	var params []string
 	var asJSON bool
+	var out outputs
 	var b bounds
 	cmd := &cobra.Command{
 		Use:   "explore PROTOCOL|FILE",
@@ -170,7 +173,8 @@ counterexample for each violation.
 Exit status: 0 every property holds, 1 a property is violated, 2 bad input
 or usage, 3 a bound cut the search short before a violation was found.`,
 		Example: `  ordercheck explore dlsym
-  ordercheck explore dlsym --variant unordered --model rc11
+  ordercheck explore dlsym --variant unordered --model rc11 --trace t.json --dot t.dot
+  ordercheck replay t.json
   ordercheck explore dlsym --variant fixed --param N=3 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -194,6 +198,9 @@ or usage, 3 a bound cut the search short before a violation was found.`,
 			if err != nil {
 				return usageError(err)
 			}
+			if err := out.write(cmd, pr, inst, args[0], rep); err != nil {
+				return err
+			}
 			w := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(w)
@@ -212,8 +219,165 @@ or usage, 3 a bound cut the search short before a violation was found.`,
 	cmd.Flags().StringVarP(&modelName, "model", "m", "rc11", "memory model: "+strings.Join(model.ModelNames(), ", "))
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	out.add(cmd)
 	b.add(cmd)
 	return cmd
+}
+
+// outputs holds the flags that save a counterexample.
+type outputs struct {
+	trace, dot, svg, property string
+}
+
+func (o *outputs) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.trace, "trace", "", "write the counterexample as a JSON trace, for ordercheck replay")
+	cmd.Flags().StringVar(&o.dot, "dot", "", "write the counterexample's execution graph in Graphviz DOT")
+	cmd.Flags().StringVar(&o.svg, "svg", "", "render the execution graph to SVG (needs Graphviz's dot)")
+	cmd.Flags().StringVar(&o.property, "property", "", "which violated property to save (default: the first)")
+}
+
+// write saves the counterexample of the chosen violated property.
+func (o *outputs) write(cmd *cobra.Command, pr *lang.Protocol, inst *lang.Instance, arg string, rep *checker.Report) error {
+	if o.trace == "" && o.dot == "" && o.svg == "" {
+		return nil
+	}
+	var w *checker.Witness
+	for _, p := range rep.Props {
+		if p.Witness != nil && (o.property == "" || p.Name == o.property) {
+			w = p.Witness
+			break
+		}
+	}
+	if w == nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "ordercheck: no counterexample to save: nothing is violated")
+		return nil
+	}
+	if o.trace != "" {
+		t := checker.NewTrace(w, rep.Model)
+		t.Variant, t.Params = inst.Variant, map[string]string{}
+		for _, b := range inst.Params {
+			t.Params[b.Param] = b.Value.Text
+		}
+		if _, err := protocols.Source(arg); err != nil {
+			t.Source = arg
+		}
+		f, err := os.Create(o.trace)
+		if err != nil {
+			return usageError(err)
+		}
+		defer f.Close()
+		if err := t.WriteJSON(f); err != nil {
+			return err
+		}
+	}
+	if o.dot != "" || o.svg != "" {
+		src, err := checker.DOT(w)
+		if err != nil {
+			return err
+		}
+		if o.dot != "" {
+			if err := os.WriteFile(o.dot, src, 0o644); err != nil {
+				return usageError(err)
+			}
+		}
+		if o.svg != "" {
+			if err := renderSVG(src, o.svg); err != nil {
+				return usageError(err)
+			}
+		}
+	}
+	return nil
+}
+
+// renderSVG runs Graphviz's dot.
+func renderSVG(src []byte, path string) error {
+	bin, err := exec.LookPath("dot")
+	if err != nil {
+		return fmt.Errorf("--svg needs Graphviz's dot, which is not installed (apt-get install graphviz); --dot writes the graph without it")
+	}
+	c := exec.Command(bin, "-Tsvg", "-o", path)
+	c.Stdin = bytes.NewReader(src)
+	if out, err := c.CombinedOutput(); err != nil {
+		return fmt.Errorf("dot: %v: %s", err, out)
+	}
+	return nil
+}
+
+func newReplayCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "replay TRACE",
+		Short: "Re-execute a saved counterexample and check that it still fails",
+		Long: `replay rebuilds the execution a trace records, deterministically, checks it
+again under the trace's model and prints the counterexample.
+
+Exit status: 1 the violation reproduces, 0 it no longer does, 2 the trace
+does not fit the protocol any more (or is not a trace).`,
+		Example: "  ordercheck explore dlsym --variant unordered --trace t.json\n  ordercheck replay t.json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := os.Open(args[0])
+			if err != nil {
+				return usageError(err)
+			}
+			defer f.Close()
+			t, err := checker.ReadTrace(f)
+			if err != nil {
+				return usageError(fmt.Errorf("%s: %w", args[0], err))
+			}
+			r, err := replayTrace(t)
+			if err != nil {
+				return usageError(fmt.Errorf("%s: %w", args[0], err))
+			}
+			pr, inst, m, w, reason := r.protocol, r.inst, r.model, r.witness, r.reason
+			out := cmd.OutOrStdout()
+			writeHeader(out, pr, inst, m)
+			if w == nil {
+				fmt.Fprintf(out, "the violation of %s no longer reproduces: %s\n", t.Property, reason)
+				return nil
+			}
+			fmt.Fprintf(out, "  %s  violated  %s\n\ncounterexample for %s:\n%s", t.Property, w.Violation.Msg, t.Property, checker.FormatWitness(w, m))
+			return &exitError{code: 1}
+		},
+	}
+}
+
+// replayed is the outcome of replaying a trace.
+type replayed struct {
+	protocol *lang.Protocol
+	inst     *lang.Instance
+	model    model.Model
+	witness  *checker.Witness // nil when the violation no longer reproduces
+	reason   string           // why it does not
+}
+
+// replayTrace rebuilds a trace's execution on its protocol and checks it.
+// An error means the trace does not fit (or names what does not exist).
+func replayTrace(t *checker.Trace) (*replayed, error) {
+	src := t.Source
+	if src == "" {
+		src = t.Protocol
+	}
+	pr, err := loadProtocol(src)
+	if err != nil {
+		return nil, err
+	}
+	m, err := model.Lookup(t.Model)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := pr.Compile(t.Variant, t.Params)
+	if err != nil {
+		return nil, err
+	}
+	g, err := t.Rebuild(inst.Prog)
+	if err != nil {
+		return nil, err
+	}
+	w, reason, err := t.Replay(g, m)
+	if err != nil {
+		return nil, err
+	}
+	return &replayed{pr, inst, m, w, reason}, nil
 }
 
 func writeHeader(w io.Writer, pr *lang.Protocol, inst *lang.Instance, m model.Model) {

@@ -1,0 +1,141 @@
+package checker
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/graph"
+	"gonum.org/v1/gonum/graph/encoding"
+	"gonum.org/v1/gonum/graph/encoding/dot"
+	"gonum.org/v1/gonum/graph/multi"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// dotNode is an event drawn as a node.
+type dotNode struct {
+	id    int64
+	name  string
+	label string
+	attrs []encoding.Attribute
+}
+
+func (n dotNode) ID() int64     { return n.id }
+func (n dotNode) DOTID() string { return n.name }
+func (n dotNode) Attributes() []encoding.Attribute {
+	return append([]encoding.Attribute{{Key: "label", Value: fmt.Sprintf("%q", n.label)}}, n.attrs...)
+}
+
+// dotLine is a relation edge (po, rf, co, sw).
+type dotLine struct {
+	from, to graph.Node
+	id       int64
+	rel      string
+	attrs    []encoding.Attribute
+}
+
+func (l dotLine) From() graph.Node         { return l.from }
+func (l dotLine) To() graph.Node           { return l.to }
+func (l dotLine) ReversedLine() graph.Line { l.from, l.to = l.to, l.from; return l }
+func (l dotLine) ID() int64                { return l.id }
+func (l dotLine) Attributes() []encoding.Attribute {
+	return append([]encoding.Attribute{{Key: "label", Value: l.rel}}, l.attrs...)
+}
+
+var relStyle = map[string][]encoding.Attribute{
+	"po": {{Key: "color", Value: "black"}},
+	"rf": {{Key: "color", Value: "red"}, {Key: "fontcolor", Value: "red"}},
+	"co": {{Key: "color", Value: "blue"}, {Key: "fontcolor", Value: "blue"}, {Key: "style", Value: "dashed"}},
+	"sw": {{Key: "color", Value: "darkgreen"}, {Key: "fontcolor", Value: "darkgreen"}, {Key: "penwidth", Value: "2"}},
+}
+
+// DOT draws a witness's causal cone as a Graphviz graph: events in one
+// cluster per thread, with po, rf, co and sw edges; the events that show
+// the violation (the racing pair, the failed assertion, the stale read)
+// are highlighted.
+func DOT(w *Witness) ([]byte, error) {
+	g := w.Graph
+	p := g.Prog
+	keep := w.Cone()
+	steps := Steps(g)
+	num := map[model.EventRef]int{}
+	for _, r := range steps {
+		if keep[r] {
+			num[r] = len(num) + 1
+		}
+	}
+	hot := map[model.EventRef]bool{}
+	for _, a := range w.Violation.Anchors {
+		hot[a] = true
+		if e := g.Ev(a); e.Kind == model.KError {
+			// the failed assertion's stale read, if any, is hot too
+			for i := int(a.I) - 1; i >= 0; i-- {
+				if r := (model.EventRef{T: a.T, I: int32(i)}); g.Ev(r).Kind == model.KRead {
+					hot[r] = true
+					break
+				}
+			}
+		}
+	}
+	dg := multi.NewDirectedGraph()
+	nodes := map[model.EventRef]dotNode{}
+	node := func(r model.EventRef) dotNode {
+		if n, ok := nodes[r]; ok {
+			return n
+		}
+		var n dotNode
+		if r.IsInit() {
+			l := model.Loc(r.I)
+			n = dotNode{name: fmt.Sprintf("init_%d", r.I), label: fmt.Sprintf("init %s = %s", p.Locs[l].Name, p.FormatValue(p.Locs[l].Init)),
+				attrs: []encoding.Attribute{{Key: "shape", Value: "box"}, {Key: "style", Value: "dashed"}}}
+		} else {
+			ev := g.Ev(r)
+			in := &p.Threads[r.T].Code[ev.Instr]
+			n = dotNode{name: fmt.Sprintf("e%d_%d", r.T, r.I), label: fmt.Sprintf("%d. %s: %s", num[r], p.Threads[r.T].Name, describeEvent(g, ev, in, num)),
+				attrs: []encoding.Attribute{{Key: "shape", Value: "box"}}}
+			if hot[r] {
+				n.attrs = append(n.attrs, encoding.Attribute{Key: "color", Value: "red"}, encoding.Attribute{Key: "penwidth", Value: "3"})
+			}
+		}
+		n.id = int64(len(nodes))
+		nodes[r] = n
+		dg.AddNode(n)
+		return n
+	}
+	var nlines int64
+	edge := func(a, b model.EventRef, rel string) {
+		dg.SetLine(dotLine{from: node(a), to: node(b), id: nlines, rel: rel, attrs: relStyle[rel]})
+		nlines++
+	}
+	for _, r := range steps {
+		if !keep[r] {
+			continue
+		}
+		node(r)
+		ev := g.Ev(r)
+		if r.I > 0 && keep[model.EventRef{T: r.T, I: r.I - 1}] {
+			edge(model.EventRef{T: r.T, I: r.I - 1}, r, "po")
+		}
+		if ev.Kind == model.KRead {
+			edge(ev.Rf, r, "rf")
+		}
+	}
+	for l, co := range g.Co {
+		prev := model.InitRef(model.Loc(l))
+		for _, wr := range co {
+			if keep[wr] {
+				if _, drawn := nodes[prev]; drawn || !prev.IsInit() {
+					edge(prev, wr, "co")
+				}
+				prev = wr
+			}
+		}
+	}
+	x := model.NewExec(g)
+	model.SynchronizesWith(x).Each(func(i, j int) {
+		a, b := x.Refs[i], x.Refs[j]
+		if keep[a] && keep[b] {
+			edge(a, b, "sw")
+		}
+	})
+	return dot.MarshalMulti(dg, "execution", "", "  ")
+}
