@@ -51,18 +51,23 @@ func topo(g *model.Graph, level int) []model.EventRef {
 			if !done(e.Rf) {
 				return false
 			}
-			if level >= 2 { // fr: writes after the one read come later
-				for _, w := range g.Co[e.Loc] {
-					if done(w) && g.CoPos(e.Loc, w) > g.CoPos(e.Loc, e.Rf) {
+		case model.KWrite:
+			self := model.EventRef{T: int32(t), I: int32(next[t])}
+			if level >= 1 {
+				for _, w := range coBefore(e.Loc, self) {
+					if !done(w) {
 						return false
 					}
 				}
 			}
-		case model.KWrite:
-			if level >= 1 {
-				for _, w := range coBefore(e.Loc, model.EventRef{T: int32(t), I: int32(next[t])}) {
-					if !done(w) {
-						return false
+			if level >= 2 { // fr: the reads of earlier writes come first
+				pos := g.CoPos(e.Loc, self)
+				for u, evs := range g.Threads {
+					for i := range evs {
+						r := &evs[i]
+						if r.Kind == model.KRead && r.Loc == e.Loc && g.CoPos(e.Loc, r.Rf) < pos && !done(model.EventRef{T: int32(u), I: int32(i)}) {
+							return false
+						}
 					}
 				}
 			}

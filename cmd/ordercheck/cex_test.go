@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+// statsLine matches the summary line, whose timing varies from run to run.
+var statsLine = regexp.MustCompile(`(?m)^(verified|violated|bounded|timeout): .*$`)
+
+// TestCounterexampleGolden pins the text of one counterexample of each kind:
+// a stale read, a data race, a deadlock and a lost exception (go test
+// ./cmd/ordercheck -update rewrites them).
+func TestCounterexampleGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"stale-read", []string{"explore", "dlsym", "--variant", "unordered", "--property", "lib-init"}},
+		{"race", []string{"explore", "cluster", "--variant", "original", "--model", "sc"}},
+		{"deadlock", []string{"explore", "execenv", "--variant", "lock-across-start"}},
+		{"lost-exception", []string{"explore", "execenv", "--variant", "original", "--model", "sc"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errText := runCLI(tc.args...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1: %s", code, errText)
+			}
+			out = statsLine.ReplaceAllString(out, "$1: (statistics)")
+			path := filepath.Join("testdata", "cex-"+tc.name+".txt")
+			if *update {
+				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if out != string(want) {
+				t.Errorf("%v differs from %s:\n%s", tc.args, path, out)
+			}
+		})
+	}
+}
