@@ -117,6 +117,9 @@ func FormatWitness(w *Witness, m model.Model) string {
 	for _, th := range p.Threads {
 		width = max(width, len(th.Name))
 	}
+	x := model.NewExec(g)
+	hb := model.RaceHB(m, x)
+	hbBefore := func(a, b model.EventRef) bool { return hb.Has(x.Index(a), x.Index(b)) }
 	var b strings.Builder
 	for i, r := range steps {
 		ev := g.Ev(r)
@@ -124,7 +127,7 @@ func FormatWitness(w *Witness, m model.Model) string {
 		what := describeEvent(g, ev, in, num)
 		fmt.Fprintf(&b, "  %3d. %-*s  %-46s  %s\n", i+1, width, p.Threads[r.T].Name, what, in.Pos)
 		if ev.Kind == model.KRead {
-			if why := whyStale(g, m, r, num); why != "" {
+			if why := whyStale(g, m, r, num, hbBefore); why != "" {
 				fmt.Fprintf(&b, "       %*s  %s\n", width, "", why)
 			}
 		}
@@ -181,7 +184,7 @@ func describeEvent(g *model.Graph, ev *model.Event, in *model.Instr, num map[mod
 
 // whyStale explains a read that does not read the last write shown before
 // it, or "" when it does.
-func whyStale(g *model.Graph, m model.Model, r model.EventRef, num map[model.EventRef]int) string {
+func whyStale(g *model.Graph, m model.Model, r model.EventRef, num map[model.EventRef]int, hbBefore func(a, b model.EventRef) bool) string {
 	p := g.Prog
 	ev := g.Ev(r)
 	var newer model.EventRef
@@ -202,9 +205,16 @@ func whyStale(g *model.Graph, m model.Model, r model.EventRef, num map[model.Eve
 	head := fmt.Sprintf("reads %s=%s from %s although step %d wrote %s:", p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), src, num[newer], p.FormatValue(nw.Val))
 	ord := func(o model.Ordering, what string) string {
 		if !o.Atomic() {
-			return "plain " + what
+			return "a plain " + what
 		}
-		return map[model.Ordering]string{model.Rlx: "relaxed", model.Con: "consume", model.Acq: "acquire", model.Rel: "release", model.AcqRel: "acq_rel", model.SC: "seq_cst"}[o] + " " + what
+		name := map[model.Ordering]string{model.Rlx: "relaxed", model.Con: "consume", model.Acq: "acquire", model.Rel: "release", model.AcqRel: "acq_rel", model.SC: "seq_cst"}[o]
+		if strings.ContainsAny(name[:1], "aeiou") {
+			return "an " + name + " " + what
+		}
+		return "a " + name + " " + what
+	}
+	if m.Name() != "tso" && m.Name() != "sc" && hbBefore(newer, r) {
+		return head + fmt.Sprintf(" step %d happens before this read, so reading an older write breaks coherence", num[newer])
 	}
 	switch m.Name() {
 	case "tso":
@@ -221,7 +231,7 @@ func whyStale(g *model.Graph, m model.Model, r model.EventRef, num map[model.Eve
 			continue
 		}
 		src := g.Ev(e.Rf)
-		why = fmt.Sprintf("step %d reads step %d through a %s and a %s, which do not synchronise", num[model.EventRef{T: r.T, I: int32(i)}], num[e.Rf], ord(src.Ord, "store"), ord(e.Ord, "load"))
+		why = fmt.Sprintf("step %d reads step %d through %s and %s, which do not synchronise", num[model.EventRef{T: r.T, I: int32(i)}], num[e.Rf], ord(src.Ord, "store"), ord(e.Ord, "load"))
 		if e.Ord == model.Con && m.Name() == "rc11" {
 			why += " (a consume load never synchronises in rc11)"
 		} else if e.Ord == model.Con {

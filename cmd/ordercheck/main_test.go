@@ -37,6 +37,11 @@ func TestLitmusCommand(t *testing.T) {
 		{"unknown model", []string{"litmus", "--model", "arm", mp}, 2, "", "unknown memory model \"arm\""},
 		{"no file", []string{"litmus"}, 2, "", "requires at least 1 arg"},
 		{"bounded", []string{"litmus", "--max-executions", "1", mp}, 3, "Unknown\n", ""},
+		{"why allowed", []string{"litmus", "--why", "1:r0=1 /\\ 1:r1=0", mp}, 0, "is allowed by rc11; a witness execution", ""},
+		{"why forbidden", []string{"litmus", "-m", "sc", "--why", "1:r0=1 /\\ 1:r1=0", mp}, 0, "is forbidden by sc: each of the 1 candidate executions producing it violates an axiom: sc (1)", ""},
+		{"why thin air", []string{"litmus", "--why", "0:r0=1 /\\ 1:r0=1", "../../protocols/litmus/testdata/LB+rlx.litmus"}, 0, "out of thin air", ""},
+		{"why coherence", []string{"litmus", "--why", "1:r0=1 /\\ 1:r1=0", "../../protocols/litmus/testdata/CoRR.litmus"}, 0, "forbidden by rc11", ""},
+		{"why bad outcome", []string{"litmus", "--why", "1:r0=", mp}, 2, "", "outcome:1:6: expected an integer"},
 		{"version", []string{"--version"}, 0, version, ""},
 		{"help", []string{"litmus", "--help"}, 0, "ordercheck litmus MP+rel+acq.litmus", ""},
 	} {

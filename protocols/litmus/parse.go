@@ -925,3 +925,21 @@ func (p *parser) observable() (model.Observable, error) {
 	}
 	return model.Observable{Thread: -1, Reg: model.NoReg, Loc: l}, nil
 }
+
+// ParseCondition parses a proposition over p's final state, in the syntax
+// of a test's final condition ("1:r0=1 /\ x=2"), for --why.
+func ParseCondition(p *model.Program, src string) (*model.Cond, error) {
+	toks, err := syntax.NewLexer("outcome", src, 0, 1, 1).All()
+	if err != nil {
+		return nil, err
+	}
+	ps := &parser{file: "outcome", toks: toks, prog: p}
+	c, err := ps.cond()
+	if err != nil {
+		return nil, err
+	}
+	if t := ps.peek(); t.Kind != tEOF {
+		return nil, ps.errf(t, "unexpected %v after the outcome", t)
+	}
+	return c, nil
+}
