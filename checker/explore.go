@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -20,6 +21,8 @@ type Options struct {
 	MaxEvents int
 	// MaxGraphs stops after visiting this many partial graphs.
 	MaxGraphs int64
+	// MaxMemory stops when the heap grows beyond this many bytes.
+	MaxMemory uint64
 	// Timeout stops the exploration after this long.
 	Timeout time.Duration
 	// Races asks for data-race detection in every execution.
@@ -150,12 +153,19 @@ func (x *runner) step() error {
 	if x.opt.MaxGraphs > 0 && x.stats.Graphs > x.opt.MaxGraphs {
 		return x.stop("max-graphs")
 	}
-	if x.stats.Graphs%256 == 0 {
+	if x.stats.Graphs%256 == 1 {
 		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
 			return x.stop("timeout")
 		}
 		if x.opt.Context != nil && x.opt.Context.Err() != nil {
 			return x.stop("interrupted")
+		}
+	}
+	if x.opt.MaxMemory > 0 && x.stats.Graphs%4096 == 1 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if ms.HeapAlloc > x.opt.MaxMemory {
+			return x.stop("max-memory")
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"fmt"
 	"sort"
 	"testing"
 
@@ -115,31 +116,42 @@ var stronger = map[model.Op]map[model.Ordering][]model.Ordering{
 func TestStrongerOrderingNeverAddsStates(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genProgram(t, litmusSized)
-		type site struct{ t, i int }
-		var sites []site
-		for ti, th := range p.Threads {
-			for i, in := range th.Code {
-				if len(stronger[in.Op][in.Ord]) > 0 {
-					sites = append(sites, site{ti, i})
-				}
-			}
-		}
-		if len(sites) == 0 {
+		q, site := strengthenOne(t, p)
+		if q == nil {
 			return
 		}
-		s := rapid.SampledFrom(sites).Draw(t, "site")
-		q := cloneProgram(p)
-		in := &q.Threads[s.t].Code[s.i]
-		in.Ord = rapid.SampledFrom(stronger[in.Op][in.Ord]).Draw(t, "stronger")
 		for _, name := range modelNames {
 			m := mustModel(t, name)
 			weak, _ := outcomes(t, p, m, checker.Explore)
 			strong, _ := outcomes(t, q, m, checker.Explore)
 			if k, ok := subset(strong, weak); !ok {
-				t.Fatalf("%s: making instruction %d of thread %d %s adds final state %q:\n%s", name, s.i, s.t, in.Ord, k, p)
+				t.Fatalf("%s: strengthening %s adds final state %q:\n%s", name, site, k, p)
 			}
 		}
 	})
+}
+
+// strengthenOne returns p with one access or fence made stronger, and
+// which; nil when nothing can be.
+func strengthenOne(t *rapid.T, p *model.Program) (*model.Program, string) {
+	type site struct{ t, i int }
+	var sites []site
+	for ti, th := range p.Threads {
+		for i, in := range th.Code {
+			if len(stronger[in.Op][in.Ord]) > 0 {
+				sites = append(sites, site{ti, i})
+			}
+		}
+	}
+	if len(sites) == 0 {
+		return nil, ""
+	}
+	s := rapid.SampledFrom(sites).Draw(t, "site")
+	q := cloneProgram(p)
+	in := &q.Threads[s.t].Code[s.i]
+	from := in.Ord
+	in.Ord = rapid.SampledFrom(stronger[in.Op][in.Ord]).Draw(t, "stronger")
+	return q, fmt.Sprintf("instruction %d of thread %d from %s to %s", s.i, s.t, from, in.Ord)
 }
 
 func cloneProgram(p *model.Program) *model.Program {
@@ -150,4 +162,113 @@ func cloneProgram(p *model.Program) *model.Program {
 		q.Threads[i] = th
 	}
 	return &q
+}
+
+// TestExplorerMatchesAxioms checks the explorer against the models read as
+// plain predicates: every candidate execution (any reads-from, any
+// modification order, as herd7 enumerates them) that the model accepts is
+// explored, and nothing else is.
+func TestExplorerMatchesAxioms(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProgram(t, litmusSized)
+		for _, name := range append(modelNames, "rc11-consume") {
+			m := mustModel(t, name)
+			_, explored := outcomes(t, p, m, checker.Explore)
+			accepted := map[string]string{}
+			st, err := checker.ExploreReference(p, checker.Candidates(), checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
+				if m.Check(model.NewExec(e.Graph)) == "" {
+					accepted[e.Graph.Key()] = e.Graph.String()
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Exhaustive() {
+				t.Skip("too many candidates")
+			}
+			if k, ok := subset(accepted, explored); !ok {
+				t.Fatalf("%s accepts an execution the explorer misses:\n%s\n%s", name, p, accepted[k])
+			}
+			if k, ok := subset(explored, accepted); !ok {
+				t.Fatalf("the explorer finds an execution %s rejects:\n%s\n%s", name, p, explored[k])
+			}
+		}
+	})
+}
+
+// TestConsumeWithinRC11 checks that the consume model allows no final
+// state that RC11 forbids: it only adds orderings.
+func TestConsumeWithinRC11(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProgram(t, litmusSized)
+		con, _ := outcomes(t, p, mustModel(t, "rc11-consume"), checker.Explore)
+		rc, _ := outcomes(t, p, mustModel(t, "rc11"), checker.Explore)
+		if k, ok := subset(con, rc); !ok {
+			t.Fatalf("rc11-consume allows %q, rc11 does not:\n%s", k, p)
+		}
+	})
+}
+
+// TestStrongerOrderingNeverAddsRaces checks that strengthening one access
+// or fence never adds a data race.
+func TestStrongerOrderingNeverAddsRaces(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProgram(t, litmusSized)
+		q, site := strengthenOne(t, p)
+		if q == nil {
+			return
+		}
+		for _, name := range []string{"sc", "rc11", "rc11-consume"} {
+			m := mustModel(t, name)
+			if racy(t, q, m) && !racy(t, p, m) {
+				t.Fatalf("%s: strengthening %s adds a data race:\n%s", name, site, p)
+			}
+		}
+	})
+}
+
+func racy(t *rapid.T, p *model.Program, m model.Model) bool {
+	found := false
+	st, err := checker.Explore(p, m, checker.Options{Races: true, MaxGraphs: 50000}, func(e *checker.Execution) {
+		found = found || len(e.Races) > 0
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Exhaustive() {
+		t.Skip("exploration exceeds the budget")
+	}
+	return found
+}
+
+// TestCounterexamplesReplay checks that every counterexample, written as a
+// trace and rebuilt from it, shows the same violation again.
+func TestCounterexamplesReplay(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProgram(t, protocolSized)
+		for _, name := range []string{"sc", "rc11"} {
+			m := mustModel(t, name)
+			rep, err := checker.Check(p, m, []string{checker.PropDataRace, checker.PropDeadlock}, checker.Options{MaxGraphs: 50000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pr := range rep.Props {
+				if pr.Witness == nil {
+					continue
+				}
+				tr := checker.NewTrace(pr.Witness, name)
+				g, err := tr.Rebuild(p)
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", pr.Name, err, p)
+				}
+				if g.Key() != pr.Witness.Graph.Key() {
+					t.Fatalf("%s: the rebuilt execution differs:\n%s\nrecorded:\n%s", pr.Name, g, pr.Witness.Graph)
+				}
+				w, reason, err := tr.Replay(g, m)
+				if err != nil || w == nil {
+					t.Fatalf("%s does not reproduce: %v %s\n%s", pr.Name, err, reason, p)
+				}
+			}
+		}
+	})
 }

@@ -78,3 +78,8 @@ func sortedAxioms(m map[string]int) []string {
 	})
 	return out
 }
+
+// Candidates returns the model that accepts every graph, so that
+// ExploreReference enumerates all candidate executions (those without a
+// cycle in po ∪ rf), for checking explorers and models against each other.
+func Candidates() model.Model { return candidates{} }

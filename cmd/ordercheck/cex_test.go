@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"testing"
 )
 
@@ -44,5 +45,30 @@ func TestCounterexampleGolden(t *testing.T) {
 				t.Errorf("%v differs from %s:\n%s", tc.args, path, out)
 			}
 		})
+	}
+}
+
+// TestDeterminism checks that the same input gives the same output, apart
+// from timings, whatever GOMAXPROCS.
+func TestDeterminism(t *testing.T) {
+	seconds := regexp.MustCompile(`"seconds": [0-9.e-]+`)
+	norm := func(s string) string {
+		return seconds.ReplaceAllString(statsLine.ReplaceAllString(s, "$1"), `"seconds": 0`)
+	}
+	for _, args := range [][]string{
+		{"explore", "execenv", "--variant", "original"},
+		{"compare", "cluster", "--format", "json"},
+		{"show", "execenv"},
+	} {
+		var outs []string
+		for _, procs := range []int{1, 2, 1} {
+			prev := runtime.GOMAXPROCS(procs)
+			_, out, _ := runCLI(args...)
+			runtime.GOMAXPROCS(prev)
+			outs = append(outs, norm(out))
+		}
+		if outs[0] != outs[1] || outs[0] != outs[2] {
+			t.Errorf("%v: outputs differ between runs", args)
+		}
 	}
 }

@@ -4,10 +4,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 
 	"github.com/spf13/cobra"
 )
@@ -55,7 +57,12 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // run executes the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	// Ctrl-C stops an exploration cleanly: it reports what it explored,
+	// with no verdict (exit 3).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	root := newRoot()
+	root.SetContext(ctx)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,15 +53,47 @@ func propNames(pr *lang.Protocol) []string {
 type bounds struct {
 	maxExec int64
 	timeout time.Duration
+	memory  string
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().Int64Var(&b.maxExec, "max-executions", 0, "stop after this many executions: the verdict is then bounded (0: no bound)")
 	cmd.Flags().DurationVar(&b.timeout, "timeout", 0, "stop after this long: the verdict is then timeout (0: no bound)")
+	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded")
 }
 
-func (b *bounds) options() checker.Options {
-	return checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout}
+// options returns the exploration bounds; Ctrl-C (the context) stops an
+// exploration cleanly, with what was explored so far.
+func (b *bounds) options(ctx context.Context) (checker.Options, error) {
+	mem, err := parseBytes(b.memory)
+	if err != nil {
+		return checker.Options{}, usageError(fmt.Errorf("--max-memory: %v", err))
+	}
+	return checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx}, nil
+}
+
+// parseBytes reads a size such as 512MB, 4GB or 1048576.
+func parseBytes(s string) (uint64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	units := []struct {
+		suffix string
+		scale  uint64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
+	scale := uint64(1)
+	num := s
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, scale = strings.TrimSuffix(s, u.suffix), u.scale
+			break
+		}
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(num), 10, 64)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("%q is not a size like 512MB or 4GB", s)
+	}
+	return n * scale, nil
 }
 
 func newListCmd() *cobra.Command {
@@ -119,9 +154,12 @@ func newShowCmd() *cobra.Command {
 				for _, b := range v.Binds {
 					binds = append(binds, b.Param+"="+b.Value.Text)
 				}
+				var blocks []string
 				for name := range v.Replace {
-					binds = append(binds, "replaces "+name)
+					blocks = append(blocks, "replaces "+name)
 				}
+				sort.Strings(blocks)
+				binds = append(binds, blocks...)
 				def := ""
 				if v.Default {
 					def = " (default)"
@@ -194,7 +232,11 @@ or usage, 3 a bound cut the search short before a violation was found.`,
 			if err != nil {
 				return usageError(err)
 			}
-			rep, err := checker.Check(inst.Prog, m, propNames(pr), b.options())
+			opt, err := b.options(cmd.Context())
+			if err != nil {
+				return err
+			}
+			rep, err := checker.Check(inst.Prog, m, propNames(pr), opt)
 			if err != nil {
 				return usageError(err)
 			}
@@ -448,7 +490,11 @@ bad input or usage, 3 a bound cut some search short and nothing is violated.`,
 				}
 				cases = append(cases, checker.Case{Variant: inst.Variant, Params: inst.ParamString(), Prog: inst.Prog})
 			}
-			cmp, err := checker.Compare(pr.Name, cases, ms, propNames(pr), b.options())
+			opt, err := b.options(cmd.Context())
+			if err != nil {
+				return err
+			}
+			cmp, err := checker.Compare(pr.Name, cases, ms, propNames(pr), opt)
 			if err != nil {
 				return usageError(err)
 			}

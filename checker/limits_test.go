@@ -1,0 +1,46 @@
+package checker_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ordercheck/ordercheck/checker"
+)
+
+// TestLimits checks that every bound stops cleanly, says which bound, and
+// never yields a verdict.
+func TestLimits(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := sbN(6)
+	m := mustModel(t, "rc11")
+	for _, tc := range []struct {
+		name  string
+		opt   checker.Options
+		limit string
+	}{
+		{"executions", checker.Options{MaxExecutions: 5}, "max-executions"},
+		{"graphs", checker.Options{MaxGraphs: 10}, "max-graphs"},
+		{"events", checker.Options{MaxEvents: 1}, "max-events"},
+		{"interrupt", checker.Options{Context: cancelled}, "interrupted"},
+		{"timeout", checker.Options{Timeout: time.Nanosecond}, "timeout"},
+		{"memory", checker.Options{MaxMemory: 1}, "max-memory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := checker.Check(p, m, []string{checker.PropDataRace}, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Stats.Limit != tc.limit {
+				t.Errorf("limit %q, want %q", rep.Stats.Limit, tc.limit)
+			}
+			if v := rep.Verdict(); v == "verified" {
+				t.Errorf("a bounded search gave the verdict %s", v)
+			}
+			if s := rep.Props[0].Status; s != checker.Unknown {
+				t.Errorf("data-race is %s after a bounded search, want unknown", s)
+			}
+		})
+	}
+}
