@@ -121,8 +121,12 @@ func FuzzParse(f *testing.F) {
 	f.Add(small)
 	f.Fuzz(func(t *testing.T, src string) {
 		pr, err := Parse("f.oc", src)
-		if err == nil {
-			pr.Compile("", nil)
+		if err != nil {
+			return
+		}
+		pr.Compile("", nil)
+		if _, err := Parse("printed.oc", pr.Format()); err != nil {
+			t.Fatalf("a parsed protocol prints as text that does not parse: %v\n%s", err, pr.Format())
 		}
 	})
 }

@@ -1,0 +1,195 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Format prints a protocol in the protocol language; parsing the result
+// gives the same protocol (comments and layout aside).
+func (pr *Protocol) Format() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "protocol %s %s\n\n", pr.Name, strconv.Quote(pr.Title))
+	for _, p := range pr.Params {
+		fmt.Fprintf(&b, "param %s = %s", p.Name, p.Default.Text)
+		if len(p.Choices) > 0 {
+			fmt.Fprintf(&b, " in %s", strings.Join(p.Choices, ", "))
+		}
+		fmt.Fprintf(&b, " %s\n", strconv.Quote(p.Doc))
+	}
+	for _, v := range pr.Variants {
+		fmt.Fprintf(&b, "variant %s", v.Name)
+		for _, bd := range v.Binds {
+			fmt.Fprintf(&b, " %s=%s", bd.Param, bd.Value.Text)
+		}
+		fmt.Fprintf(&b, " %s", strconv.Quote(v.Doc))
+		if v.Default {
+			b.WriteString(" default")
+		}
+		if len(v.Replace) > 0 {
+			b.WriteString(" {\n")
+			var names []string
+			for n := range v.Replace {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				fmt.Fprintf(&b, "  replace %s ", n)
+				formatBlock(&b, v.Replace[n], 1)
+				b.WriteString("\n")
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("\n")
+	}
+	for _, s := range pr.Shared {
+		if s.Fields == nil {
+			fmt.Fprintf(&b, "shared %s = %s\n", s.Name, formatExpr(s.Init))
+			continue
+		}
+		var fs []string
+		for _, f := range s.Fields {
+			fs = append(fs, f.Name+" = "+formatExpr(f.Init))
+		}
+		fmt.Fprintf(&b, "shared %s { %s }\n", s.Name, strings.Join(fs, ", "))
+	}
+	for _, m := range pr.Mutexes {
+		fmt.Fprintf(&b, "mutex %s\n", m.Name)
+	}
+	for _, p := range pr.Props {
+		fmt.Fprintf(&b, "property %s %s\n", p.Name, strconv.Quote(p.Doc))
+	}
+	var procs []string
+	for n := range pr.Procs {
+		procs = append(procs, n)
+	}
+	sort.Strings(procs)
+	for _, n := range procs {
+		p := pr.Procs[n]
+		fmt.Fprintf(&b, "\nproc %s(%s) ", p.Name, strings.Join(p.Params, ", "))
+		formatBlock(&b, p.Body, 0)
+		b.WriteString("\n")
+	}
+	for _, t := range pr.Threads {
+		fmt.Fprintf(&b, "\nthread %s", t.Name)
+		if t.Count != nil {
+			fmt.Fprintf(&b, "[%s]", formatExpr(t.Count))
+		}
+		if t.Spawned {
+			b.WriteString(" spawned")
+		}
+		b.WriteString(" ")
+		formatBlock(&b, t.Body, 0)
+		b.WriteString("\n")
+	}
+	for _, f := range pr.Finals {
+		fmt.Fprintf(&b, "\nfinal %s: %s", f.Prop, formatExpr(f.Cond))
+		if f.Msg != "" {
+			fmt.Fprintf(&b, ", %s", strconv.Quote(f.Msg))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func formatBlock(b *strings.Builder, blk *Block, depth int) {
+	b.WriteString("{\n")
+	for _, s := range blk.Stmts {
+		b.WriteString(strings.Repeat("  ", depth+1))
+		formatStmt(b, s, depth+1)
+		b.WriteString("\n")
+	}
+	b.WriteString(strings.Repeat("  ", depth) + "}")
+}
+
+func formatStmt(b *strings.Builder, s Stmt, depth int) {
+	switch s := s.(type) {
+	case *AssignStmt:
+		fmt.Fprintf(b, "%s = %s", formatExpr(s.LHS), formatExpr(s.RHS))
+	case *IfStmt:
+		fmt.Fprintf(b, "if %s ", formatExpr(s.Cond))
+		formatBlock(b, s.Then, depth)
+		if s.Else != nil {
+			b.WriteString(" else ")
+			formatBlock(b, s.Else, depth)
+		}
+	case *WhileStmt:
+		fmt.Fprintf(b, "while %s max %s ", formatExpr(s.Cond), formatExpr(s.Max))
+		formatBlock(b, s.Body, depth)
+	case *ForStmt:
+		fmt.Fprintf(b, "for %s in %s .. %s ", s.Var, formatExpr(s.From), formatExpr(s.To))
+		formatBlock(b, s.Body, depth)
+	case *NamedBlock:
+		fmt.Fprintf(b, "block %s ", s.Name)
+		formatBlock(b, s.Body, depth)
+	case *OpStmt:
+		fmt.Fprintf(b, "op %s ", s.Name)
+		formatBlock(b, s.Body, depth)
+	case *EitherStmt:
+		b.WriteString("either ")
+		for i, arm := range s.Arms {
+			if i > 0 {
+				b.WriteString(" or ")
+			}
+			formatBlock(b, arm, depth)
+		}
+	case *AssertStmt:
+		fmt.Fprintf(b, "assert %s: %s", s.Prop, formatExpr(s.Cond))
+		if s.Msg != "" {
+			fmt.Fprintf(b, ", %s", strconv.Quote(s.Msg))
+		}
+	case *AssumeStmt:
+		fmt.Fprintf(b, "assume %s", formatExpr(s.Cond))
+	case *MemStmt:
+		var args []string
+		for _, a := range s.Args {
+			args = append(args, formatExpr(a))
+		}
+		if s.Ord != nil {
+			args = append(args, s.Ord.Text)
+		}
+		fmt.Fprintf(b, "%s(%s)", s.Kind, strings.Join(args, ", "))
+	case *SpawnStmt:
+		fmt.Fprintf(b, "spawn %s", s.Thread)
+	case *ReturnStmt:
+		b.WriteString("return")
+		if s.Val != nil {
+			b.WriteString(" " + formatExpr(s.Val))
+		}
+	case *ExprStmt:
+		b.WriteString(formatExpr(s.X))
+	}
+}
+
+func formatExpr(e Expr) string {
+	switch e := e.(type) {
+	case *Num:
+		return strconv.FormatInt(e.Val, 10)
+	case *Name:
+		return e.Name
+	case *FieldExpr:
+		return e.Struct + "." + e.Field
+	case *ArrowExpr:
+		return formatExpr(e.Ptr) + "->" + e.Field
+	case *DerefExpr:
+		return "*" + formatExpr(e.Ptr)
+	case *AddrExpr:
+		return "&" + formatExpr(e.Of)
+	case *BinExpr:
+		return "(" + formatExpr(e.X) + " " + e.Op + " " + formatExpr(e.Y) + ")"
+	case *UnExpr:
+		return e.Op + formatExpr(e.X)
+	case *CallExpr:
+		var args []string
+		for _, a := range e.Args {
+			args = append(args, formatExpr(a))
+		}
+		for _, o := range e.Ords {
+			args = append(args, o.Text)
+		}
+		return e.Func + "(" + strings.Join(args, ", ") + ")"
+	}
+	return "?"
+}
