@@ -407,6 +407,16 @@ func (c *Cond) formatIn(p *Program, parent CondKind) string {
 	return s
 }
 
+// Mentions reports whether c refers to o.
+func (c *Cond) Mentions(o Observable) bool {
+	for _, x := range c.Observables(nil) {
+		if x == o {
+			return true
+		}
+	}
+	return false
+}
+
 // Observables appends to dst every observable c mentions, without duplicates.
 func (c *Cond) Observables(dst []Observable) []Observable {
 	if c == nil {
