@@ -109,8 +109,12 @@ func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) 
 	return t, a, bounded, nil
 }
 
-func (d *dpor) visit(s *dstate) error {
-	if !d.consistent(s.g) {
+// visit explores the extensions of s. known says that s is consistent
+// without checking: it extends a consistent graph by an event with no
+// outgoing edge in any relation (a read of the last write in modification
+// order, a write placed last, a fence, a choice), which can close no cycle.
+func (d *dpor) visit(s *dstate, known bool) error {
+	if !known && !d.consistent(s.g) {
 		return nil
 	}
 	if err := d.step(); err != nil {
@@ -134,7 +138,7 @@ func (d *dpor) visit(s *dstate) error {
 		c := s.clone()
 		w := c.add(t, writeHalf(&a, wv), true)
 		c.g.InsertCo(a.Loc, w, c.g.CoPos(a.Loc, last.Rf)+1)
-		if err := d.visit(c); err != nil {
+		if err := d.visit(c, false); err != nil {
 			return err
 		}
 		return d.revisits(c, w)
@@ -147,8 +151,9 @@ func (d *dpor) visit(s *dstate) error {
 			for _, spurious := range spuriousChoices(&a, v) {
 				r, _, _ := readEvent(&a, t, w, v, spurious)
 				c := s.clone()
-				c.add(t, r, w == comax && !spurious)
-				if err := d.visit(c); err != nil {
+				max := w == comax && !spurious
+				c.add(t, r, max)
+				if err := d.visit(c, max); err != nil {
 					return err
 				}
 			}
@@ -160,7 +165,7 @@ func (d *dpor) visit(s *dstate) error {
 		c := s.clone()
 		w := c.add(t, e, true)
 		c.g.InsertCo(a.Loc, w, n+1)
-		if err := d.visit(c); err != nil {
+		if err := d.visit(c, true); err != nil {
 			return err
 		}
 		if err := d.revisits(c, w); err != nil {
@@ -169,7 +174,7 @@ func (d *dpor) visit(s *dstate) error {
 		for pos := n; pos >= 1; pos-- {
 			c := s.clone()
 			c.g.InsertCo(a.Loc, c.add(t, e, false), pos)
-			if err := d.visit(c); err != nil {
+			if err := d.visit(c, false); err != nil {
 				return err
 			}
 		}
@@ -180,7 +185,7 @@ func (d *dpor) visit(s *dstate) error {
 			e.Val = int64(v)
 			c := s.clone()
 			c.add(t, e, v == 0)
-			if err := d.visit(c); err != nil {
+			if err := d.visit(c, true); err != nil {
 				return err
 			}
 		}
@@ -188,7 +193,7 @@ func (d *dpor) visit(s *dstate) error {
 	}
 	c := s.clone()
 	c.add(t, simpleEvent(&a), true)
-	return d.visit(c)
+	return d.visit(c, true)
 }
 
 // prefix returns the po ∪ rf prefix of e, as the number of events of each
@@ -331,7 +336,7 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 				cc.m(w).max = pos == n
 			}
 			cc.m(r).max = cc.g.CoMax(loc) == w && !spurious
-			if err := d.visit(cc); err != nil {
+			if err := d.visit(cc, false); err != nil {
 				return err
 			}
 		}

@@ -82,7 +82,7 @@ var errStop = errors.New("stop")
 func Explore(p *model.Program, m model.Model, opt Options, visit func(*Execution)) (Stats, error) {
 	r := newRunner(p, m, opt, visit)
 	d := &dpor{runner: r}
-	return r.finish(d.visit(d.initial()))
+	return r.finish(d.visit(d.initial(), true))
 }
 
 // ExploreReference visits the same executions as Explore by the simplest
