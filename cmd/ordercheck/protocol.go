@@ -240,7 +240,11 @@ or usage, 3 a bound cut the search short before a violation was found.`,
 			if err != nil {
 				return usageError(err)
 			}
-			if err := out.write(cmd, pr, inst, args[0], rep); err != nil {
+			var ws []named
+			for _, p := range rep.Props {
+				ws = append(ws, named{p.Name, p.Witness})
+			}
+			if err := out.write(cmd, inst, args[0], rep.Model, ws); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
@@ -278,15 +282,21 @@ func (o *outputs) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.property, "property", "", "which violated property to save (default: the first)")
 }
 
+// named is a property and its counterexample, if any.
+type named struct {
+	prop    string
+	witness *checker.Witness
+}
+
 // write saves the counterexample of the chosen violated property.
-func (o *outputs) write(cmd *cobra.Command, pr *lang.Protocol, inst *lang.Instance, arg string, rep *checker.Report) error {
+func (o *outputs) write(cmd *cobra.Command, inst *lang.Instance, arg, modelName string, ws []named) error {
 	if o.trace == "" && o.dot == "" && o.svg == "" {
 		return nil
 	}
 	var w *checker.Witness
-	for _, p := range rep.Props {
-		if p.Witness != nil && (o.property == "" || p.Name == o.property) {
-			w = p.Witness
+	for _, p := range ws {
+		if p.witness != nil && (o.property == "" || p.prop == o.property) {
+			w = p.witness
 			break
 		}
 	}
@@ -295,7 +305,7 @@ func (o *outputs) write(cmd *cobra.Command, pr *lang.Protocol, inst *lang.Instan
 		return nil
 	}
 	if o.trace != "" {
-		t := checker.NewTrace(w, rep.Model)
+		t := checker.NewTrace(w, modelName)
 		t.Variant, t.Params = inst.Variant, map[string]string{}
 		for _, b := range inst.Params {
 			t.Params[b.Param] = b.Value.Text
@@ -526,5 +536,85 @@ bad input or usage, 3 a bound cut some search short and nothing is violated.`,
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter for every variant, NAME=VALUE (repeatable)")
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, markdown or json")
 	b.add(cmd)
+	return cmd
+}
+
+func newSimulateCmd() *cobra.Command {
+	var variant, modelName, scheduler string
+	var params []string
+	var runs, depth int
+	var seed uint64
+	var asJSON bool
+	var out outputs
+	cmd := &cobra.Command{
+		Use:   "simulate PROTOCOL|FILE",
+		Short: "Run random executions and estimate how often each property fails",
+		Long: `simulate walks random executions of a protocol: a scheduler picks the thread
+(uniformly, or by PCT priorities), and each read or write takes one of its
+consistent choices at random. It reports, per property, the violations, their
+estimated probability with a 95% Wilson interval, and the final states with
+their frequencies. The same seed gives the same result.
+
+A simulation proves nothing: with no violation found it exits 3 (no
+verdict); with one it exits 1 and prints the counterexample.`,
+		Example: `  ordercheck simulate dlsym --variant unordered --runs 20000 --seed 7
+  ordercheck simulate execenv --scheduler pct --depth 3 --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pr, err := loadProtocol(args[0])
+			if err != nil {
+				return usageError(err)
+			}
+			m, err := model.Lookup(modelName)
+			if err != nil {
+				return usageError(err)
+			}
+			over, err := parseParams(params)
+			if err != nil {
+				return usageError(err)
+			}
+			inst, err := pr.Compile(variant, over)
+			if err != nil {
+				return usageError(err)
+			}
+			res, err := checker.Simulate(inst.Prog, m, propNames(pr), checker.SimOptions{Runs: runs, Seed: seed, Scheduler: scheduler, Depth: depth})
+			if err != nil {
+				return usageError(err)
+			}
+			var ws []named
+			violated := false
+			for _, p := range res.Properties {
+				ws = append(ws, named{p.Name, p.Witness})
+				violated = violated || p.Violations > 0
+			}
+			if err := out.write(cmd, inst, args[0], m.Name(), ws); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(res); err != nil {
+					return err
+				}
+			} else {
+				writeHeader(w, pr, inst, m)
+				res.WriteText(w, m)
+			}
+			if violated {
+				return &exitError{code: 1}
+			}
+			return &exitError{code: 3}
+		},
+	}
+	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to run (default: the protocol's default)")
+	cmd.Flags().StringVarP(&modelName, "model", "m", "rc11", "memory model: "+strings.Join(model.ModelNames(), ", "))
+	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
+	cmd.Flags().IntVar(&runs, "runs", 1000, "number of random executions")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed")
+	cmd.Flags().StringVar(&scheduler, "scheduler", "uniform", "thread scheduler: uniform or pct")
+	cmd.Flags().IntVar(&depth, "depth", 3, "PCT depth: priority change points plus one")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the statistics as JSON")
+	out.add(cmd)
 	return cmd
 }

@@ -1,0 +1,100 @@
+package checker_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/litmus"
+)
+
+func simulateJSON(t *testing.T, p *model.Program, m model.Model, opt checker.SimOptions) (*checker.SimResult, string) {
+	t.Helper()
+	res, err := checker.Simulate(p, m, []string{checker.PropDataRace}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(b)
+}
+
+// TestSimulationFindsEveryState checks that enough random runs reach
+// exactly the final states the exhaustive explorer finds, that the same
+// seed gives the same result, and that frequencies sum to one.
+func TestSimulationFindsEveryState(t *testing.T) {
+	for _, f := range []string{"SB+rlx", "MP+rlx", "IRIW+rlx", "2+2W+rlx", "CAS+weak"} {
+		for _, sched := range []string{"uniform", "pct"} {
+			t.Run(f+"/"+sched, func(t *testing.T) {
+				p, err := litmus.ParseFile("../protocols/litmus/testdata/" + f + ".litmus")
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := mustModel(t, "rc11")
+				exhaustive, err := checker.RunLitmus(p, m, checker.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				opt := checker.SimOptions{Runs: 600, Seed: 3, Scheduler: sched}
+				res, first := simulateJSON(t, p, m, opt)
+				if _, again := simulateJSON(t, p, m, opt); again != first {
+					t.Errorf("the same seed gives different results")
+				}
+				seen := map[string]bool{}
+				total := 0.0
+				for _, o := range res.Outcomes {
+					seen[o.State] = true
+					total += o.Frequency
+				}
+				for _, s := range exhaustive.States {
+					if !seen[s] {
+						t.Errorf("state %q never reached in %d runs", s, opt.Runs)
+					}
+				}
+				if len(seen) != len(exhaustive.States) {
+					t.Errorf("%d states simulated, %d exist", len(seen), len(exhaustive.States))
+				}
+				if total < 0.999 || total > 1.001 {
+					t.Errorf("frequencies sum to %f", total)
+				}
+			})
+		}
+	}
+}
+
+// TestSimulationIntervals checks the Wilson intervals: a property that
+// holds gets zero violations and a positive upper bound; across seeds, the
+// estimates of a failing one fall within each other's intervals.
+func TestSimulationIntervals(t *testing.T) {
+	p, err := litmus.ParseFile("../protocols/litmus/testdata/MP+na+rlx.litmus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mustModel(t, "rc11")
+	var probs []checker.SimProp
+	for seed := uint64(1); seed <= 3; seed++ {
+		res, _ := simulateJSON(t, p, m, checker.SimOptions{Runs: 400, Seed: seed})
+		probs = append(probs, res.Properties[0])
+	}
+	for _, a := range probs {
+		if a.Violations == 0 || a.CILow > a.Probability || a.CIHigh < a.Probability {
+			t.Errorf("bad estimate %+v", a)
+		}
+		for _, b := range probs {
+			if b.Probability < a.CILow-0.05 || b.Probability > a.CIHigh+0.05 {
+				t.Errorf("estimates disagree: %.3f outside [%.3f, %.3f]", b.Probability, a.CILow, a.CIHigh)
+			}
+		}
+	}
+	q, err := litmus.ParseFile("../protocols/litmus/testdata/MP+rel+acq.litmus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := simulateJSON(t, q, m, checker.SimOptions{Runs: 300, Seed: 1})
+	if pr := res.Properties[0]; pr.Violations != 0 || pr.CILow != 0 || pr.CIHigh <= 0 || pr.CIHigh > 0.02 {
+		t.Errorf("race-free test: %+v", pr)
+	}
+}
