@@ -286,3 +286,32 @@ func (s *SimResult) WriteText(w io.Writer, m model.Model) {
 		}
 	}
 }
+
+// Homogeneity tests whether two simulations' final-state distributions
+// differ: Pearson's chi-square test on their contingency table. It returns
+// the statistic, the degrees of freedom and the p-value.
+func Homogeneity(a, b *SimResult) (chi2 float64, df int, p float64) {
+	ca, cb := map[string]float64{}, map[string]float64{}
+	states := map[string]bool{}
+	for _, o := range a.Outcomes {
+		ca[o.State] = float64(o.Count)
+		states[o.State] = true
+	}
+	for _, o := range b.Outcomes {
+		cb[o.State] = float64(o.Count)
+		states[o.State] = true
+	}
+	na, nb := float64(a.Runs), float64(b.Runs)
+	for s := range states {
+		col := ca[s] + cb[s]
+		for _, cell := range []struct{ obs, n float64 }{{ca[s], na}, {cb[s], nb}} {
+			exp := col * cell.n / (na + nb)
+			chi2 += (cell.obs - exp) * (cell.obs - exp) / exp
+		}
+	}
+	df = len(states) - 1
+	if df == 0 {
+		return 0, 0, 1
+	}
+	return chi2, df, distuv.ChiSquared{K: float64(df)}.Survival(chi2)
+}

@@ -98,3 +98,27 @@ func TestSimulationIntervals(t *testing.T) {
 		t.Errorf("race-free test: %+v", pr)
 	}
 }
+
+// TestHomogeneity checks the chi-square comparison: relaxed and seq_cst
+// store buffering differ (seq_cst forbids one outcome), two seeds of the
+// same program do not.
+func TestHomogeneity(t *testing.T) {
+	rlx, err := litmus.ParseFile("../protocols/litmus/testdata/SB+rlx.litmus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := litmus.ParseFile("../protocols/litmus/testdata/SB+sc.litmus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mustModel(t, "rc11")
+	a, _ := simulateJSON(t, rlx, m, checker.SimOptions{Runs: 500, Seed: 1})
+	b, _ := simulateJSON(t, rlx, m, checker.SimOptions{Runs: 500, Seed: 2})
+	c, _ := simulateJSON(t, sc, m, checker.SimOptions{Runs: 500, Seed: 3})
+	if _, _, p := checker.Homogeneity(a, b); p < 0.01 {
+		t.Errorf("two seeds of one program differ: p = %g", p)
+	}
+	if _, df, p := checker.Homogeneity(a, c); p > 1e-6 || df != 3 {
+		t.Errorf("relaxed and seq_cst SB do not differ: p = %g, df %d", p, df)
+	}
+}

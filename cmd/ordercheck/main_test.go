@@ -91,6 +91,7 @@ func TestProtocolCommands(t *testing.T) {
 		{"simulate violation", []string{"simulate", "dlsym", "--variant", "unordered", "--runs", "200", "--seed", "7"}, 1, "lib-init", ""},
 		{"simulate no verdict", []string{"simulate", "dlsym", "--variant", "fixed", "--runs", "100", "--json"}, 3, `"ci_high"`, ""},
 		{"simulate pct", []string{"simulate", "cluster", "--scheduler", "pct", "--runs", "100"}, 1, "final states:", ""},
+		{"simulate against", []string{"simulate", "dlsym", "--variant", "unordered", "--runs", "200", "--against", "model=sc"}, 1, "against model sc: the final-state distributions", ""},
 		{"simulate bad scheduler", []string{"simulate", "dlsym", "--scheduler", "fifo"}, 2, "", "unknown scheduler"},
 		{"simulate bad runs", []string{"simulate", "dlsym", "--runs", "0"}, 2, "", "must be positive"},
 		{"list", []string{"list"}, 0, "execenv", ""},

@@ -540,7 +540,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated.`,
 }
 
 func newSimulateCmd() *cobra.Command {
-	var variant, modelName, scheduler string
+	var variant, modelName, scheduler, against string
 	var params []string
 	var runs, depth int
 	var seed uint64
@@ -558,7 +558,9 @@ their frequencies. The same seed gives the same result.
 A simulation proves nothing: with no violation found it exits 3 (no
 verdict); with one it exits 1 and prints the counterexample.`,
 		Example: `  ordercheck simulate dlsym --variant unordered --runs 20000 --seed 7
-  ordercheck simulate execenv --scheduler pct --depth 3 --json`,
+  ordercheck simulate execenv --scheduler pct --depth 3 --json
+  ordercheck simulate dlsym --variant unordered --against fixed
+  ordercheck simulate dlsym --variant unordered --against model=sc`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pr, err := loadProtocol(args[0])
@@ -577,9 +579,37 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			if err != nil {
 				return usageError(err)
 			}
-			res, err := checker.Simulate(inst.Prog, m, propNames(pr), checker.SimOptions{Runs: runs, Seed: seed, Scheduler: scheduler, Depth: depth})
+			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: scheduler, Depth: depth}
+			res, err := checker.Simulate(inst.Prog, m, propNames(pr), sim)
 			if err != nil {
 				return usageError(err)
+			}
+			var versus string
+			if against != "" {
+				other, om, label := inst, m, against
+				if name, ok := strings.CutPrefix(against, "model="); ok {
+					if om, err = model.Lookup(name); err != nil {
+						return usageError(err)
+					}
+					label = "model " + name
+				} else if other, err = pr.Compile(against, over); err != nil {
+					return usageError(err)
+				} else {
+					label = "variant " + against
+				}
+				// Independent samples: the other side draws from another seed.
+				sim2 := sim
+				sim2.Seed++
+				res2, err := checker.Simulate(other.Prog, om, propNames(pr), sim2)
+				if err != nil {
+					return usageError(err)
+				}
+				chi2, df, pv := checker.Homogeneity(res, res2)
+				verdict := "do not differ"
+				if pv < 0.05 {
+					verdict = "differ"
+				}
+				versus = fmt.Sprintf("against %s: the final-state distributions %s at the 5%% level (chi-square %.2f, df %d, p = %.4g)", label, verdict, chi2, df, pv)
 			}
 			var ws []named
 			violated := false
@@ -601,6 +631,9 @@ verdict); with one it exits 1 and prints the counterexample.`,
 				writeHeader(w, pr, inst, m)
 				res.WriteText(w, m)
 			}
+			if versus != "" {
+				fmt.Fprintln(w, "\n"+versus)
+			}
 			if violated {
 				return &exitError{code: 1}
 			}
@@ -614,6 +647,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed")
 	cmd.Flags().StringVar(&scheduler, "scheduler", "uniform", "thread scheduler: uniform or pct")
 	cmd.Flags().IntVar(&depth, "depth", 3, "PCT depth: priority change points plus one")
+	cmd.Flags().StringVar(&against, "against", "", "also simulate another variant (or model=NAME) and test whether the final-state distributions differ (chi-square)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the statistics as JSON")
 	out.add(cmd)
 	return cmd
