@@ -29,6 +29,9 @@ type Options struct {
 	Races bool
 	// Context, when set, cancels the exploration.
 	Context context.Context
+	// Progress, when set, is called about once a second with the
+	// statistics so far.
+	Progress func(Stats)
 }
 
 // DefaultMaxEvents is the per-thread event bound used when Options.MaxEvents is 0.
@@ -109,13 +112,14 @@ func (x *runner) action(g *model.Graph, t int) (model.Action, error) {
 // runner holds what both explorers share: limits, statistics and the
 // reporting of complete executions.
 type runner struct {
-	p        *model.Program
-	m        model.Model
-	opt      Options
-	visit    func(*Execution)
-	stats    Stats
-	start    time.Time
-	deadline time.Time
+	p            *model.Program
+	m            model.Model
+	opt          Options
+	visit        func(*Execution)
+	stats        Stats
+	start        time.Time
+	deadline     time.Time
+	lastProgress time.Time
 }
 
 func newRunner(p *model.Program, m model.Model, opt Options, visit func(*Execution)) *runner {
@@ -159,6 +163,12 @@ func (x *runner) step() error {
 		}
 		if x.opt.Context != nil && x.opt.Context.Err() != nil {
 			return x.stop("interrupted")
+		}
+		if x.opt.Progress != nil && time.Since(x.lastProgress) > time.Second {
+			x.lastProgress = time.Now()
+			st := x.stats
+			st.Elapsed = time.Since(x.start)
+			x.opt.Progress(st)
 		}
 	}
 	if x.opt.MaxMemory > 0 && x.stats.Graphs%4096 == 1 {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -24,6 +25,8 @@ type SimOptions struct {
 	Depth     int
 	// MaxSteps bounds one run (a guard for unbounded loops); 0 means 10,000.
 	MaxSteps int
+	// Progress, when set, is called about once a second with the runs done.
+	Progress func(done int, elapsed time.Duration)
 }
 
 // SimProp is a property's statistics over the runs.
@@ -83,7 +86,12 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 	}
 	show := finalShow(p)
 	counts := map[string]int{}
+	start, last := time.Now(), time.Now()
 	for run := 0; run < opt.Runs; run++ {
+		if opt.Progress != nil && time.Since(last) > time.Second {
+			last = time.Now()
+			opt.Progress(run, time.Since(start))
+		}
 		e, err := walk(p, m, rng, opt, hasProp(props, PropDataRace))
 		if err != nil {
 			return nil, err
@@ -186,6 +194,15 @@ func walk(p *model.Program, m model.Model, rng *rand.Rand, opt SimOptions, races
 		if step > opt.MaxSteps {
 			return nil, fmt.Errorf("a run exceeded %d steps (an unbounded loop?)", opt.MaxSteps)
 		}
+		// A thread blocked on a lock that has since been released retries.
+		for t, evs := range g.Threads {
+			if n := len(evs); n > 0 {
+				if e := &evs[n-1]; e.Kind == model.KRead && p.Locs[e.Loc].Mutex && e.RMW && e.Val != 0 && e.Rf != g.CoMax(e.Loc) {
+					g = g.Clone()
+					g.Threads[t] = g.Threads[t][:n-1]
+				}
+			}
+		}
 		var ready []int
 		acts := map[int]model.Action{}
 		for t := range p.Threads {
@@ -206,10 +223,7 @@ func walk(p *model.Program, m model.Model, rng *rand.Rand, opt SimOptions, races
 			if e != nil {
 				return e, nil
 			}
-			// A thread waits for a lock released later: not an execution;
-			// start again.
-			g = model.NewGraph(p)
-			continue
+			return nil, fmt.Errorf("internal error: a run ended waiting for a lock released later")
 		}
 		t := ready[rng.IntN(len(ready))]
 		if opt.Scheduler == "pct" {
@@ -235,6 +249,11 @@ func walk(p *model.Program, m model.Model, rng *rand.Rand, opt SimOptions, races
 			next = []*model.Graph{h}
 		} else {
 			next = Successors(g, t, &a)
+			if a.Kind == model.ActLock {
+				// A lock request that saw an older, held value would retry:
+				// it reads the last value.
+				next = next[len(next)-1:]
+			}
 		}
 		// The first consistent graph of a random permutation is a uniform
 		// choice among the consistent ones, found with fewer checks.

@@ -69,7 +69,26 @@ func (b *bounds) options(ctx context.Context) (checker.Options, error) {
 	if err != nil {
 		return checker.Options{}, usageError(fmt.Errorf("--max-memory: %v", err))
 	}
-	return checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx}, nil
+	opt := checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx}
+	if isTerminal(os.Stderr) {
+		opt.Progress = func(s checker.Stats) {
+			fmt.Fprintf(os.Stderr, "\r\033[K%d executions, %.0f graphs/s, %s", s.Executions, float64(s.Graphs)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
+		}
+	}
+	return opt, nil
+}
+
+// isTerminal reports whether f is a terminal, where progress is shown.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// clearProgress erases the progress line.
+func clearProgress() {
+	if isTerminal(os.Stderr) {
+		fmt.Fprint(os.Stderr, "\r\033[K")
+	}
 }
 
 // parseBytes reads a size such as 512MB, 4GB or 1048576.
@@ -237,6 +256,7 @@ or usage, 3 a bound cut the search short before a violation was found.`,
 				return err
 			}
 			rep, err := checker.Check(inst.Prog, m, propNames(pr), opt)
+			clearProgress()
 			if err != nil {
 				return usageError(err)
 			}
@@ -505,6 +525,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated.`,
 				return err
 			}
 			cmp, err := checker.Compare(pr.Name, cases, ms, propNames(pr), opt)
+			clearProgress()
 			if err != nil {
 				return usageError(err)
 			}
@@ -541,6 +562,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated.`,
 
 func newSimulateCmd() *cobra.Command {
 	var variant, modelName, scheduler, against string
+	var minimize bool
 	var params []string
 	var runs, depth int
 	var seed uint64
@@ -580,9 +602,20 @@ verdict); with one it exits 1 and prints the counterexample.`,
 				return usageError(err)
 			}
 			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: scheduler, Depth: depth}
+			if isTerminal(os.Stderr) {
+				sim.Progress = func(done int, el time.Duration) {
+					rate := float64(done) / el.Seconds()
+					fmt.Fprintf(os.Stderr, "\r\033[K%d/%d runs, %.0f runs/s, %s elapsed, ETA %s", done, runs, rate, el.Round(time.Second),
+						(time.Duration(float64(runs-done)/rate) * time.Second).Round(time.Second))
+				}
+			}
 			res, err := checker.Simulate(inst.Prog, m, propNames(pr), sim)
+			clearProgress()
 			if err != nil {
 				return usageError(err)
+			}
+			if minimize {
+				minimizeWitnesses(cmd, inst, m, res)
 			}
 			var versus string
 			if against != "" {
@@ -649,6 +682,26 @@ verdict); with one it exits 1 and prints the counterexample.`,
 	cmd.Flags().IntVar(&depth, "depth", 3, "PCT depth: priority change points plus one")
 	cmd.Flags().StringVar(&against, "against", "", "also simulate another variant (or model=NAME) and test whether the final-state distributions differ (chi-square)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the statistics as JSON")
+	cmd.Flags().BoolVar(&minimize, "minimize", false, "shrink each counterexample found by a bounded exhaustive search for a shorter one")
 	out.add(cmd)
 	return cmd
+}
+
+// minimizeWitnesses replaces each simulated counterexample by the shortest
+// one a bounded exhaustive search finds, when it is shorter.
+func minimizeWitnesses(cmd *cobra.Command, inst *lang.Instance, m model.Model, res *checker.SimResult) {
+	for i := range res.Properties {
+		sp := &res.Properties[i]
+		if sp.Witness == nil {
+			continue
+		}
+		rep, err := checker.Check(inst.Prog, m, []string{sp.Name}, checker.Options{MaxExecutions: 100000, Timeout: 30 * time.Second, Context: cmd.Context()})
+		if err != nil || rep.Props[0].Witness == nil {
+			continue
+		}
+		if w := rep.Props[0].Witness; len(w.Cone()) < len(sp.Witness.Cone()) {
+			fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: %s: counterexample shrunk from %d to %d events by exhaustive search\n", sp.Name, len(sp.Witness.Cone()), len(w.Cone()))
+			sp.Witness = w
+		}
+	}
 }
