@@ -23,6 +23,12 @@ type Options struct {
 	MaxGraphs int64
 	// MaxMemory stops when the heap grows beyond this many bytes.
 	MaxMemory uint64
+	// PreemptionBound, when positive or zero with Preemptions set, explores
+	// only the schedules that switch away from a runnable thread at most
+	// this many times (CHESS's context bounding); the result is then
+	// "bounded(K)" unless no schedule was cut.
+	PreemptionBound int
+	Preemptions     bool
 	// Timeout stops the exploration after this long.
 	Timeout time.Duration
 	// Races asks for data-race detection in every execution.
@@ -83,6 +89,13 @@ var errStop = errors.New("stop")
 // reduction (see dpor.go): its cost grows with the number of executions,
 // not with the number of interleavings.
 func Explore(p *model.Program, m model.Model, opt Options, visit func(*Execution)) (Stats, error) {
+	if opt.Preemptions {
+		// Preemptions are a property of schedules: bound them over
+		// interleavings, each execution reported once.
+		r := newRunner(p, m, opt, visit)
+		x := &reference{runner: r, seen: map[string]struct{}{}, bound: map[string]int{}, reported: map[string]bool{}}
+		return r.finish(x.bounded(model.NewGraph(p), -1, 0))
+	}
 	r := newRunner(p, m, opt, visit)
 	d := &dpor{runner: r}
 	return r.finish(d.visit(d.initial(), true))

@@ -272,3 +272,38 @@ func TestCounterexamplesReplay(t *testing.T) {
 		}
 	})
 }
+
+// TestPreemptionBounding checks that preemption-bounded exploration finds a
+// subset of the executions, all of them once the bound is large enough,
+// and says it was bounded exactly when it cut a schedule.
+func TestPreemptionBounding(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProgram(t, litmusSized)
+		m := mustModel(t, "rc11")
+		_, all := outcomes(t, p, m, checker.Explore)
+		for _, k := range []int{0, 1, 100} {
+			got := map[string]string{}
+			st, err := checker.Explore(p, m, checker.Options{Preemptions: true, PreemptionBound: k, MaxGraphs: 50000}, func(e *checker.Execution) {
+				if _, dup := got[e.Graph.Key()]; dup {
+					t.Fatalf("bound %d: execution reported twice", k)
+				}
+				got[e.Graph.Key()] = e.Graph.String()
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Limit == "max-graphs" {
+				t.Skip("exploration exceeds the budget")
+			}
+			if key, ok := subset(got, all); !ok {
+				t.Fatalf("bound %d finds an execution the explorer does not:\n%s", k, got[key])
+			}
+			if k == 100 && len(got) != len(all) {
+				t.Fatalf("a bound of 100 preemptions finds %d of %d executions", len(got), len(all))
+			}
+			if st.Exhaustive() && len(got) != len(all) {
+				t.Fatalf("bound %d reports exhaustive with %d of %d executions", k, len(got), len(all))
+			}
+		}
+	})
+}

@@ -200,11 +200,13 @@ func (r *Report) Verdict() string {
 			return "violated"
 		}
 	}
-	switch r.Stats.Limit {
-	case "":
+	switch l := r.Stats.Limit; {
+	case l == "":
 		return "verified"
-	case "timeout", "interrupted":
+	case l == "timeout" || l == "interrupted":
 		return "timeout"
+	case strings.HasPrefix(l, "preemption-bound"):
+		return "bounded" + strings.TrimPrefix(l, "preemption-bound")
 	}
 	return "bounded"
 }

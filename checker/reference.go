@@ -1,6 +1,10 @@
 package checker
 
-import "github.com/ordercheck/ordercheck/model"
+import (
+	"fmt"
+
+	"github.com/ordercheck/ordercheck/model"
+)
 
 // reference is the reference explorer: a depth-first search over partial
 // graphs that tries every thread at every step and prunes graphs it has
@@ -8,6 +12,71 @@ import "github.com/ordercheck/ordercheck/model"
 type reference struct {
 	*runner
 	seen map[string]struct{}
+	// for preemption bounding: the fewest preemptions a (graph, last
+	// thread) state was reached with, and the executions reported
+	bound    map[string]int
+	reported map[string]bool
+}
+
+// bounded explores like dfs, but counts preemptions (switching away from
+// the last thread while it can still run) and cuts schedules beyond the bound.
+func (x *reference) bounded(g *model.Graph, last, pre int) error {
+	key := g.Key() + "|" + string(rune(last+1))
+	if p, ok := x.bound[key]; ok && p <= pre {
+		return nil
+	}
+	x.bound[key] = pre
+	if err := x.step(); err != nil {
+		return err
+	}
+	acts := make([]model.Action, len(g.Threads))
+	lastRuns := false
+	running := false
+	for t := range g.Threads {
+		a, err := x.action(g, t)
+		if err != nil {
+			return err
+		}
+		acts[t] = a
+		if a.Kind != model.ActNone {
+			running = true
+			lastRuns = lastRuns || t == last
+		}
+	}
+	if !running {
+		if k := g.Key(); !x.reported[k] {
+			x.reported[k] = true
+			return x.complete(g)
+		}
+		return nil
+	}
+	for t := range g.Threads {
+		a := acts[t]
+		if a.Kind == model.ActNone {
+			continue
+		}
+		cost := pre
+		if lastRuns && t != last {
+			cost++
+		}
+		if cost > x.opt.PreemptionBound {
+			x.stats.Limit = fmt.Sprintf("preemption-bound(%d)", x.opt.PreemptionBound)
+			continue
+		}
+		if len(g.Threads[t]) >= x.opt.MaxEvents {
+			x.stats.Limit = "max-events"
+			continue
+		}
+		for _, h := range Successors(g, t, &a) {
+			if !x.consistent(h) {
+				continue
+			}
+			if err := x.bounded(h, t, cost); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (x *reference) dfs(g *model.Graph) error {

@@ -78,6 +78,8 @@ func TestProtocolCommands(t *testing.T) {
 		{"explore json", []string{"explore", "dlsym", "--variant", "fixed", "--json"}, 0, `"verdict": "verified"`, ""},
 		{"explore params", []string{"explore", "dlsym", "--variant", "fixed", "--param", "N=3"}, 0, "N=3", ""},
 		{"explore bounded", []string{"explore", "dlsym", "--variant", "fixed", "--max-executions", "2"}, 3, "bounded", ""},
+		{"explore preemption bound", []string{"explore", "dlsym", "--variant", "fixed", "--preemption-bound", "1", "--json"}, 3, `"verdict": "bounded(1)"`, ""},
+		{"explore depth bound", []string{"explore", "dlsym", "--variant", "fixed", "--max-depth", "5"}, 3, "bounded by max-events", ""},
 		{"explore file", []string{"explore", "../../protocols/dlsym/dlsym.oc", "--variant", "fixed"}, 0, "verified", ""},
 		{"explore bad file", []string{"explore", bad}, 2, "", "bad.oc:4:15: rel is not a valid ordering for a load"},
 		{"unknown protocol", []string{"explore", "nosuch"}, 2, "", "unknown protocol \"nosuch\""},

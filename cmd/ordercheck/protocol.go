@@ -51,15 +51,19 @@ func propNames(pr *lang.Protocol) []string {
 
 // bounds holds the flags that limit an exploration.
 type bounds struct {
-	maxExec int64
-	timeout time.Duration
-	memory  string
+	maxExec  int64
+	timeout  time.Duration
+	memory   string
+	preempt  int
+	maxDepth int
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().Int64Var(&b.maxExec, "max-executions", 0, "stop after this many executions: the verdict is then bounded (0: no bound)")
 	cmd.Flags().DurationVar(&b.timeout, "timeout", 0, "stop after this long: the verdict is then timeout (0: no bound)")
 	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded")
+	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
+	cmd.Flags().IntVar(&b.maxDepth, "max-depth", 0, "explore at most this many events per thread: the verdict is then bounded (0: no bound)")
 }
 
 // options returns the exploration bounds; Ctrl-C (the context) stops an
@@ -69,7 +73,10 @@ func (b *bounds) options(ctx context.Context) (checker.Options, error) {
 	if err != nil {
 		return checker.Options{}, usageError(fmt.Errorf("--max-memory: %v", err))
 	}
-	opt := checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx}
+	opt := checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth}
+	if b.preempt >= 0 {
+		opt.Preemptions, opt.PreemptionBound = true, b.preempt
+	}
 	if isTerminal(os.Stderr) {
 		opt.Progress = func(s checker.Stats) {
 			fmt.Fprintf(os.Stderr, "\r\033[K%d executions, %.0f graphs/s, %s", s.Executions, float64(s.Graphs)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
@@ -467,7 +474,7 @@ func verdictExit(v string) error {
 	case "verified":
 		return nil
 	}
-	return &exitError{code: 3}
+	return &exitError{code: 3} // bounded, bounded(K), timeout: no verdict
 }
 
 func newCompareCmd() *cobra.Command {
