@@ -132,6 +132,13 @@ func FormatWitness(w *Witness, m model.Model) string {
 			}
 		}
 	}
+	if w.Violation.Prop == PropDataRace && len(w.Violation.Anchors) == 2 {
+		a, c := w.Violation.Anchors[0], w.Violation.Anchors[1]
+		if num[c] < num[a] {
+			a, c = c, a
+		}
+		fmt.Fprintf(&b, "       steps %d and %d race: step %d is not happens-before step %d — %s\n", num[a], num[c], num[a], num[c], missedSync(g, m, a, c, num))
+	}
 	for _, t := range w.Blocked {
 		st := w.States[t]
 		if st.WaitLoc != model.NoLoc {
@@ -203,16 +210,6 @@ func whyStale(g *model.Graph, m model.Model, r model.EventRef, num map[model.Eve
 		src = fmt.Sprintf("step %d", num[ev.Rf])
 	}
 	head := fmt.Sprintf("reads %s=%s from %s although step %d wrote %s:", p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), src, num[newer], p.FormatValue(nw.Val))
-	ord := func(o model.Ordering, what string) string {
-		if !o.Atomic() {
-			return "a plain " + what
-		}
-		name := map[model.Ordering]string{model.Rlx: "relaxed", model.Con: "consume", model.Acq: "acquire", model.Rel: "release", model.AcqRel: "acq_rel", model.SC: "seq_cst"}[o]
-		if strings.ContainsAny(name[:1], "aeiou") {
-			return "an " + name + " " + what
-		}
-		return "a " + name + " " + what
-	}
 	if m.Name() != "tso" && m.Name() != "sc" && hbBefore(newer, r) {
 		return head + fmt.Sprintf(" step %d happens before this read, so reading an older write breaks coherence", num[newer])
 	}
@@ -222,24 +219,41 @@ func whyStale(g *model.Graph, m model.Model, r model.EventRef, num map[model.Eve
 	case "sc":
 		return head + " (sc)"
 	}
-	why := "no release/acquire chain orders them"
-	// The usual story: this thread saw the writer's later store through a
-	// pair that does not synchronise.
-	for i := int(r.I) - 1; i >= 0; i-- {
-		e := &g.Threads[r.T][i]
-		if e.Kind != model.KRead || e.Rf.IsInit() || e.Rf.T != newer.T || e.Rf.I < newer.I {
+	why := missedSync(g, m, newer, r, num)
+	return fmt.Sprintf("%s step %d is not happens-before this read — %s", head, num[newer], why)
+}
+
+// missedSync explains why an event a of one thread is not happens-before
+// an event b of another: the usual story is that b's thread saw a's write
+// (or a later one of a's thread) through a pair that does not synchronise.
+func missedSync(g *model.Graph, m model.Model, a, b model.EventRef, num map[model.EventRef]int) string {
+	for i := int(b.I); i >= 0; i-- {
+		e := &g.Threads[b.T][i]
+		if e.Kind != model.KRead || e.Rf.IsInit() || e.Rf.T != a.T || e.Rf.I < a.I {
 			continue
 		}
 		src := g.Ev(e.Rf)
-		why = fmt.Sprintf("step %d reads step %d through %s and %s, which do not synchronise", num[model.EventRef{T: r.T, I: int32(i)}], num[e.Rf], ord(src.Ord, "store"), ord(e.Ord, "load"))
+		why := fmt.Sprintf("step %d reads step %d through %s and %s, which do not synchronise", num[model.EventRef{T: b.T, I: int32(i)}], num[e.Rf], ordPhrase(src.Ord, "store"), ordPhrase(e.Ord, "load"))
 		if e.Ord == model.Con && m.Name() == "rc11" {
 			why += " (a consume load never synchronises in rc11)"
 		} else if e.Ord == model.Con {
 			why += " for what does not depend on the consume load"
 		}
-		break
+		return why
 	}
-	return fmt.Sprintf("%s step %d is not happens-before this read — %s", head, num[newer], why)
+	return "no release/acquire chain orders them"
+}
+
+// ordPhrase names an ordering with its article: "a relaxed store".
+func ordPhrase(o model.Ordering, what string) string {
+	if !o.Atomic() {
+		return "a plain " + what
+	}
+	name := map[model.Ordering]string{model.Rlx: "relaxed", model.Con: "consume", model.Acq: "acquire", model.Rel: "release", model.AcqRel: "acq_rel", model.SC: "seq_cst"}[o]
+	if strings.ContainsAny(name[:1], "aeiou") {
+		return "an " + name + " " + what
+	}
+	return "a " + name + " " + what
 }
 
 // WriteText writes a report for people: one line per property, the
