@@ -101,9 +101,9 @@ func BenchmarkExplore(b *testing.B) {
 		shape shape
 		ns    []int
 	}{
-		{sbN, []int{4, 8}},
+		{sbN, []int{4, 8, 16}},
 		{iriwN, []int{2, 3}},
-		{writersN, []int{3, 4}},
+		{writersN, []int{3, 4, 5}},
 		{counterN, []int{4, 5}},
 	} {
 		for _, n := range c.ns {
