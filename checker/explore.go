@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/anishathalye/porcupine"
+
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -38,6 +40,9 @@ type Options struct {
 	// Progress, when set, is called about once a second with the
 	// statistics so far.
 	Progress func(Stats)
+	// Spec is the sequential specification the linearizability property
+	// checks operation histories against.
+	Spec *porcupine.Model
 }
 
 // DefaultMaxEvents is the per-thread event bound used when Options.MaxEvents is 0.
@@ -243,6 +248,10 @@ func simpleEvent(a *model.Action) model.Event {
 		e.Kind, e.Loc = model.KChoice, model.NoLoc
 	case model.ActSpawn:
 		e.Kind, e.Loc, e.Val = model.KSpawn, model.NoLoc, a.Val
+	case model.ActCall:
+		e.Kind, e.Loc = model.KCall, model.NoLoc
+	case model.ActRet:
+		e.Kind, e.Loc, e.Val = model.KRet, model.NoLoc, a.Val
 	default:
 		e.Kind, e.Val = model.KWrite, a.Val
 	}

@@ -264,7 +264,7 @@ func TestCounterexamplesReplay(t *testing.T) {
 				if g.Key() != pr.Witness.Graph.Key() {
 					t.Fatalf("%s: the rebuilt execution differs:\n%s\nrecorded:\n%s", pr.Name, g, pr.Witness.Graph)
 				}
-				w, reason, err := tr.Replay(g, m)
+				w, reason, err := tr.Replay(g, m, nil)
 				if err != nil || w == nil {
 					t.Fatalf("%s does not reproduce: %v %s\n%s", pr.Name, err, reason, p)
 				}

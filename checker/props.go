@@ -238,8 +238,15 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 		if len(e.Blocked) == 0 {
 			allBlocked = false
 		}
+		vs := Judge(e)
+		if k, ok := index[PropLinearizability]; ok && opt.Spec != nil {
+			rep.Props[k].Reached++
+			if lin, msg := linearizable(e, *opt.Spec); !lin {
+				vs = append(vs, Violation{Prop: PropLinearizability, Msg: msg})
+			}
+		}
 		seen := map[int]bool{}
-		for _, v := range Judge(e) {
+		for _, v := range vs {
 			k, ok := index[v.Prop]
 			if !ok || seen[k] {
 				continue
@@ -262,6 +269,9 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 		switch {
 		case r.Violations > 0:
 			r.Status = Violated
+		case r.Name == PropLinearizability && opt.Spec == nil:
+			r.Status = Unknown
+			r.Message = "the protocol has no sequential specification to check histories against"
 		case !stats.Exhaustive():
 			r.Status = Unknown
 			r.Message = "no violation found before the " + stats.Limit + " bound"

@@ -130,7 +130,7 @@ func Successors(g *model.Graph, t int, a *model.Action) []*model.Graph {
 		return h
 	}
 	switch a.Kind {
-	case model.ActFence, model.ActFail, model.ActSpawn:
+	case model.ActFence, model.ActFail, model.ActSpawn, model.ActCall, model.ActRet:
 		add(simpleEvent(a))
 	case model.ActChoose:
 		for v := 0; v < a.N; v++ {

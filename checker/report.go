@@ -185,6 +185,10 @@ func describeEvent(g *model.Graph, ev *model.Event, in *model.Instr, num map[mod
 		return fmt.Sprintf("choose %d", ev.Val)
 	case model.KSpawn:
 		return "spawn " + p.Threads[ev.Val].Name
+	case model.KCall:
+		return "call " + in.Msg
+	case model.KRet:
+		return fmt.Sprintf("%s returns %s", in.Msg, p.FormatValue(ev.Val))
 	}
 	return "assertion fails: " + in.Msg
 }

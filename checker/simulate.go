@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/anishathalye/porcupine"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -27,6 +28,8 @@ type SimOptions struct {
 	MaxSteps int
 	// Progress, when set, is called about once a second with the runs done.
 	Progress func(done int, elapsed time.Duration)
+	// Spec is the sequential specification for the linearizability property.
+	Spec *porcupine.Model
 }
 
 // SimProp is a property's statistics over the runs.
@@ -100,8 +103,14 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 		if len(e.Blocked) > 0 {
 			res.Blocked++
 		}
+		vs := Judge(e)
+		if hasProp(props, PropLinearizability) && opt.Spec != nil {
+			if lin, msg := linearizable(e, *opt.Spec); !lin {
+				vs = append(vs, Violation{Prop: PropLinearizability, Msg: msg})
+			}
+		}
 		seen := map[int]bool{}
-		for _, v := range Judge(e) {
+		for _, v := range vs {
 			k, ok := index[v.Prop]
 			if !ok || seen[k] {
 				continue
@@ -262,7 +271,7 @@ func walk(p *model.Program, m model.Model, rng *rand.Rand, opt SimOptions, races
 		maximalLast := !a.Pending && !(a.Kind == model.ActCAS && a.Weak)
 		var chosen *model.Graph
 		for _, k := range rng.Perm(len(next)) {
-			if (maximalLast && k == len(next)-1) || a.Kind == model.ActFence || a.Kind == model.ActChoose || a.Kind == model.ActFail || a.Kind == model.ActSpawn ||
+			if (maximalLast && k == len(next)-1) || a.Kind == model.ActFence || a.Kind == model.ActChoose || a.Kind == model.ActFail || a.Kind == model.ActSpawn || a.Kind == model.ActCall || a.Kind == model.ActRet ||
 				m.Check(model.NewExec(next[k])) == "" {
 				chosen = next[k]
 				break

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/anishathalye/porcupine"
+
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -208,10 +210,10 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 	return e, nil
 }
 
-// Replay re-checks a rebuilt execution under m. It returns the violation
-// of the trace's property when the execution still shows it, and a reason
-// when it no longer does.
-func (t *Trace) Replay(g *model.Graph, m model.Model) (*Witness, string, error) {
+// Replay re-checks a rebuilt execution under m (and, for linearizability,
+// against spec). It returns the violation of the trace's property when the
+// execution still shows it, and a reason when it no longer does.
+func (t *Trace) Replay(g *model.Graph, m model.Model, spec *porcupine.Model) (*Witness, string, error) {
 	if ax := m.Check(model.NewExec(g)); ax != "" {
 		return nil, fmt.Sprintf("%s no longer allows this execution (it violates the axiom %s)", m.Name(), ax), nil
 	}
@@ -221,6 +223,11 @@ func (t *Trace) Replay(g *model.Graph, m model.Model) (*Witness, string, error) 
 	}
 	if e == nil {
 		return nil, "a thread now waits for a lock that is released later: not an execution", nil
+	}
+	if t.Property == PropLinearizability && spec != nil {
+		if lin, msg := linearizable(e, *spec); !lin {
+			return &Witness{Execution: e, Violation: Violation{Prop: t.Property, Msg: msg}}, "", nil
+		}
 	}
 	for _, v := range Judge(e) {
 		if v.Prop == t.Property {

@@ -18,9 +18,11 @@ const (
 	KChoice                  // a nondeterministic choice (Val holds the value chosen)
 	KError                   // a failed assertion (the thread stops)
 	KSpawn                   // the start of thread Val
+	KCall                    // an operation begins (history marker)
+	KRet                     // an operation returns Val (history marker)
 )
 
-var kindNames = [...]string{"R", "W", "F", "C", "E", "S"}
+var kindNames = [...]string{"R", "W", "F", "C", "E", "S", "B", "D"}
 
 func (k EventKind) String() string { return kindNames[k] }
 
@@ -288,6 +290,10 @@ func (g *Graph) EventString(e *Event) string {
 		return fmt.Sprintf("C=%d", e.Val)
 	case KSpawn:
 		return fmt.Sprintf("spawn %s", g.Prog.Threads[e.Val].Name)
+	case KCall:
+		return "call"
+	case KRet:
+		return fmt.Sprintf("ret=%d", e.Val)
 	}
 	return "E"
 }

@@ -36,6 +36,8 @@ const (
 	ActChoose            // nondeterministic choice
 	ActFail              // assertion failure
 	ActSpawn             // start another thread
+	ActCall              // an operation begins
+	ActRet               // an operation returns Val
 )
 
 // Action is the next thing a thread does that the explorer must see.
@@ -150,7 +152,7 @@ func (p *Program) Replay(t int, evs []Event) (ThreadState, Action, error) {
 		case ActRead:
 			p.setReg(&st, in.Dst, e.Val, DepSet(nil).With(k))
 			k++
-		case ActWrite, ActUnlock, ActFence, ActChoose, ActSpawn:
+		case ActWrite, ActUnlock, ActFence, ActChoose, ActSpawn, ActCall, ActRet:
 			if a.Kind == ActChoose {
 				p.setReg(&st, in.Dst, e.Val, nil)
 			}
@@ -389,6 +391,10 @@ func (p *Program) step(t int, st *ThreadState) (Action, error) {
 			a.Kind = ActChoose
 		case OpSpawn:
 			a.Kind, a.Val = ActSpawn, int64(in.N)
+		case OpCall:
+			a.Kind, a.Msg = ActCall, in.Msg
+		case OpRet:
+			a.Kind, a.Msg = ActRet, in.Msg
 		default:
 			return errAt(fmt.Errorf("unknown instruction %v", in.Op))
 		}

@@ -200,9 +200,11 @@ const (
 	OpChoose           // Dst = a nondeterministic value in [0, N)
 	OpSpawn            // start thread N, which happens after everything before
 	OpBound            // the thread hit a loop bound: the execution is cut
+	OpCall             // an operation named Msg begins (a history marker)
+	OpRet              // the operation ends, returning Val
 )
 
-var opNames = [...]string{"load", "store", "rmw", "cas", "fence", "lock", "unlock", "assign", "branch", "jump", "assert", "assume", "choose", "spawn", "bound"}
+var opNames = [...]string{"load", "store", "rmw", "cas", "fence", "lock", "unlock", "assign", "branch", "jump", "assert", "assume", "choose", "spawn", "bound", "call", "ret"}
 
 func (o Op) String() string { return opNames[o] }
 
@@ -512,6 +514,10 @@ func (in *Instr) Format(p *Program, t *Thread) string {
 		return fmt.Sprintf("spawn %s", p.Threads[in.N].Name)
 	case OpBound:
 		return "loop bound reached"
+	case OpCall:
+		return "call " + in.Msg
+	case OpRet:
+		return fmt.Sprintf("return %s from %s", e(in.Val), in.Msg)
 	}
 	return in.Op.String()
 }

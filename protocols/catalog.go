@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/anishathalye/porcupine"
+
 	"github.com/ordercheck/ordercheck/protocols/cluster"
 	"github.com/ordercheck/ordercheck/protocols/dlsym"
 	"github.com/ordercheck/ordercheck/protocols/execenv"
@@ -45,4 +47,15 @@ func Source(name string) (string, error) {
 		return "", fmt.Errorf("unknown protocol %q", name)
 	}
 	return src, nil
+}
+
+// Spec returns the sequential specification of the catalogue protocol
+// called name, which its operations' histories must linearize to; nil when
+// it has none.
+func Spec(name string) *porcupine.Model {
+	switch name {
+	case "dlsym":
+		return &dlsym.Spec
+	}
+	return nil
 }

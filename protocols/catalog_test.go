@@ -20,12 +20,12 @@ var verdicts = []struct {
 	expect   map[string]map[string]string // variant -> model -> "prop prop"
 }{
 	{"dlsym", nil, map[string]map[string]string{
-		"original":      {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": "data-race lib-init"},
-		"unordered":     {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": "data-race lib-init"},
+		"original":      {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": "data-race lib-init linearizability"},
+		"unordered":     {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": "data-race lib-init linearizability"},
 		"fixed":         {"sc": "", "tso": "", "rc11": "", "rc11-consume": ""},
-		"consume":       {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": ""},
-		"consume-indep": {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": "data-race lib-init"},
-		"codegen":       {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init", "rc11-consume": "data-race lib-init"},
+		"consume":       {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": ""},
+		"consume-indep": {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": "data-race lib-init linearizability"},
+		"codegen":       {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": "data-race lib-init linearizability"},
 		"dcl":           {"sc": "", "tso": "", "rc11": "", "rc11-consume": ""},
 		"nocache":       {"sc": "", "tso": "", "rc11": "", "rc11-consume": ""},
 	}},
@@ -97,7 +97,7 @@ func TestVerdicts(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					rep, err := checker.Check(inst.Prog, m, props, checker.Options{})
+					rep, err := checker.Check(inst.Prog, m, props, checker.Options{Spec: protocols.Spec(tc.protocol)})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/anishathalye/porcupine"
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -27,6 +28,15 @@ func loadProtocol(arg string) (*lang.Protocol, error) {
 		return lang.ParseFile(arg)
 	}
 	return protocols.Load(arg)
+}
+
+// specFor returns the sequential specification of a catalogue protocol
+// (none for a protocol file).
+func specFor(arg string) *porcupine.Model {
+	if _, err := protocols.Source(arg); err != nil {
+		return nil
+	}
+	return protocols.Spec(arg)
 }
 
 func parseParams(kvs []string) (map[string]string, error) {
@@ -262,6 +272,7 @@ or usage, 3 a bound cut the search short before a violation was found.`,
 			if err != nil {
 				return err
 			}
+			opt.Spec = specFor(args[0])
 			rep, err := checker.Check(inst.Prog, m, propNames(pr), opt)
 			clearProgress()
 			if err != nil {
@@ -452,7 +463,7 @@ func replayTrace(t *checker.Trace) (*replayed, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, reason, err := t.Replay(g, m)
+	w, reason, err := t.Replay(g, m, specFor(src))
 	if err != nil {
 		return nil, err
 	}
@@ -531,6 +542,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated.`,
 			if err != nil {
 				return err
 			}
+			opt.Spec = specFor(args[0])
 			cmp, err := checker.Compare(pr.Name, cases, ms, propNames(pr), opt)
 			clearProgress()
 			if err != nil {
@@ -608,7 +620,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			if err != nil {
 				return usageError(err)
 			}
-			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: scheduler, Depth: depth}
+			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: scheduler, Depth: depth, Spec: specFor(args[0])}
 			if isTerminal(os.Stderr) {
 				sim.Progress = func(done int, el time.Duration) {
 					rate := float64(done) / el.Seconds()

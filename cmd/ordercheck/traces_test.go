@@ -83,7 +83,7 @@ func writeFixtures(t *testing.T, root string) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rep, err := checker.Check(inst.Prog, m, propNames(pr), checker.Options{})
+				rep, err := checker.Check(inst.Prog, m, propNames(pr), checker.Options{Spec: protocols.Spec(set.protocol)})
 				if err != nil {
 					t.Fatal(err)
 				}

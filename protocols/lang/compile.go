@@ -525,7 +525,18 @@ func (t *threadComp) stmt(s Stmt) error {
 		}
 		return t.block(s.Body)
 	case *OpStmt:
-		return t.block(s.Body)
+		// An operation: call and return markers around its body, for
+		// histories; "return e" in the body gives its result.
+		t.emit(model.Instr{Op: model.OpCall, Msg: s.Name, Pos: s.At, Text: "call " + s.Name})
+		ret := &retFrame{dst: t.temp()}
+		t.rets = append(t.rets, ret)
+		err := t.block(s.Body)
+		t.rets = t.rets[:len(t.rets)-1]
+		for _, j := range ret.jumps {
+			t.th.Code[j].Target = t.pc()
+		}
+		t.emit(model.Instr{Op: model.OpRet, Msg: s.Name, Val: model.RegExpr(ret.dst), Pos: s.At, Text: "return from " + s.Name})
+		return err
 	case *EitherStmt:
 		choice := t.temp()
 		t.emit(model.Instr{Op: model.OpChoose, Dst: choice, N: len(s.Arms), Pos: s.At, Text: "either"})
@@ -583,7 +594,7 @@ func (t *threadComp) stmt(s Stmt) error {
 		return errAt(s.At, "unknown thread %s", s.Thread)
 	case *ReturnStmt:
 		if len(t.rets) == 0 {
-			return errAt(s.At, "return outside a procedure")
+			return errAt(s.At, "return outside a procedure or operation")
 		}
 		f := t.rets[len(t.rets)-1]
 		if s.Val != nil {

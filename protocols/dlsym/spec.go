@@ -1,0 +1,22 @@
+package dlsym
+
+import (
+	"fmt"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// Spec is the sequential specification of a call through the cached
+// pointer: every call reaches the resolved function of the initialised
+// library and returns what it returns (the library's value, 42). The
+// protocol has no other state.
+var Spec = porcupine.Model{
+	Init: func() interface{} { return nil },
+	Step: func(state, input, output interface{}) (bool, interface{}) {
+		return output == int64(42), state
+	},
+	DescribeOperation: func(input, output interface{}) string {
+		return fmt.Sprintf("%v() -> %v", input, output)
+	},
+	DescribeState: func(interface{}) string { return "loaded" },
+}
