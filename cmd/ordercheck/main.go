@@ -49,7 +49,7 @@ deadlocks. C litmus tests get herd7-compatible output.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newLitmusCmd(), newListCmd(), newShowCmd(), newExploreCmd(), newCompareCmd(), newReplayCmd(), newSimulateCmd())
+	root.AddCommand(newLitmusCmd(), newListCmd(), newShowCmd(), newExploreCmd(), newCompareCmd(), newReplayCmd(), newSimulateCmd(), newLinearizeCmd())
 	return root
 }
 

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
@@ -39,6 +42,9 @@ func TestTraceFixtures(t *testing.T) {
 		t.Fatalf("no traces under %s (go test -run TestTraceFixtures -update makes them): %v", root, err)
 	}
 	for _, f := range files {
+		if filepath.Base(filepath.Dir(f)) == "histories" {
+			continue // checked by TestHistoryFixtures
+		}
 		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
 			fh, err := os.Open(f)
 			if err != nil {
@@ -58,6 +64,68 @@ func TestTraceFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHistoryFixtures checks the recorded histories under traces/histories:
+// *.ok.json must linearize (exit 0), *.bad.json must not (exit 1).
+func TestHistoryFixtures(t *testing.T) {
+	root := filepath.Join("..", "..", "traces", "histories")
+	if *update {
+		writeHistories(t, root)
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "*.json"))
+	if len(files) < 2 {
+		t.Fatalf("expected a linearizable and a non-linearizable history under %s", root)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			want := 0
+			if strings.HasSuffix(f, ".bad.json") {
+				want = 1
+			}
+			code, out, errText := runCLI("linearize", "dlsym", "--history", f)
+			if code != want {
+				t.Errorf("exit %d, want %d: %s %s", code, want, out, errText)
+			}
+		})
+	}
+}
+
+func writeHistories(t *testing.T, root string) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	save := func(name string, h *protocols.HistoryFile) {
+		f, err := os.Create(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := h.Write(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stress, _ := protocols.Implementation("dlsym")
+	save("dlsym-fixed-go.ok.json", protocols.NewHistoryFile("dlsym", "the Go implementation, variant fixed, 2 clients × 5 rounds, seed 1", stress("fixed", 2, 5, 1)))
+	pr, err := protocols.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Compile("unordered", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := model.Lookup("rc11")
+	var bad []porcupine.Operation
+	_, err = checker.Explore(inst.Prog, m, checker.Options{}, func(e *checker.Execution) {
+		if h := checker.History(e); bad == nil && !porcupine.CheckOperations(*protocols.Spec("dlsym"), h) {
+			bad = h
+		}
+	})
+	if err != nil || bad == nil {
+		t.Fatalf("no non-linearizable execution of dlsym unordered under rc11: %v", err)
+	}
+	save("dlsym-unordered-rc11.bad.json", protocols.NewHistoryFile("dlsym", "an execution of the model, variant unordered, under rc11", bad))
 }
 
 func writeFixtures(t *testing.T, root string) {

@@ -3,50 +3,13 @@ package dlsym
 import (
 	"os"
 	"os/exec"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/anishathalye/porcupine"
 )
-
-// stress runs k goroutines making m calls each on fresh caches, released
-// together, and records the history for porcupine.
-func stress(variant string, k, m int) []porcupine.Operation {
-	var mu sync.Mutex
-	var ops []porcupine.Operation
-	start := time.Now()
-	for round := 0; round < m; round++ {
-		call := Implementations[variant](&Library{})
-		var ready, done sync.WaitGroup
-		gate := make(chan struct{})
-		ready.Add(k)
-		done.Add(k)
-		for c := 0; c < k; c++ {
-			go func(client int) {
-				defer done.Done()
-				ready.Done()
-				<-gate
-				if client%2 == 1 {
-					runtime.Gosched() // perturb the schedule
-				}
-				t0 := time.Since(start).Nanoseconds()
-				v := call.Call()
-				t1 := time.Since(start).Nanoseconds()
-				mu.Lock()
-				ops = append(ops, porcupine.Operation{ClientId: client, Input: "call", Call: t0, Output: int64(v), Return: t1})
-				mu.Unlock()
-			}(c)
-		}
-		ready.Wait()
-		close(gate)
-		done.Wait()
-	}
-	return ops
-}
 
 // TestImplementationsLinearize checks the recorded histories of every Go
 // implementation against the protocol's sequential specification.
@@ -58,7 +21,7 @@ func TestImplementationsLinearize(t *testing.T) {
 	sort.Strings(names)
 	for _, v := range names {
 		t.Run(v, func(t *testing.T) {
-			h := stress(v, 4, 50)
+			h := Stress(v, 4, 50, 1)
 			switch porcupine.CheckOperationsTimeout(Spec, h, 10*time.Second) {
 			case porcupine.Illegal:
 				t.Errorf("the %s implementation's history is not linearizable", v)
@@ -76,7 +39,7 @@ func TestRaceWitness(t *testing.T) {
 	if v == "" {
 		t.Skip("run by TestRaceDetectorAgrees under the race detector")
 	}
-	stress(v, 4, 20)
+	Stress(v, 4, 20, 1)
 }
 
 // TestRaceDetectorAgrees checks that Go's race detector (ThreadSanitizer)
