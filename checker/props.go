@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/anishathalye/porcupine"
+
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -95,10 +97,23 @@ func (e *Execution) reached() []string {
 	return out
 }
 
-// Judge returns the violations of one execution: data races (when the
-// exploration looked for them), failed assertions, deadlocks, and final
-// checks that fail once every thread has finished.
-func Judge(e *Execution) []Violation {
+// Judge returns the violations of one execution, at most one per property:
+// data races (when the exploration looked for them), failed assertions,
+// deadlocks, final checks that fail once every thread has finished, and,
+// when spec is given, a history that does not linearize to it.
+func Judge(e *Execution, spec *porcupine.Model) []Violation {
+	var out []Violation
+	seen := map[string]bool{}
+	for _, v := range judge(e, spec) {
+		if !seen[v.Prop] {
+			seen[v.Prop] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func judge(e *Execution, spec *porcupine.Model) []Violation {
 	var out []Violation
 	g := e.Graph
 	p := g.Prog
@@ -136,6 +151,11 @@ func Judge(e *Execution) []Violation {
 			if !c.Cond.Eval(&e.Final) {
 				out = append(out, Violation{c.Prop, fmt.Sprintf("%s (%s)", c.Msg, c.Pos), nil})
 			}
+		}
+	}
+	if spec != nil {
+		if lin, msg := linearizable(e, *spec); !lin {
+			out = append(out, Violation{Prop: PropLinearizability, Msg: msg})
 		}
 	}
 	return out
@@ -223,6 +243,10 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 	if _, ok := index[PropDataRace]; !ok {
 		opt.Races = false
 	}
+	spec := opt.Spec // histories are checked only when asked for
+	if _, ok := index[PropLinearizability]; !ok {
+		spec = nil
+	}
 	allBlocked := true
 	reach := func(name string) {
 		if k, ok := index[name]; ok {
@@ -238,20 +262,14 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 		if len(e.Blocked) == 0 {
 			allBlocked = false
 		}
-		vs := Judge(e)
-		if k, ok := index[PropLinearizability]; ok && opt.Spec != nil {
-			rep.Props[k].Reached++
-			if lin, msg := linearizable(e, *opt.Spec); !lin {
-				vs = append(vs, Violation{Prop: PropLinearizability, Msg: msg})
-			}
+		if spec != nil {
+			reach(PropLinearizability)
 		}
-		seen := map[int]bool{}
-		for _, v := range vs {
+		for _, v := range Judge(e, spec) {
 			k, ok := index[v.Prop]
-			if !ok || seen[k] {
+			if !ok {
 				continue
 			}
-			seen[k] = true
 			r := &rep.Props[k]
 			r.Violations++
 			w := &Witness{Execution: e, Violation: v}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -87,6 +88,10 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 		index[name] = len(res.Properties)
 		res.Properties = append(res.Properties, SimProp{Name: name})
 	}
+	spec := opt.Spec
+	if !slices.Contains(props, PropLinearizability) {
+		spec = nil
+	}
 	show := finalShow(p)
 	counts := map[string]int{}
 	start, last := time.Now(), time.Now()
@@ -95,7 +100,7 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 			last = time.Now()
 			opt.Progress(run, time.Since(start))
 		}
-		e, err := walk(p, m, rng, opt, hasProp(props, PropDataRace))
+		e, err := walk(p, m, rng, opt, slices.Contains(props, PropDataRace))
 		if err != nil {
 			return nil, err
 		}
@@ -103,19 +108,11 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 		if len(e.Blocked) > 0 {
 			res.Blocked++
 		}
-		vs := Judge(e)
-		if hasProp(props, PropLinearizability) && opt.Spec != nil {
-			if lin, msg := linearizable(e, *opt.Spec); !lin {
-				vs = append(vs, Violation{Prop: PropLinearizability, Msg: msg})
-			}
-		}
-		seen := map[int]bool{}
-		for _, v := range vs {
+		for _, v := range Judge(e, spec) {
 			k, ok := index[v.Prop]
-			if !ok || seen[k] {
+			if !ok {
 				continue
 			}
-			seen[k] = true
 			sp := &res.Properties[k]
 			sp.Violations++
 			if sp.Witness == nil {
@@ -139,15 +136,6 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 		return a.State < b.State
 	})
 	return res, nil
-}
-
-func hasProp(props []string, name string) bool {
-	for _, p := range props {
-		if p == name {
-			return true
-		}
-	}
-	return false
 }
 
 // finalShow is what a final state shows: the litmus condition's

@@ -231,9 +231,42 @@ func protocolSource(arg string) (string, error) {
 	return protocols.Source(arg)
 }
 
+// target holds the flags that pick what to check: variant, model, parameters.
+type target struct {
+	variant, model string
+	params         []string
+}
+
+func (tg *target) add(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&tg.variant, "variant", "v", "", "variant (default: the protocol's default, the code as shipped)")
+	cmd.Flags().StringVarP(&tg.model, "model", "m", "rc11", "memory model: "+strings.Join(model.ModelNames(), ", "))
+	cmd.Flags().StringArrayVarP(&tg.params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
+}
+
+// load reads the protocol named by arg and compiles the chosen variant;
+// errors are usage errors.
+func (tg *target) load(arg string) (*lang.Protocol, *lang.Instance, model.Model, error) {
+	pr, err := loadProtocol(arg)
+	if err != nil {
+		return nil, nil, nil, usageError(err)
+	}
+	m, err := model.Lookup(tg.model)
+	if err != nil {
+		return nil, nil, nil, usageError(err)
+	}
+	over, err := parseParams(tg.params)
+	if err != nil {
+		return nil, nil, nil, usageError(err)
+	}
+	inst, err := pr.Compile(tg.variant, over)
+	if err != nil {
+		return nil, nil, nil, usageError(err)
+	}
+	return pr, inst, m, nil
+}
+
 func newExploreCmd() *cobra.Command {
-	var variant, modelName string
-	var params []string
+	var tg target
 	var asJSON bool
 	var out outputs
 	var b bounds
@@ -252,21 +285,9 @@ or usage, 3 a bound cut the search short before a violation was found.`,
   ordercheck explore dlsym --variant fixed --param N=3 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pr, err := loadProtocol(args[0])
+			pr, inst, m, err := tg.load(args[0])
 			if err != nil {
-				return usageError(err)
-			}
-			m, err := model.Lookup(modelName)
-			if err != nil {
-				return usageError(err)
-			}
-			over, err := parseParams(params)
-			if err != nil {
-				return usageError(err)
-			}
-			inst, err := pr.Compile(variant, over)
-			if err != nil {
-				return usageError(err)
+				return err
 			}
 			opt, err := b.options(cmd.Context())
 			if err != nil {
@@ -299,9 +320,7 @@ or usage, 3 a bound cut the search short before a violation was found.`,
 			return verdictExit(rep.Verdict())
 		},
 	}
-	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to check (default: the protocol's default, the code as shipped)")
-	cmd.Flags().StringVarP(&modelName, "model", "m", "rc11", "memory model: "+strings.Join(model.ModelNames(), ", "))
-	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
+	tg.add(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	out.add(cmd)
 	b.add(cmd)
@@ -580,9 +599,9 @@ bad input or usage, 3 a bound cut some search short and nothing is violated.`,
 }
 
 func newSimulateCmd() *cobra.Command {
-	var variant, modelName, scheduler, against string
+	var scheduler, against string
 	var minimize bool
-	var params []string
+	var tg target
 	var runs, depth int
 	var seed uint64
 	var asJSON bool
@@ -604,21 +623,9 @@ verdict); with one it exits 1 and prints the counterexample.`,
   ordercheck simulate dlsym --variant unordered --against model=sc`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pr, err := loadProtocol(args[0])
+			pr, inst, m, err := tg.load(args[0])
 			if err != nil {
-				return usageError(err)
-			}
-			m, err := model.Lookup(modelName)
-			if err != nil {
-				return usageError(err)
-			}
-			over, err := parseParams(params)
-			if err != nil {
-				return usageError(err)
-			}
-			inst, err := pr.Compile(variant, over)
-			if err != nil {
-				return usageError(err)
+				return err
 			}
 			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: scheduler, Depth: depth, Spec: specFor(args[0])}
 			if isTerminal(os.Stderr) {
@@ -644,9 +651,12 @@ verdict); with one it exits 1 and prints the counterexample.`,
 						return usageError(err)
 					}
 					label = "model " + name
-				} else if other, err = pr.Compile(against, over); err != nil {
-					return usageError(err)
 				} else {
+					alt := tg
+					alt.variant = against
+					if _, other, _, err = alt.load(args[0]); err != nil {
+						return err
+					}
 					label = "variant " + against
 				}
 				// Independent samples: the other side draws from another seed.
@@ -692,9 +702,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			return &exitError{code: 3}
 		},
 	}
-	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to run (default: the protocol's default)")
-	cmd.Flags().StringVarP(&modelName, "model", "m", "rc11", "memory model: "+strings.Join(model.ModelNames(), ", "))
-	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
+	tg.add(cmd)
 	cmd.Flags().IntVar(&runs, "runs", 1000, "number of random executions")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed")
 	cmd.Flags().StringVar(&scheduler, "scheduler", "uniform", "thread scheduler: uniform or pct")

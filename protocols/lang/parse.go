@@ -27,7 +27,7 @@ func Parse(file, src string) (*Protocol, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{toks: toks}
+	p := &parser{syntax.Stream{Toks: toks}}
 	pr, err := p.protocol()
 	if err != nil {
 		return nil, err
@@ -36,84 +36,49 @@ func Parse(file, src string) (*Protocol, error) {
 	return pr, pr.check()
 }
 
-type parser struct {
-	toks []syntax.Token
-	i    int
-}
+type parser struct{ syntax.Stream }
 
-func (p *parser) peek() syntax.Token { return p.toks[p.i] }
-func (p *parser) peekN(n int) syntax.Token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
-func (p *parser) next() syntax.Token {
-	t := p.toks[p.i]
-	if t.Kind != syntax.EOF {
-		p.i++
-	}
-	return t
-}
-func (p *parser) is(text string) bool {
-	t := p.peek()
-	return (t.Kind == syntax.Punct || t.Kind == syntax.Ident) && t.Text == text
-}
-func (p *parser) accept(text string) bool {
-	if p.is(text) {
-		p.i++
-		return true
-	}
-	return false
-}
 func errAt(pos model.Pos, format string, args ...any) error {
 	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
-}
-func (p *parser) expect(text string) (syntax.Token, error) {
-	t := p.peek()
-	if !p.accept(text) {
-		return t, errAt(t.Pos, "expected %q, found %v", text, t)
-	}
-	return t, nil
 }
 
 // name reads an identifier, possibly with dashes inside ("lib-init").
 func (p *parser) name(what string) (string, model.Pos, error) {
-	t := p.next()
+	t := p.Next()
 	if t.Kind != syntax.Ident {
 		return "", t.Pos, errAt(t.Pos, "expected %s, found %v", what, t)
 	}
 	s := t.Text
 	for {
-		d, n := p.peek(), p.peekN(1)
-		last := p.toks[p.i-1]
+		d, n := p.Peek(), p.PeekN(1)
+		last := p.Prev()
 		if d.Text != "-" || n.Kind != syntax.Ident && n.Kind != syntax.Int ||
 			d.Pos.Line != last.Pos.Line || d.Pos.Col != last.Pos.Col+len(last.Text) || n.Pos.Line != d.Pos.Line || n.Pos.Col != d.Pos.Col+1 {
 			return s, t.Pos, nil
 		}
-		p.next()
-		p.next()
+		p.Next()
+		p.Next()
 		s += "-" + n.Text
 	}
 }
 
 func (p *parser) str() (string, bool) {
-	if t := p.peek(); t.Kind == syntax.String {
-		p.next()
+	if t := p.Peek(); t.Kind == syntax.String {
+		p.Next()
 		return t.Text, true
 	}
 	return "", false
 }
 
 func (p *parser) value() (Value, error) {
-	t := p.peek()
-	if t.Text == "-" && p.peekN(1).Kind == syntax.Int {
-		p.next()
-		n := p.next()
+	t := p.Peek()
+	if t.Text == "-" && p.PeekN(1).Kind == syntax.Int {
+		p.Next()
+		n := p.Next()
 		return Value{Text: "-" + n.Text, Pos: t.Pos}, nil
 	}
 	if t.Kind == syntax.Int {
-		p.next()
+		p.Next()
 		return Value{Text: t.Text, Pos: t.Pos}, nil
 	}
 	s, pos, err := p.name("a value")
@@ -121,7 +86,7 @@ func (p *parser) value() (Value, error) {
 }
 
 func (p *parser) protocol() (*Protocol, error) {
-	if _, err := p.expect("protocol"); err != nil {
+	if _, err := p.Expect("protocol"); err != nil {
 		return nil, err
 	}
 	pr := &Protocol{Procs: map[string]*Proc{}}
@@ -131,14 +96,14 @@ func (p *parser) protocol() (*Protocol, error) {
 	}
 	pr.Title, _ = p.str()
 	for {
-		t := p.peek()
+		t := p.Peek()
 		if t.Kind == syntax.EOF {
 			return pr, nil
 		}
-		if p.accept(";") {
+		if p.Accept(";") {
 			continue
 		}
-		p.next()
+		p.Next()
 		switch t.Text {
 		case "param":
 			err = p.param(pr)
@@ -175,7 +140,7 @@ func (p *parser) param(pr *Protocol) error {
 	if err != nil {
 		return err
 	}
-	if _, err := p.expect("="); err != nil {
+	if _, err := p.Expect("="); err != nil {
 		return err
 	}
 	v, err := p.value()
@@ -183,14 +148,14 @@ func (p *parser) param(pr *Protocol) error {
 		return err
 	}
 	par := &Param{Name: n, Default: v, Pos: pos}
-	if p.accept("in") {
+	if p.Accept("in") {
 		for {
 			c, _, err := p.name("a choice")
 			if err != nil {
 				return err
 			}
 			par.Choices = append(par.Choices, c)
-			if !p.accept("|") && !p.accept(",") {
+			if !p.Accept("|") && !p.Accept(",") {
 				break
 			}
 		}
@@ -206,7 +171,7 @@ func (p *parser) variant(pr *Protocol) error {
 		return err
 	}
 	v := &Variant{Name: n, Pos: pos, Replace: map[string]*Block{}}
-	if t := p.peek(); p.accept("extends") {
+	if t := p.Peek(); p.Accept("extends") {
 		base, _, err := p.name("a variant name")
 		if err != nil {
 			return err
@@ -220,9 +185,9 @@ func (p *parser) variant(pr *Protocol) error {
 			v.Replace[k] = blk
 		}
 	}
-	for p.peek().Kind == syntax.Ident && p.peekN(1).Text == "=" {
+	for p.Peek().Kind == syntax.Ident && p.PeekN(1).Text == "=" {
 		k, _, _ := p.name("a parameter")
-		p.next()
+		p.Next()
 		val, err := p.value()
 		if err != nil {
 			return err
@@ -230,11 +195,11 @@ func (p *parser) variant(pr *Protocol) error {
 		v.Binds = append(v.Binds, Bind{Param: k, Value: val})
 	}
 	v.Doc, _ = p.str()
-	v.Default = p.accept("default")
-	if p.accept("{") {
-		for !p.accept("}") {
-			t := p.peek()
-			if !p.accept("replace") {
+	v.Default = p.Accept("default")
+	if p.Accept("{") {
+		for !p.Accept("}") {
+			t := p.Peek()
+			if !p.Accept("replace") {
 				return errAt(t.Pos, "expected \"replace BLOCK { ... }\" or \"}\", found %v", t)
 			}
 			b, _, err := p.name("a block name")
@@ -258,9 +223,9 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 		return err
 	}
 	s := &Shared{Name: n, Pos: pos}
-	if p.accept("{") {
-		for !p.accept("}") {
-			if p.accept(",") || p.accept(";") {
+	if p.Accept("{") {
+		for !p.Accept("}") {
+			if p.Accept(",") || p.Accept(";") {
 				continue
 			}
 			f, _, err := p.name("a field name")
@@ -268,7 +233,7 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 				return err
 			}
 			fd := Field{Name: f, Init: &Num{Val: 0}}
-			if p.accept("=") {
+			if p.Accept("=") {
 				if fd.Init, err = p.expr(); err != nil {
 					return err
 				}
@@ -280,7 +245,7 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 		}
 	} else {
 		s.Init = &Num{Val: 0, At: pos}
-		if p.accept("=") {
+		if p.Accept("=") {
 			if s.Init, err = p.expr(); err != nil {
 				return err
 			}
@@ -296,12 +261,12 @@ func (p *parser) proc(pr *Protocol, pos model.Pos) error {
 		return err
 	}
 	proc := &Proc{Name: n, Pos: pos}
-	if _, err := p.expect("("); err != nil {
+	if _, err := p.Expect("("); err != nil {
 		return err
 	}
-	for !p.accept(")") {
+	for !p.Accept(")") {
 		if len(proc.Params) > 0 {
-			if _, err := p.expect(","); err != nil {
+			if _, err := p.Expect(","); err != nil {
 				return err
 			}
 		}
@@ -327,15 +292,15 @@ func (p *parser) thread(pr *Protocol, pos model.Pos) error {
 		return err
 	}
 	th := &ThreadDecl{Name: n, Pos: pos}
-	if p.accept("[") {
+	if p.Accept("[") {
 		if th.Count, err = p.expr(); err != nil {
 			return err
 		}
-		if _, err := p.expect("]"); err != nil {
+		if _, err := p.Expect("]"); err != nil {
 			return err
 		}
 	}
-	th.Spawned = p.accept("spawned")
+	th.Spawned = p.Accept("spawned")
 	if th.Body, err = p.block(); err != nil {
 		return err
 	}
@@ -348,7 +313,7 @@ func (p *parser) final(pr *Protocol, pos model.Pos) error {
 	if err != nil {
 		return err
 	}
-	if _, err := p.expect(":"); err != nil {
+	if _, err := p.Expect(":"); err != nil {
 		return err
 	}
 	c, err := p.expr()
@@ -356,10 +321,10 @@ func (p *parser) final(pr *Protocol, pos model.Pos) error {
 		return err
 	}
 	f := &Final{Prop: n, Cond: c, Pos: pos}
-	if p.accept(",") {
+	if p.Accept(",") {
 		var ok bool
 		if f.Msg, ok = p.str(); !ok {
-			return errAt(p.peek().Pos, "expected a message string, found %v", p.peek())
+			return errAt(p.Peek().Pos, "expected a message string, found %v", p.Peek())
 		}
 	}
 	pr.Finals = append(pr.Finals, f)
@@ -367,16 +332,16 @@ func (p *parser) final(pr *Protocol, pos model.Pos) error {
 }
 
 func (p *parser) block() (*Block, error) {
-	t, err := p.expect("{")
+	t, err := p.Expect("{")
 	if err != nil {
 		return nil, err
 	}
 	b := &Block{Pos: t.Pos}
-	for !p.accept("}") {
-		if p.peek().Kind == syntax.EOF {
+	for !p.Accept("}") {
+		if p.Peek().Kind == syntax.EOF {
 			return nil, errAt(t.Pos, "unterminated block: expected \"}\"")
 		}
-		if p.accept(";") {
+		if p.Accept(";") {
 			continue
 		}
 		s, err := p.stmt()
@@ -389,20 +354,20 @@ func (p *parser) block() (*Block, error) {
 }
 
 func (p *parser) stmt() (Stmt, error) {
-	t := p.peek()
+	t := p.Peek()
 	at := t.Pos
 	if t.Kind == syntax.Ident {
 		switch t.Text {
 		case "if":
-			p.next()
+			p.Next()
 			return p.ifStmt(at)
 		case "while":
-			p.next()
+			p.Next()
 			c, err := p.expr()
 			if err != nil {
 				return nil, err
 			}
-			if _, err := p.expect("max"); err != nil {
+			if _, err := p.Expect("max"); err != nil {
 				return nil, err
 			}
 			m, err := p.expr()
@@ -412,22 +377,22 @@ func (p *parser) stmt() (Stmt, error) {
 			body, err := p.block()
 			return &WhileStmt{Cond: c, Max: m, Body: body, At: at}, err
 		case "for":
-			p.next()
+			p.Next()
 			v, _, err := p.name("a loop variable")
 			if err != nil {
 				return nil, err
 			}
-			if _, err := p.expect("in"); err != nil {
+			if _, err := p.Expect("in"); err != nil {
 				return nil, err
 			}
 			from, err := p.expr()
 			if err != nil {
 				return nil, err
 			}
-			if _, err := p.expect("."); err != nil {
+			if _, err := p.Expect("."); err != nil {
 				return nil, err
 			}
-			if _, err := p.expect("."); err != nil {
+			if _, err := p.Expect("."); err != nil {
 				return nil, err
 			}
 			to, err := p.expr()
@@ -437,7 +402,7 @@ func (p *parser) stmt() (Stmt, error) {
 			body, err := p.block()
 			return &ForStmt{Var: v, From: from, To: to, Body: body, At: at}, err
 		case "block", "op":
-			p.next()
+			p.Next()
 			n, _, err := p.name("a name")
 			if err != nil {
 				return nil, err
@@ -448,7 +413,7 @@ func (p *parser) stmt() (Stmt, error) {
 			}
 			return &NamedBlock{Name: n, Body: body, At: at}, err
 		case "either":
-			p.next()
+			p.Next()
 			e := &EitherStmt{At: at}
 			for {
 				b, err := p.block()
@@ -456,17 +421,17 @@ func (p *parser) stmt() (Stmt, error) {
 					return nil, err
 				}
 				e.Arms = append(e.Arms, b)
-				if !p.accept("or") {
+				if !p.Accept("or") {
 					return e, nil
 				}
 			}
 		case "assert":
-			p.next()
+			p.Next()
 			n, _, err := p.name("a property name")
 			if err != nil {
 				return nil, err
 			}
-			if _, err := p.expect(":"); err != nil {
+			if _, err := p.Expect(":"); err != nil {
 				return nil, err
 			}
 			c, err := p.expr()
@@ -474,23 +439,23 @@ func (p *parser) stmt() (Stmt, error) {
 				return nil, err
 			}
 			a := &AssertStmt{Prop: n, Cond: c, At: at}
-			if p.accept(",") {
+			if p.Accept(",") {
 				var ok bool
 				if a.Msg, ok = p.str(); !ok {
-					return nil, errAt(p.peek().Pos, "expected a message string, found %v", p.peek())
+					return nil, errAt(p.Peek().Pos, "expected a message string, found %v", p.Peek())
 				}
 			}
 			return a, nil
 		case "assume", "await":
-			p.next()
+			p.Next()
 			c, err := p.expr()
 			return &AssumeStmt{Cond: c, At: at}, err
 		case "lock", "unlock", "fence", "store":
-			if p.peekN(1).Text != "(" {
+			if p.PeekN(1).Text != "(" {
 				break
 			}
-			p.next()
-			p.next()
+			p.Next()
+			p.Next()
 			m := &MemStmt{Kind: t.Text, At: at}
 			if t.Text == "fence" {
 				v, err := p.value()
@@ -505,7 +470,7 @@ func (p *parser) stmt() (Stmt, error) {
 				}
 				m.Args = append(m.Args, x)
 				if t.Text == "store" {
-					if _, err := p.expect(","); err != nil {
+					if _, err := p.Expect(","); err != nil {
 						return nil, err
 					}
 					v, err := p.expr()
@@ -513,7 +478,7 @@ func (p *parser) stmt() (Stmt, error) {
 						return nil, err
 					}
 					m.Args = append(m.Args, v)
-					if _, err := p.expect(","); err != nil {
+					if _, err := p.Expect(","); err != nil {
 						return nil, err
 					}
 					o, err := p.value()
@@ -523,16 +488,16 @@ func (p *parser) stmt() (Stmt, error) {
 					m.Ord = &o
 				}
 			}
-			_, err := p.expect(")")
+			_, err := p.Expect(")")
 			return m, err
 		case "spawn":
-			p.next()
+			p.Next()
 			n, _, err := p.name("a thread name")
 			return &SpawnStmt{Thread: n, At: at}, err
 		case "return":
-			p.next()
+			p.Next()
 			r := &ReturnStmt{At: at}
-			if !p.is("}") && !p.is(";") {
+			if !p.Is("}") && !p.Is(";") {
 				v, err := p.expr()
 				if err != nil {
 					return nil, err
@@ -546,7 +511,7 @@ func (p *parser) stmt() (Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.accept("=") {
+	if p.Accept("=") {
 		switch x.(type) {
 		case *Name, *FieldExpr, *ArrowExpr, *DerefExpr:
 		default:
@@ -571,8 +536,8 @@ func (p *parser) ifStmt(at model.Pos) (Stmt, error) {
 		return nil, err
 	}
 	s := &IfStmt{Cond: c, Then: then, At: at}
-	if p.accept("else") {
-		if t := p.peek(); p.accept("if") {
+	if p.Accept("else") {
+		if t := p.Peek(); p.Accept("if") {
 			inner, err := p.ifStmt(t.Pos)
 			if err != nil {
 				return nil, err
@@ -598,12 +563,12 @@ func (p *parser) binary(min int) (Expr, error) {
 		return nil, err
 	}
 	for {
-		t := p.peek()
+		t := p.Peek()
 		prec, ok := precedence[t.Text]
 		if t.Kind != syntax.Punct || !ok || prec < min {
 			return x, nil
 		}
-		p.next()
+		p.Next()
 		y, err := p.binary(prec + 1)
 		if err != nil {
 			return nil, err
@@ -613,15 +578,15 @@ func (p *parser) binary(min int) (Expr, error) {
 }
 
 func (p *parser) unary() (Expr, error) {
-	t := p.peek()
+	t := p.Peek()
 	switch {
-	case p.accept("!"), p.accept("-"):
+	case p.Accept("!"), p.Accept("-"):
 		x, err := p.unary()
 		return &UnExpr{Op: t.Text, X: x, At: t.Pos}, err
-	case p.accept("*"):
+	case p.Accept("*"):
 		x, err := p.unary()
 		return &DerefExpr{Ptr: x, At: t.Pos}, err
-	case p.accept("&"):
+	case p.Accept("&"):
 		x, err := p.postfix()
 		switch x.(type) {
 		case *Name, *FieldExpr:
@@ -638,21 +603,21 @@ func (p *parser) unary() (Expr, error) {
 func (p *parser) postfix() (Expr, error) {
 	x, err := p.primary()
 	for err == nil {
-		t := p.peek()
+		t := p.Peek()
 		switch {
-		case p.accept("->"):
-			f := p.next()
+		case p.Accept("->"):
+			f := p.Next()
 			if f.Kind != syntax.Ident {
 				return nil, errAt(f.Pos, "expected a field name, found %v", f)
 			}
 			x = &ArrowExpr{Ptr: x, Field: f.Text, At: t.Pos}
-		case p.is(".") && p.peekN(1).Kind == syntax.Ident:
+		case p.Is(".") && p.PeekN(1).Kind == syntax.Ident:
 			n, ok := x.(*Name)
 			if !ok {
 				return nil, errAt(t.Pos, "a field is taken of a shared struct by name (s.f), or through a pointer (p->f)")
 			}
-			p.next()
-			f := p.next()
+			p.Next()
+			f := p.Next()
 			x = &FieldExpr{Struct: n.Name, Field: f.Text, At: n.At}
 		default:
 			return x, nil
@@ -665,40 +630,40 @@ func (p *parser) postfix() (Expr, error) {
 var callOrds = map[string]int{"load": 1, "xchg": 1, "fetch_add": 1, "fetch_sub": 1, "fetch_or": 1, "fetch_and": 1, "fetch_xor": 1, "cas": 2, "cas_weak": 2}
 
 func (p *parser) primary() (Expr, error) {
-	t := p.peek()
+	t := p.Peek()
 	switch {
 	case t.Kind == syntax.Int:
-		p.next()
+		p.Next()
 		v, err := strconv.ParseInt(t.Text, 0, 64)
 		if err != nil {
 			return nil, errAt(t.Pos, "bad integer %s", t.Text)
 		}
 		return &Num{Val: v, At: t.Pos}, nil
-	case p.accept("("):
+	case p.Accept("("):
 		x, err := p.expr()
 		if err != nil {
 			return nil, err
 		}
-		_, err = p.expect(")")
+		_, err = p.Expect(")")
 		return x, err
 	case t.Kind == syntax.Ident:
 		// In expressions a dash is a minus: "N-1" is N minus 1.
-		p.next()
+		p.Next()
 		n, pos := t.Text, t.Pos
-		if !p.is("(") {
+		if !p.Is("(") {
 			return &Name{Name: n, At: pos}, nil
 		}
-		p.next()
+		p.Next()
 		c := &CallExpr{Func: n, At: pos}
 		nords := callOrds[n]
 		var args []syntax.Token
-		for !p.accept(")") {
+		for !p.Accept(")") {
 			if len(args) > 0 {
-				if _, err := p.expect(","); err != nil {
+				if _, err := p.Expect(","); err != nil {
 					return nil, err
 				}
 			}
-			args = append(args, p.peek())
+			args = append(args, p.Peek())
 			x, err := p.expr()
 			if err != nil {
 				return nil, err

@@ -50,9 +50,8 @@ func Parse(file, src string) (*model.Program, error) {
 }
 
 type parser struct {
+	syntax.Stream
 	file    string
-	toks    []token
-	i       int
 	prog    *model.Program
 	regInit []regInit
 	// the thread being parsed
@@ -119,47 +118,15 @@ func (p *parser) header(src string) error {
 		lx.Advance(1)
 	}
 	toks, err := lx.All()
-	p.toks = toks
+	p.Toks = toks
 	return err
 }
 
-func (p *parser) peek() token { return p.toks[p.i] }
-func (p *parser) peekN(n int) token {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
-func (p *parser) next() token {
-	t := p.toks[p.i]
-	if t.Kind != tEOF {
-		p.i++
-	}
-	return t
-}
-func (p *parser) is(text string) bool {
-	t := p.peek()
-	return (t.Kind == tPunct || t.Kind == tIdent) && t.Text == text
-}
-func (p *parser) accept(text string) bool {
-	if p.is(text) {
-		p.i++
-		return true
-	}
-	return false
-}
 func (p *parser) errf(t token, format string, args ...any) error {
 	return &Error{Pos: t.Pos, Msg: fmt.Sprintf(format, args...)}
 }
-func (p *parser) expect(text string) (token, error) {
-	t := p.peek()
-	if !p.accept(text) {
-		return t, p.errf(t, "expected %q, found %v", text, t)
-	}
-	return t, nil
-}
 func (p *parser) ident(what string) (token, error) {
-	t := p.next()
+	t := p.Next()
 	if t.Kind != tIdent {
 		return t, p.errf(t, "expected %s, found %v", what, t)
 	}
@@ -167,9 +134,9 @@ func (p *parser) ident(what string) (token, error) {
 }
 
 func (p *parser) integer() (int64, token, error) {
-	t := p.peek()
-	neg := p.accept("-")
-	n := p.next()
+	t := p.Peek()
+	neg := p.Accept("-")
+	n := p.Next()
 	if n.Kind != tInt {
 		return 0, n, p.errf(n, "expected an integer, found %v", n)
 	}
@@ -210,7 +177,7 @@ func (p *parser) body() error {
 		return err
 	}
 	for {
-		t := p.peek()
+		t := p.Peek()
 		if t.Kind != tIdent || !threadName.MatchString(t.Text) {
 			break
 		}
@@ -219,7 +186,7 @@ func (p *parser) body() error {
 		}
 	}
 	if len(p.prog.Threads) == 0 {
-		return p.errf(p.peek(), "expected a thread P0(...) { ... }, found %v", p.peek())
+		return p.errf(p.Peek(), "expected a thread P0(...) { ... }, found %v", p.Peek())
 	}
 	for _, ri := range p.regInit {
 		if ri.thread >= len(p.prog.Threads) {
@@ -234,35 +201,35 @@ func (p *parser) body() error {
 
 // initState parses "{ item; item; ... }".
 func (p *parser) initState() error {
-	if _, err := p.expect("{"); err != nil {
+	if _, err := p.Expect("{"); err != nil {
 		return err
 	}
-	for !p.accept("}") {
-		if p.accept(";") {
+	for !p.Accept("}") {
+		if p.Accept(";") {
 			continue
 		}
-		start := p.peek()
+		start := p.Peek()
 		if start.Kind == tEOF {
 			return p.errf(start, "unterminated initial state: expected \"}\"")
 		}
-		for p.peek().Kind == tIdent && typeWords[p.peek().Text] || p.is("*") {
-			p.next()
+		for p.Peek().Kind == tIdent && typeWords[p.Peek().Text] || p.Is("*") {
+			p.Next()
 		}
 		var name string
 		var tid = -1
 		switch {
-		case p.accept("["):
+		case p.Accept("["):
 			t, err := p.ident("a location name")
 			if err != nil {
 				return err
 			}
-			if _, err := p.expect("]"); err != nil {
+			if _, err := p.Expect("]"); err != nil {
 				return err
 			}
 			name = t.Text
-		case p.peek().Kind == tInt && p.peekN(1).Text == ":":
-			n, _ := strconv.Atoi(p.next().Text)
-			p.next()
+		case p.Peek().Kind == tInt && p.PeekN(1).Text == ":":
+			n, _ := strconv.Atoi(p.Next().Text)
+			p.Next()
 			t, err := p.ident("a register name")
 			if err != nil {
 				return err
@@ -275,18 +242,18 @@ func (p *parser) initState() error {
 			}
 			name = t.Text
 		}
-		if _, err := p.expect("="); err != nil {
+		if _, err := p.Expect("="); err != nil {
 			return err
 		}
 		var v int64
-		if p.accept("&") {
+		if p.Accept("&") {
 			t, err := p.ident("a location name")
 			if err != nil {
 				return err
 			}
 			v = model.AddrOf(p.location(t.Text, true))
-		} else if p.peek().Kind == tIdent {
-			t := p.next()
+		} else if p.Peek().Kind == tIdent {
+			t := p.Next()
 			v = model.AddrOf(p.location(t.Text, true))
 		} else {
 			var err error
@@ -299,8 +266,8 @@ func (p *parser) initState() error {
 		} else {
 			p.prog.Locs[p.location(name, true)].Init = v
 		}
-		if !p.is("}") {
-			if _, err := p.expect(";"); err != nil {
+		if !p.Is("}") {
+			if _, err := p.Expect(";"); err != nil {
 				return err
 			}
 		}
@@ -318,24 +285,24 @@ func regOf(th *model.Thread, name string, create bool) model.Reg {
 }
 
 func (p *parser) thread() error {
-	nameTok := p.next()
+	nameTok := p.Next()
 	n, _ := strconv.Atoi(nameTok.Text[1:])
 	if n != len(p.prog.Threads) {
 		return p.errf(nameTok, "expected thread P%d, found %s", len(p.prog.Threads), nameTok.Text)
 	}
 	p.prog.Threads = append(p.prog.Threads, model.Thread{Name: nameTok.Text})
 	p.th, p.tid, p.ntemp = &p.prog.Threads[n], n, 0
-	if _, err := p.expect("("); err != nil {
+	if _, err := p.Expect("("); err != nil {
 		return err
 	}
-	for !p.accept(")") {
-		if p.accept(",") {
+	for !p.Accept(")") {
+		if p.Accept(",") {
 			continue
 		}
 		var last token
 		stars := 0
-		for !p.is(",") && !p.is(")") {
-			t := p.next()
+		for !p.Is(",") && !p.Is(")") {
+			t := p.Next()
 			switch {
 			case t.Kind == tEOF:
 				return p.errf(t, "unterminated parameter list")
@@ -352,12 +319,12 @@ func (p *parser) thread() error {
 		}
 		p.location(last.Text, true)
 	}
-	if _, err := p.expect("{"); err != nil {
+	if _, err := p.Expect("{"); err != nil {
 		return err
 	}
-	for !p.accept("}") {
-		if p.peek().Kind == tEOF {
-			return p.errf(p.peek(), "unterminated thread %s: expected \"}\"", nameTok.Text)
+	for !p.Accept("}") {
+		if p.Peek().Kind == tEOF {
+			return p.errf(p.Peek(), "unterminated thread %s: expected \"}\"", nameTok.Text)
 		}
 		if err := p.stmt(); err != nil {
 			return err
@@ -377,13 +344,13 @@ func (p *parser) temp() model.Reg {
 }
 
 func (p *parser) stmt() error {
-	t := p.peek()
+	t := p.Peek()
 	switch {
-	case p.accept(";"):
+	case p.Accept(";"):
 		return nil
-	case p.accept("{"):
-		for !p.accept("}") {
-			if p.peek().Kind == tEOF {
+	case p.Accept("{"):
+		for !p.Accept("}") {
+			if p.Peek().Kind == tEOF {
 				return p.errf(t, "unterminated block")
 			}
 			if err := p.stmt(); err != nil {
@@ -391,22 +358,22 @@ func (p *parser) stmt() error {
 			}
 		}
 		return nil
-	case p.accept("if"):
-		if _, err := p.expect("("); err != nil {
+	case p.Accept("if"):
+		if _, err := p.Expect("("); err != nil {
 			return err
 		}
 		c, err := p.expr()
 		if err != nil {
 			return err
 		}
-		if _, err := p.expect(")"); err != nil {
+		if _, err := p.Expect(")"); err != nil {
 			return err
 		}
 		br := p.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(c), Pos: t.Pos, Text: "if"})
 		if err := p.stmt(); err != nil {
 			return err
 		}
-		if p.accept("else") {
+		if p.Accept("else") {
 			j := p.emit(model.Instr{Op: model.OpJump, Pos: t.Pos})
 			p.th.Code[br].Target = len(p.th.Code)
 			if err := p.stmt(); err != nil {
@@ -420,8 +387,8 @@ func (p *parser) stmt() error {
 	case t.Kind == tIdent && (t.Text == "while" || t.Text == "for" || t.Text == "do"):
 		return p.errf(t, "loops are not supported in litmus tests")
 	case t.Kind == tIdent && typeWords[t.Text]:
-		for p.peek().Kind == tIdent && typeWords[p.peek().Text] || p.is("*") {
-			p.next()
+		for p.Peek().Kind == tIdent && typeWords[p.Peek().Text] || p.Is("*") {
+			p.Next()
 		}
 		for {
 			nt, err := p.ident("a register name")
@@ -432,23 +399,23 @@ func (p *parser) stmt() error {
 				return p.errf(nt, "%s is a shared location; a register needs another name", nt.Text)
 			}
 			r := regOf(p.th, nt.Text, true)
-			if p.accept("=") {
+			if p.Accept("=") {
 				if err := p.assign(r, nt); err != nil {
 					return err
 				}
 			}
-			if !p.accept(",") {
+			if !p.Accept(",") {
 				break
 			}
 		}
-		_, err := p.expect(";")
+		_, err := p.Expect(";")
 		return err
-	case p.accept("*"):
+	case p.Accept("*"):
 		addr, err := p.unary()
 		if err != nil {
 			return err
 		}
-		if _, err := p.expect("="); err != nil {
+		if _, err := p.Expect("="); err != nil {
 			return err
 		}
 		v, err := p.expr()
@@ -456,24 +423,24 @@ func (p *parser) stmt() error {
 			return err
 		}
 		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: addr, Val: v, Ord: model.NA, Pos: t.Pos, Text: "*" + addr.Format(p.prog, p.th.Regs) + " = " + v.Format(p.prog, p.th.Regs)})
-		_, err = p.expect(";")
+		_, err = p.Expect(";")
 		return err
-	case t.Kind == tIdent && p.peekN(1).Text == "=":
-		p.next()
-		p.next()
+	case t.Kind == tIdent && p.PeekN(1).Text == "=":
+		p.Next()
+		p.Next()
 		if p.prog.LocIndex(t.Text) != model.NoLoc && p.th.RegIndex(t.Text) == model.NoReg {
 			return p.errf(t, "cannot assign to the location %s; write *%s = ... to store to it", t.Text, t.Text)
 		}
 		if err := p.assign(regOf(p.th, t.Text, true), t); err != nil {
 			return err
 		}
-		_, err := p.expect(";")
+		_, err := p.Expect(";")
 		return err
 	}
 	if _, err := p.callOrExpr(true); err != nil {
 		return err
 	}
-	_, err := p.expect(";")
+	_, err := p.Expect(";")
 	return err
 }
 
@@ -517,12 +484,12 @@ func (p *parser) binary(minPrec int) (*model.Expr, error) {
 		return nil, err
 	}
 	for {
-		t := p.peek()
+		t := p.Peek()
 		prec, ok := binPrec[t.Text]
 		if t.Kind != tPunct || !ok || prec < minPrec {
 			return x, nil
 		}
-		p.next()
+		p.Next()
 		y, err := p.binary(prec + 1)
 		if err != nil {
 			return nil, err
@@ -532,21 +499,21 @@ func (p *parser) binary(minPrec int) (*model.Expr, error) {
 }
 
 func (p *parser) unary() (*model.Expr, error) {
-	t := p.peek()
+	t := p.Peek()
 	switch {
-	case p.accept("!"):
+	case p.Accept("!"):
 		x, err := p.unary()
 		return model.Not(x), err
-	case p.accept("-"):
+	case p.Accept("-"):
 		x, err := p.unary()
 		if err == nil && x.Kind == model.EConst {
 			return model.Const(-x.Val), nil
 		}
 		return model.Neg(x), err
-	case p.accept("~"):
+	case p.Accept("~"):
 		x, err := p.unary()
 		return model.Bin(model.Xor, x, model.Const(-1)), err
-	case p.accept("*"):
+	case p.Accept("*"):
 		addr, err := p.unary()
 		if err != nil {
 			return nil, err
@@ -554,7 +521,7 @@ func (p *parser) unary() (*model.Expr, error) {
 		r := p.temp()
 		p.emit(model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: addr, Ord: model.NA, Pos: t.Pos, Text: "*" + addr.Format(p.prog, p.th.Regs)})
 		return model.RegExpr(r), nil
-	case p.accept("&"):
+	case p.Accept("&"):
 		n, err := p.ident("a location name")
 		if err != nil {
 			return nil, err
@@ -564,25 +531,25 @@ func (p *parser) unary() (*model.Expr, error) {
 			return nil, p.errf(n, "unknown location %s", n.Text)
 		}
 		return model.Const(model.AddrOf(l)), nil
-	case p.accept("("):
+	case p.Accept("("):
 		x, err := p.expr()
 		if err != nil {
 			return nil, err
 		}
-		_, err = p.expect(")")
+		_, err = p.Expect(")")
 		return x, err
 	case t.Kind == tInt:
 		v, _, err := p.integer()
 		return model.Const(v), err
 	case t.Kind == tIdent:
-		if p.peekN(1).Text == "(" {
+		if p.PeekN(1).Text == "(" {
 			x, err := p.callOrExpr(false)
 			if err == nil && x == nil {
 				err = p.errf(t, "%s returns no value", t.Text)
 			}
 			return x, err
 		}
-		p.next()
+		p.Next()
 		if r := p.th.RegIndex(t.Text); r != model.NoReg {
 			return model.RegExpr(r), nil
 		}
@@ -602,8 +569,8 @@ var fetchOps = map[string]model.RMWOp{
 // callOrExpr parses an expression; at statement level it also accepts the
 // calls that return nothing (stores and fences), returning a nil expression.
 func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
-	t := p.peek()
-	if t.Kind != tIdent || p.peekN(1).Text != "(" {
+	t := p.Peek()
+	if t.Kind != tIdent || p.PeekN(1).Text != "(" {
 		return p.expr()
 	}
 	name := t.Text
@@ -613,19 +580,19 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 		return nil, p.errf(t, "unknown call %s", name)
 	}
 	op := strings.TrimPrefix(base, "atomic_")
-	p.next()
-	p.next()
+	p.Next()
+	p.Next()
 	var args []*model.Expr
 	var argToks []token
-	for !p.accept(")") {
+	for !p.Accept(")") {
 		if len(args) > 0 {
-			if _, err := p.expect(","); err != nil {
+			if _, err := p.Expect(","); err != nil {
 				return nil, err
 			}
 		}
-		argToks = append(argToks, p.peek())
-		if a := p.peek(); a.Kind == tIdent && strings.HasPrefix(a.Text, "memory_order_") {
-			p.next()
+		argToks = append(argToks, p.Peek())
+		if a := p.Peek(); a.Kind == tIdent && strings.HasPrefix(a.Text, "memory_order_") {
+			p.Next()
 			args = append(args, nil)
 			continue
 		}
@@ -759,12 +726,12 @@ func (p *parser) noValue(stmt bool, t token) (*model.Expr, error) {
 // final parses "locations [...]" and the final condition.
 func (p *parser) final() error {
 	var shown []model.Observable
-	if p.accept("locations") {
-		if _, err := p.expect("["); err != nil {
+	if p.Accept("locations") {
+		if _, err := p.Expect("["); err != nil {
 			return err
 		}
-		for !p.accept("]") {
-			if p.accept(";") {
+		for !p.Accept("]") {
+			if p.Accept(";") {
 				continue
 			}
 			o, err := p.observable()
@@ -775,15 +742,15 @@ func (p *parser) final() error {
 		}
 	}
 	f := &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
-	t := p.peek()
+	t := p.Peek()
 	switch {
-	case p.accept("exists"):
+	case p.Accept("exists"):
 		f.Quant = model.Exists
-	case p.accept("forall"):
+	case p.Accept("forall"):
 		f.Quant = model.Forall
-	case p.is("~") && p.peekN(1).Text == "exists":
-		p.next()
-		p.next()
+	case p.Is("~") && p.PeekN(1).Text == "exists":
+		p.Next()
+		p.Next()
 		f.Quant = model.NotExists
 	case t.Kind == tEOF:
 		p.prog.Final = f
@@ -796,7 +763,7 @@ func (p *parser) final() error {
 	if err != nil {
 		return err
 	}
-	if t := p.peek(); t.Kind != tEOF {
+	if t := p.Peek(); t.Kind != tEOF {
 		return p.errf(t, "unexpected %v after the final condition", t)
 	}
 	f.Cond = c
@@ -829,7 +796,7 @@ func sortObs(p *model.Program, obs []model.Observable) []model.Observable {
 
 func (p *parser) cond() (*model.Cond, error) {
 	x, err := p.conj()
-	for err == nil && p.accept("\\/") {
+	for err == nil && p.Accept("\\/") {
 		var y *model.Cond
 		y, err = p.conj()
 		x = &model.Cond{Kind: model.COr, X: x, Y: y}
@@ -839,7 +806,7 @@ func (p *parser) cond() (*model.Cond, error) {
 
 func (p *parser) conj() (*model.Cond, error) {
 	x, err := p.condUnary()
-	for err == nil && p.accept("/\\") {
+	for err == nil && p.Accept("/\\") {
 		var y *model.Cond
 		y, err = p.condUnary()
 		x = &model.Cond{Kind: model.CAnd, X: x, Y: y}
@@ -849,19 +816,19 @@ func (p *parser) conj() (*model.Cond, error) {
 
 func (p *parser) condUnary() (*model.Cond, error) {
 	switch {
-	case p.accept("~") || p.accept("not"):
+	case p.Accept("~") || p.Accept("not"):
 		x, err := p.condUnary()
 		return &model.Cond{Kind: model.CNot, X: x}, err
-	case p.accept("("):
+	case p.Accept("("):
 		x, err := p.cond()
 		if err != nil {
 			return nil, err
 		}
-		_, err = p.expect(")")
+		_, err = p.Expect(")")
 		return x, err
-	case p.accept("true"):
+	case p.Accept("true"):
 		return &model.Cond{Kind: model.CTrue}, nil
-	case p.accept("false"):
+	case p.Accept("false"):
 		return &model.Cond{Kind: model.CFalse}, nil
 	}
 	o, err := p.observable()
@@ -869,17 +836,17 @@ func (p *parser) condUnary() (*model.Cond, error) {
 		return nil, err
 	}
 	kind := model.CEq
-	t := p.peek()
+	t := p.Peek()
 	switch {
-	case p.accept("="), p.accept("=="):
-	case p.accept("!="):
+	case p.Accept("="), p.Accept("=="):
+	case p.Accept("!="):
 		kind = model.CNe
 	default:
 		return nil, p.errf(t, "expected = or != in the condition, found %v", t)
 	}
 	var v int64
-	if p.peek().Kind == tIdent {
-		n := p.next()
+	if p.Peek().Kind == tIdent {
+		n := p.Next()
 		l := p.prog.LocIndex(n.Text)
 		if l == model.NoLoc {
 			return nil, p.errf(n, "unknown location %s", n.Text)
@@ -893,11 +860,11 @@ func (p *parser) condUnary() (*model.Cond, error) {
 
 // observable parses "T:reg", "x" or "[x]".
 func (p *parser) observable() (model.Observable, error) {
-	t := p.peek()
-	if t.Kind == tInt && p.peekN(1).Text == ":" {
+	t := p.Peek()
+	if t.Kind == tInt && p.PeekN(1).Text == ":" {
 		n, err := strconv.Atoi(t.Text)
-		p.next()
-		p.next()
+		p.Next()
+		p.Next()
 		if err != nil || n >= len(p.prog.Threads) {
 			return model.Observable{}, p.errf(t, "no thread %s", t.Text)
 		}
@@ -909,13 +876,13 @@ func (p *parser) observable() (model.Observable, error) {
 		reg := regOf(&p.prog.Threads[n], r.Text, true)
 		return model.Observable{Thread: n, Reg: reg, Loc: model.NoLoc}, nil
 	}
-	bracket := p.accept("[")
+	bracket := p.Accept("[")
 	n, err := p.ident("a location or T:register")
 	if err != nil {
 		return model.Observable{}, err
 	}
 	if bracket {
-		if _, err := p.expect("]"); err != nil {
+		if _, err := p.Expect("]"); err != nil {
 			return model.Observable{}, err
 		}
 	}
@@ -933,12 +900,12 @@ func ParseCondition(p *model.Program, src string) (*model.Cond, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := &parser{file: "outcome", toks: toks, prog: p}
+	ps := &parser{Stream: syntax.Stream{Toks: toks}, file: "outcome", prog: p}
 	c, err := ps.cond()
 	if err != nil {
 		return nil, err
 	}
-	if t := ps.peek(); t.Kind != tEOF {
+	if t := ps.Peek(); t.Kind != tEOF {
 		return nil, ps.errf(t, "unexpected %v after the outcome", t)
 	}
 	return c, nil
