@@ -96,10 +96,8 @@ var errStop = errors.New("stop")
 func Explore(p *model.Program, m model.Model, opt Options, visit func(*Execution)) (Stats, error) {
 	if opt.Preemptions {
 		// Preemptions are a property of schedules: bound them over
-		// interleavings, each execution reported once.
-		r := newRunner(p, m, opt, visit)
-		x := &reference{runner: r, seen: map[string]struct{}{}, bound: map[string]int{}, reported: map[string]bool{}}
-		return r.finish(x.bounded(model.NewGraph(p), -1, 0))
+		// interleavings.
+		return ExploreReference(p, m, opt, visit)
 	}
 	r := newRunner(p, m, opt, visit)
 	d := &dpor{runner: r}
@@ -112,8 +110,7 @@ func Explore(p *model.Program, m model.Model, opt Options, visit func(*Execution
 // that the optimised explorer is tested against.
 func ExploreReference(p *model.Program, m model.Model, opt Options, visit func(*Execution)) (Stats, error) {
 	r := newRunner(p, m, opt, visit)
-	x := &reference{runner: r, seen: map[string]struct{}{}}
-	return r.finish(x.dfs(model.NewGraph(p)))
+	return r.finish(newReference(r).search(model.NewGraph(p), -1, 0))
 }
 
 // action returns thread t's next action in g; a thread not yet spawned has none.

@@ -6,32 +6,35 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// reference is the reference explorer: a depth-first search over partial
-// graphs that tries every thread at every step and prunes graphs it has
-// already seen.
+// reference is the reference explorer: a depth-first search that tries
+// every thread at every step and prunes the partial graphs it has seen.
+// With a preemption bound it counts preemptions (switching away from the
+// last thread while it can still run) and cuts the schedules beyond the
+// bound; a graph is then explored again when reached with fewer.
 type reference struct {
 	*runner
-	seen map[string]struct{}
-	// for preemption bounding: the fewest preemptions a (graph, last
-	// thread) state was reached with, and the executions reported
-	bound    map[string]int
+	seen     map[string]int // state -> fewest preemptions it was reached with
 	reported map[string]bool
 }
 
-// bounded explores like dfs, but counts preemptions (switching away from
-// the last thread while it can still run) and cuts schedules beyond the bound.
-func (x *reference) bounded(g *model.Graph, last, pre int) error {
-	key := g.Key() + "|" + string(rune(last+1))
-	if p, ok := x.bound[key]; ok && p <= pre {
+func newReference(r *runner) *reference {
+	return &reference{runner: r, seen: map[string]int{}, reported: map[string]bool{}}
+}
+
+func (x *reference) search(g *model.Graph, last, pre int) error {
+	key := g.Key()
+	if x.opt.Preemptions {
+		key += "|" + string(rune(last+1)) // future preemptions depend on the last thread
+	}
+	if p, ok := x.seen[key]; ok && p <= pre {
 		return nil
 	}
-	x.bound[key] = pre
+	x.seen[key] = pre
 	if err := x.step(); err != nil {
 		return err
 	}
 	acts := make([]model.Action, len(g.Threads))
-	lastRuns := false
-	running := false
+	lastRuns, running := false, false
 	for t := range g.Threads {
 		a, err := x.action(g, t)
 		if err != nil {
@@ -50,18 +53,17 @@ func (x *reference) bounded(g *model.Graph, last, pre int) error {
 		}
 		return nil
 	}
-	for t := range g.Threads {
-		a := acts[t]
+	for t, a := range acts {
 		if a.Kind == model.ActNone {
 			continue
 		}
 		cost := pre
-		if lastRuns && t != last {
+		if x.opt.Preemptions && lastRuns && t != last {
 			cost++
-		}
-		if cost > x.opt.PreemptionBound {
-			x.stats.Limit = fmt.Sprintf("preemption-bound(%d)", x.opt.PreemptionBound)
-			continue
+			if cost > x.opt.PreemptionBound {
+				x.stats.Limit = fmt.Sprintf("preemption-bound(%d)", x.opt.PreemptionBound)
+				continue
+			}
 		}
 		if len(g.Threads[t]) >= x.opt.MaxEvents {
 			x.stats.Limit = "max-events"
@@ -71,48 +73,10 @@ func (x *reference) bounded(g *model.Graph, last, pre int) error {
 			if !x.consistent(h) {
 				continue
 			}
-			if err := x.bounded(h, t, cost); err != nil {
+			if err := x.search(h, t, cost); err != nil {
 				return err
 			}
 		}
-	}
-	return nil
-}
-
-func (x *reference) dfs(g *model.Graph) error {
-	key := g.Key()
-	if _, ok := x.seen[key]; ok {
-		return nil
-	}
-	x.seen[key] = struct{}{}
-	if err := x.step(); err != nil {
-		return err
-	}
-	running := false
-	for t := range g.Threads {
-		a, err := x.action(g, t)
-		if err != nil {
-			return err
-		}
-		if a.Kind == model.ActNone {
-			continue
-		}
-		running = true
-		if len(g.Threads[t]) >= x.opt.MaxEvents {
-			x.stats.Limit = "max-events"
-			continue
-		}
-		for _, h := range Successors(g, t, &a) {
-			if !x.consistent(h) {
-				continue
-			}
-			if err := x.dfs(h); err != nil {
-				return err
-			}
-		}
-	}
-	if !running {
-		return x.complete(g)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -30,20 +29,7 @@ func TestCounterexampleGolden(t *testing.T) {
 				t.Fatalf("exit %d, want 1: %s", code, errText)
 			}
 			out = statsLine.ReplaceAllString(out, "$1: (statistics)")
-			path := filepath.Join("testdata", "cex-"+tc.name+".txt")
-			if *update {
-				if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if out != string(want) {
-				t.Errorf("%v differs from %s:\n%s", tc.args, path, out)
-			}
+			golden(t, filepath.Join("testdata", "cex-"+tc.name+".txt"), out)
 		})
 	}
 }

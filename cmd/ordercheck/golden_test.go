@@ -23,21 +23,26 @@ func TestCompareGolden(t *testing.T) {
 					t.Fatalf("exit %d: %s", code, errText)
 				}
 				ext := map[string]string{"table": ".txt", "markdown": ".md"}[format]
-				path := filepath.Join("testdata", "compare-"+name+ext)
-				if *update {
-					if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test -update to create it)", err)
-				}
-				if out != string(want) {
-					t.Errorf("compare %s --format %s differs from %s:\n%s", name, format, path, out)
-				}
+				golden(t, filepath.Join("testdata", "compare-"+name+ext), out)
 			})
 		}
+	}
+}
+
+// golden compares got with the file at path, or rewrites the file under -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n%s", path, got)
 	}
 }

@@ -17,34 +17,18 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-func TestLitmusCommand(t *testing.T) {
-	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.litmus")
-	os.WriteFile(bad, []byte("C bad\n{}\nP0(atomic_int* x) {\n  atomic_store_explicit(x, 1, memory_order_sideways);\n}\n"), 0o644)
-	mp := "../../protocols/litmus/testdata/MP+rlx.litmus"
-	for _, tc := range []struct {
-		name    string
-		args    []string
-		code    int
-		out     string // substring of stdout
-		errText string // substring of stderr
-	}{
-		{"rc11", []string{"litmus", mp}, 0, "Test MP+rlx Allowed\nStates 4\n", ""},
-		{"sc", []string{"litmus", "--model", "sc", mp}, 0, "No\nWitnesses\nPositive: 0 Negative: 3\n", ""},
-		{"observation", []string{"litmus", "-m", "tso", mp}, 0, "Observation MP+rlx Never 0 3\n", ""},
-		{"bad input", []string{"litmus", bad}, 2, "", "bad.litmus:4:31: expected a memory order"},
-		{"missing file", []string{"litmus", filepath.Join(dir, "none.litmus")}, 2, "", "no such file"},
-		{"unknown model", []string{"litmus", "--model", "arm", mp}, 2, "", "unknown memory model \"arm\""},
-		{"no file", []string{"litmus"}, 2, "", "requires at least 1 arg"},
-		{"bounded", []string{"litmus", "--max-executions", "1", mp}, 3, "Unknown\n", ""},
-		{"why allowed", []string{"litmus", "--why", "1:r0=1 /\\ 1:r1=0", mp}, 0, "is allowed by rc11; a witness execution", ""},
-		{"why forbidden", []string{"litmus", "-m", "sc", "--why", "1:r0=1 /\\ 1:r1=0", mp}, 0, "is forbidden by sc: each of the 1 candidate executions producing it violates an axiom: sc (1)", ""},
-		{"why thin air", []string{"litmus", "--why", "0:r0=1 /\\ 1:r0=1", "../../protocols/litmus/testdata/LB+rlx.litmus"}, 0, "out of thin air", ""},
-		{"why coherence", []string{"litmus", "--why", "1:r0=1 /\\ 1:r1=0", "../../protocols/litmus/testdata/CoRR.litmus"}, 0, "forbidden by rc11", ""},
-		{"why bad outcome", []string{"litmus", "--why", "1:r0=", mp}, 2, "", "outcome:1:6: expected an integer"},
-		{"version", []string{"--version"}, 0, version, ""},
-		{"help", []string{"litmus", "--help"}, 0, "ordercheck litmus MP+rel+acq.litmus", ""},
-	} {
+// cliCase is a command line with its expected exit status and substrings
+// of its standard output and error.
+type cliCase struct {
+	name    string
+	args    []string
+	code    int
+	out     string
+	errText string
+}
+
+func runCases(t *testing.T, cases []cliCase) {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errText := runCLI(tc.args...)
 			if code != tc.code {
@@ -60,17 +44,35 @@ func TestLitmusCommand(t *testing.T) {
 	}
 }
 
+func TestLitmusCommand(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.litmus")
+	os.WriteFile(bad, []byte("C bad\n{}\nP0(atomic_int* x) {\n  atomic_store_explicit(x, 1, memory_order_sideways);\n}\n"), 0o644)
+	mp := "../../protocols/litmus/testdata/MP+rlx.litmus"
+	runCases(t, []cliCase{
+		{"rc11", []string{"litmus", mp}, 0, "Test MP+rlx Allowed\nStates 4\n", ""},
+		{"sc", []string{"litmus", "--model", "sc", mp}, 0, "No\nWitnesses\nPositive: 0 Negative: 3\n", ""},
+		{"observation", []string{"litmus", "-m", "tso", mp}, 0, "Observation MP+rlx Never 0 3\n", ""},
+		{"bad input", []string{"litmus", bad}, 2, "", "bad.litmus:4:31: expected a memory order"},
+		{"missing file", []string{"litmus", filepath.Join(dir, "none.litmus")}, 2, "", "no such file"},
+		{"unknown model", []string{"litmus", "--model", "arm", mp}, 2, "", "unknown memory model \"arm\""},
+		{"no file", []string{"litmus"}, 2, "", "requires at least 1 arg"},
+		{"bounded", []string{"litmus", "--max-executions", "1", mp}, 3, "Unknown\n", ""},
+		{"why allowed", []string{"litmus", "--why", "1:r0=1 /\\ 1:r1=0", mp}, 0, "is allowed by rc11; a witness execution", ""},
+		{"why forbidden", []string{"litmus", "-m", "sc", "--why", "1:r0=1 /\\ 1:r1=0", mp}, 0, "is forbidden by sc: each of the 1 candidate executions producing it violates an axiom: sc (1)", ""},
+		{"why thin air", []string{"litmus", "--why", "0:r0=1 /\\ 1:r0=1", "../../protocols/litmus/testdata/LB+rlx.litmus"}, 0, "out of thin air", ""},
+		{"why coherence", []string{"litmus", "--why", "1:r0=1 /\\ 1:r1=0", "../../protocols/litmus/testdata/CoRR.litmus"}, 0, "forbidden by rc11", ""},
+		{"why bad outcome", []string{"litmus", "--why", "1:r0=", mp}, 2, "", "outcome:1:6: expected an integer"},
+		{"version", []string{"--version"}, 0, version, ""},
+		{"help", []string{"litmus", "--help"}, 0, "ordercheck litmus MP+rel+acq.litmus", ""},
+	})
+}
+
 func TestProtocolCommands(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.oc")
 	os.WriteFile(bad, []byte("protocol bad\nshared x = 0\nthread t {\n  r = load(x, rel)\n}\n"), 0o644)
-	for _, tc := range []struct {
-		name    string
-		args    []string
-		code    int
-		out     string
-		errText string
-	}{
+	runCases(t, []cliCase{
 		{"explore default variant", []string{"explore", "dlsym"}, 1, "variant original", ""},
 		{"explore counterexample", []string{"explore", "dlsym", "--variant", "unordered"}, 1, "counterexample for lib-init", ""},
 		{"explore verified", []string{"explore", "dlsym", "--variant", "fixed"}, 0, "verified: 26 executions", ""},
@@ -103,20 +105,7 @@ func TestProtocolCommands(t *testing.T) {
 		{"list", []string{"list"}, 0, "execenv", ""},
 		{"show", []string{"show", "execenv"}, 0, "pr2882", ""},
 		{"show source", []string{"show", "--source", "dlsym"}, 0, "protocol dlsym", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errText := runCLI(tc.args...)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, out, errText)
-			}
-			if !strings.Contains(out, tc.out) {
-				t.Errorf("stdout lacks %q:\n%s", tc.out, out)
-			}
-			if !strings.Contains(errText, tc.errText) {
-				t.Errorf("stderr lacks %q:\n%s", tc.errText, errText)
-			}
-		})
-	}
+	})
 }
 
 func TestTraceAndReplay(t *testing.T) {
