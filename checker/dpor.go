@@ -133,11 +133,10 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	}
 	switch {
 	case a.Pending:
-		last := &s.g.Threads[t][len(s.g.Threads[t])-1]
-		_, wv, _ := a.Outcome(last.Val, last.Spurious, t)
+		e, pos := pendingWrite(s.g, t, &a)
 		c := s.clone()
-		w := c.add(t, writeHalf(&a, wv), true)
-		c.g.InsertCo(a.Loc, w, c.g.CoPos(a.Loc, last.Rf)+1)
+		w := c.add(t, e, true)
+		c.g.InsertCo(a.Loc, w, pos)
 		if err := d.visit(c, false); err != nil {
 			return err
 		}

@@ -224,6 +224,15 @@ func writeHalf(a *model.Action, wv int64) model.Event {
 	return e
 }
 
+// pendingWrite returns the write half an RMW-like action a of thread t
+// still owes after its read (the thread's last event), and its place in
+// modification order: right after the write that read read from.
+func pendingWrite(g *model.Graph, t int, a *model.Action) (model.Event, int) {
+	last := &g.Threads[t][len(g.Threads[t])-1]
+	_, wv, _ := a.Outcome(last.Val, last.Spurious, t)
+	return writeHalf(a, wv), g.CoPos(a.Loc, last.Rf) + 1
+}
+
 // spuriousChoices lists whether a read of v by a may fail spuriously: a weak
 // compare-exchange that reads its expected value may succeed or fail.
 func spuriousChoices(a *model.Action, v int64) []bool {

@@ -238,11 +238,10 @@ func walk(p *model.Program, m model.Model, rng *rand.Rand, opt SimOptions, races
 		a := acts[t]
 		var next []*model.Graph
 		if a.Pending {
+			e, pos := pendingWrite(g, t, &a)
 			h := g.Clone()
-			last := &h.Threads[t][len(h.Threads[t])-1]
-			_, wv, _ := a.Outcome(last.Val, last.Spurious, t)
-			h.Threads[t] = append(h.Threads[t], writeHalf(&a, wv))
-			h.InsertCo(a.Loc, model.EventRef{T: int32(t), I: int32(len(h.Threads[t]) - 1)}, h.CoPos(a.Loc, last.Rf)+1)
+			h.Threads[t] = append(h.Threads[t], e)
+			h.InsertCo(a.Loc, model.EventRef{T: int32(t), I: int32(len(h.Threads[t]) - 1)}, pos)
 			next = []*model.Graph{h}
 		} else {
 			next = Successors(g, t, &a)

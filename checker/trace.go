@@ -176,12 +176,11 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 	}
 	switch {
 	case a.Pending:
-		last := &g.Threads[t][len(g.Threads[t])-1]
-		_, wv, _ := a.Outcome(last.Val, last.Spurious, t)
 		if rec.Kind != "W" {
 			return model.Event{}, fmt.Errorf("an RMW's write is next, %s was recorded", rec.Kind)
 		}
-		return writeHalf(a, wv), nil
+		e, _ := pendingWrite(g, t, a)
+		return e, nil
 	case a.IsReadAction():
 		if rec.Kind != "R" {
 			return model.Event{}, fmt.Errorf("a read is next, %s was recorded", rec.Kind)
