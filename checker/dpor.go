@@ -148,7 +148,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			w := writes[k]
 			v := s.g.WriteValue(w)
 			for _, spurious := range spuriousChoices(&a, v) {
-				r, _, _ := readEvent(&a, t, w, v, spurious)
+				r, _, _ := readEvent(&a, w, v, spurious)
 				c := s.clone()
 				max := w == comax && !spurious
 				c.add(t, r, max)
@@ -317,7 +317,7 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 	loc := a.Loc
 	rmwWrite := c.g.Ev(w).RMW
 	for _, spurious := range spuriousChoices(&a, v) {
-		ev, _, _ := readEvent(&a, int(r.T), w, v, spurious)
+		ev, _, _ := readEvent(&a, w, v, spurious)
 		// w keeps its place after an RMW's read; a plain write takes every place.
 		n := len(c.g.Co[loc])
 		first, last := n, n

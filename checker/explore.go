@@ -203,16 +203,16 @@ func newEvent(a *model.Action) model.Event {
 	return model.Event{Loc: a.Loc, Ord: a.Ord, Instr: int32(a.Instr), Addr: a.Addr, Data: a.Data, Ctrl: a.Ctrl}
 }
 
-// readEvent returns the read of action a by thread t from write w holding
+// readEvent returns the read of action a from write w holding
 // v, and whether and what the action then writes.
-func readEvent(a *model.Action, t int, w model.EventRef, v int64, spurious bool) (r model.Event, writes bool, wv int64) {
+func readEvent(a *model.Action, w model.EventRef, v int64, spurious bool) (r model.Event, writes bool, wv int64) {
 	r = newEvent(a)
 	r.Kind, r.Val, r.Rf, r.Spurious = model.KRead, v, w, spurious
 	if a.Kind == model.ActRead {
 		return r, false, 0
 	}
 	r.RMW = true
-	writes, wv, _ = a.Outcome(v, spurious, t)
+	writes, wv, _ = a.Outcome(v, spurious)
 	r.Ord = a.ReadOrd(writes)
 	return r, writes, wv
 }
@@ -229,7 +229,7 @@ func writeHalf(a *model.Action, wv int64) model.Event {
 // modification order: right after the write that read read from.
 func pendingWrite(g *model.Graph, t int, a *model.Action) (model.Event, int) {
 	last := &g.Threads[t][len(g.Threads[t])-1]
-	_, wv, _ := a.Outcome(last.Val, last.Spurious, t)
+	_, wv, _ := a.Outcome(last.Val, last.Spurious)
 	return writeHalf(a, wv), g.CoPos(a.Loc, last.Rf) + 1
 }
 

@@ -326,22 +326,33 @@ func describeRace(e *Execution, r [2]model.EventRef) string {
 
 func describeDeadlock(e *Execution, t int, m model.Loc) string {
 	p := e.Graph.Prog
-	owner := e.Final.Mem[m] - 1
-	if owner == int64(t) {
+	if owner, ok := lockHolder(e.Graph, m); ok && owner == t {
 		return fmt.Sprintf("%s locks %s, which it already holds (self-deadlock on a non-recursive mutex)", p.Threads[t].Name, p.Locs[m].Name)
 	}
 	var waits []string
 	for _, u := range e.Blocked {
 		if st := e.States[u]; st.WaitLoc != model.NoLoc {
-			waits = append(waits, fmt.Sprintf("%s waits for %s held by %s", p.Threads[u].Name, p.Locs[st.WaitLoc].Name, holder(p, e.Final.Mem[st.WaitLoc])))
+			waits = append(waits, fmt.Sprintf("%s waits for %s held by %s", p.Threads[u].Name, p.Locs[st.WaitLoc].Name, holder(e.Graph, st.WaitLoc)))
 		}
 	}
 	return strings.Join(waits, "; ")
 }
 
-func holder(p *model.Program, v int64) string {
-	if v >= 1 && int(v) <= len(p.Threads) {
-		return p.Threads[v-1].Name
+// lockHolder returns the thread holding mutex m at the end of g: the
+// writer of its last write, when that write is a lock's (a lock writes 1,
+// whoever takes it, so that identical threads stay interchangeable).
+func lockHolder(g *model.Graph, m model.Loc) (int, bool) {
+	w := g.CoMax(m)
+	if w.IsInit() || g.Ev(w).Val == 0 {
+		return 0, false
+	}
+	return int(w.T), true
+}
+
+// holder names the thread holding mutex m at the end of g.
+func holder(g *model.Graph, m model.Loc) string {
+	if t, ok := lockHolder(g, m); ok {
+		return g.Prog.Threads[t].Name
 	}
 	return "nobody"
 }

@@ -112,7 +112,7 @@ func Successors(g *model.Graph, t int, a *model.Action) []*model.Graph {
 		for _, w := range writes {
 			v := g.WriteValue(w)
 			for _, spurious := range spuriousChoices(a, v) {
-				r, ok, wv := readEvent(a, t, w, v, spurious)
+				r, ok, wv := readEvent(a, w, v, spurious)
 				if !ok {
 					add(r)
 					continue

@@ -142,7 +142,7 @@ func FormatWitness(w *Witness, m model.Model) string {
 	for _, t := range w.Blocked {
 		st := w.States[t]
 		if st.WaitLoc != model.NoLoc {
-			fmt.Fprintf(&b, "       %s waits for %s, held by %s, forever\n", p.Threads[t].Name, p.Locs[st.WaitLoc].Name, holder(p, w.Final.Mem[st.WaitLoc]))
+			fmt.Fprintf(&b, "       %s waits for %s, held by %s, forever\n", p.Threads[t].Name, p.Locs[st.WaitLoc].Name, holder(g, st.WaitLoc))
 		} else {
 			fmt.Fprintf(&b, "       %s waits forever on a false await\n", p.Threads[t].Name)
 		}

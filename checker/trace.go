@@ -192,7 +192,7 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 				return model.Event{}, fmt.Errorf("it reads from %v, which is not an earlier write of %s", *rec.Rf, p.Locs[a.Loc].Name)
 			}
 		}
-		e, _, _ := readEvent(a, t, w, g.WriteValue(w), rec.Spurious)
+		e, _, _ := readEvent(a, w, g.WriteValue(w), rec.Spurious)
 		return e, nil
 	case a.Kind == model.ActChoose:
 		if rec.Kind != "C" || rec.Value < 0 || rec.Value >= int64(a.N) {

@@ -69,7 +69,7 @@ func (a *Action) IsReadAction() bool {
 // Outcome tells what a read action does after reading v: whether it writes
 // and what, and whether the thread blocks. spurious asks for the spurious
 // failure of a weak compare-exchange.
-func (a *Action) Outcome(v int64, spurious bool, thread int) (writes bool, w int64, blocked bool) {
+func (a *Action) Outcome(v int64, spurious bool) (writes bool, w int64, blocked bool) {
 	switch a.Kind {
 	case ActRMW:
 		return true, a.RMW.Apply(v, a.Val), false
@@ -79,7 +79,7 @@ func (a *Action) Outcome(v int64, spurious bool, thread int) (writes bool, w int
 		if v != 0 {
 			return false, 0, true
 		}
-		return true, int64(thread) + 1, false
+		return true, 1, false
 	}
 	return false, 0, false
 }
@@ -161,7 +161,7 @@ func (p *Program) Replay(t int, evs []Event) (ThreadState, Action, error) {
 			st.Status, st.Msg = Failed, a.Msg
 			return st, Action{}, nil
 		case ActRMW, ActCAS, ActLock:
-			writes, _, blocked := a.Outcome(e.Val, e.Spurious, t)
+			writes, _, blocked := a.Outcome(e.Val, e.Spurious)
 			if writes {
 				if k+1 == len(evs) {
 					a.Pending = true // the write half is next

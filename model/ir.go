@@ -31,7 +31,8 @@ func (p *Program) LocOf(v int64) (Loc, bool) {
 type Location struct {
 	Name string
 	Init int64
-	// Mutex marks a location that holds a lock: 0 when free, 1+thread when held.
+	// Mutex marks a location that holds a lock: 0 when free, 1 when held (by
+	// the thread whose lock wrote it last).
 	Mutex bool
 }
 
