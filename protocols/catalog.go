@@ -13,6 +13,7 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/dlsym"
 	"github.com/ordercheck/ordercheck/protocols/execenv"
 	"github.com/ordercheck/ordercheck/protocols/lang"
+	"github.com/ordercheck/ordercheck/protocols/wamr"
 )
 
 var sources = map[string]string{
@@ -56,6 +57,8 @@ func Spec(name string) *porcupine.Model {
 	switch name {
 	case "dlsym":
 		return &dlsym.Spec
+	case "execenv", "cluster":
+		return &wamr.Spec
 	}
 	return nil
 }

@@ -100,7 +100,7 @@ func TestProtocolCommands(t *testing.T) {
 		{"simulate bad runs", []string{"simulate", "dlsym", "--runs", "0"}, 2, "", "must be positive"},
 		{"linearize", []string{"linearize", "dlsym", "--variant", "fixed", "--ops", "20"}, 0, "linearizable", ""},
 		{"linearize bad history", []string{"linearize", "dlsym", "--history", "../../traces/histories/dlsym-unordered-rc11.bad.json"}, 1, "not linearizable", ""},
-		{"linearize no spec", []string{"linearize", "execenv"}, 2, "", "has no sequential specification"},
+		{"linearize no spec", []string{"linearize", "nosuch"}, 2, "", "has no sequential specification"},
 		{"linearize no go variant", []string{"linearize", "dlsym", "--variant", "consume"}, 2, "", "has no variant \"consume\""},
 		{"list", []string{"list"}, 0, "execenv", ""},
 		{"show", []string{"show", "execenv"}, 0, "pr2882", ""},
