@@ -4,31 +4,43 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/ordercheck/ordercheck/protocols/cluster"
 	"github.com/ordercheck/ordercheck/protocols/dlsym"
+	"github.com/ordercheck/ordercheck/protocols/execenv"
+	"github.com/ordercheck/ordercheck/protocols/harness"
 )
 
-// Stresser runs a protocol's Go implementation of a variant with clients
-// goroutines for rounds rounds (schedule perturbed from seed) and returns
-// the recorded history.
-type Stresser func(variant string, clients, rounds int, seed uint64) []porcupine.Operation
+// Stresser runs a protocol's Go implementation as cfg says (variant,
+// parameters, clients, rounds, seed) and returns the recorded history; an
+// error wrapping harness.ErrDeadlock comes with the history recorded
+// before a round blocked.
+type Stresser func(cfg harness.Config) ([]porcupine.Operation, error)
 
 // Implementation returns the Go implementation of a catalogue protocol and
-// the variants it has; nil when there is none.
+// the variants it has (sorted); nil when there is none.
 func Implementation(name string) (Stresser, []string) {
 	switch name {
 	case "dlsym":
-		var vs []string
-		for _, v := range []string{"original", "fixed", "dcl", "nocache"} {
-			if dlsym.Implementations[v] != nil {
-				vs = append(vs, v)
-			}
-		}
-		return dlsym.Stress, vs
+		return dlsym.Stress, sortedKeys(dlsym.Implementations)
+	case "execenv":
+		return execenv.Stress, sortedKeys(execenv.Variants)
+	case "cluster":
+		return cluster.Stress, sortedKeys(cluster.Variants)
 	}
 	return nil, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // HistoryFile is a recorded history: the operations of a protocol, as
@@ -40,9 +52,11 @@ type HistoryFile struct {
 	Operations []HistoryRecord `json:"operations"`
 }
 
-// HistoryRecord is one operation: who called what, when, and what it returned.
+// HistoryRecord is one operation: who called what on which object, when,
+// and what it returned.
 type HistoryRecord struct {
 	Client int    `json:"client"`
+	Object int    `json:"object,omitempty"` // the stress round's object; 0 (left out) for a model execution's one object
 	Input  string `json:"input"`
 	Output int64  `json:"output"`
 	Call   int64  `json:"call"`
@@ -57,17 +71,23 @@ func NewHistoryFile(protocol, source string, ops []porcupine.Operation) *History
 	h := &HistoryFile{Format: HistoryFormat, Protocol: protocol, Source: source}
 	for _, op := range ops {
 		out, _ := op.Output.(int64)
-		in, _ := op.Input.(string)
-		h.Operations = append(h.Operations, HistoryRecord{Client: op.ClientId, Input: in, Output: out, Call: op.Call, Return: op.Return})
+		obj, in := harness.Split(op.Input)
+		h.Operations = append(h.Operations, HistoryRecord{Client: op.ClientId, Object: obj, Input: in, Output: out, Call: op.Call, Return: op.Return})
 	}
 	return h
 }
 
-// History returns the operations for porcupine.
+// History returns the operations for porcupine: inputs are harness.Op
+// when the record names an object, else the bare operation name, as in the
+// model's histories.
 func (h *HistoryFile) History() []porcupine.Operation {
 	var out []porcupine.Operation
 	for _, r := range h.Operations {
-		out = append(out, porcupine.Operation{ClientId: r.Client, Input: r.Input, Output: r.Output, Call: r.Call, Return: r.Return})
+		var in interface{} = r.Input
+		if r.Object != 0 {
+			in = harness.Op{Object: r.Object, Name: r.Input}
+		}
+		out = append(out, porcupine.Operation{ClientId: r.Client, Input: in, Output: r.Output, Call: r.Call, Return: r.Return})
 	}
 	return out
 }

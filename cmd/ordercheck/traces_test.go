@@ -12,6 +12,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
+	"github.com/ordercheck/ordercheck/protocols/harness"
 )
 
 // traceSets are the catalogue configurations whose counterexamples are
@@ -66,31 +67,56 @@ func TestTraceFixtures(t *testing.T) {
 	}
 }
 
-// TestHistoryFixtures checks the recorded histories under traces/histories:
-// *.ok.json must linearize (exit 0), *.bad.json must not (exit 1).
+// TestHistoryFixtures checks the recorded histories under traces/histories
+// with ordercheck linearize: *.ok.json must linearize (exit 0), *.bad.json
+// must not (exit 1) and the visualisation must be written. Every protocol
+// with a specification keeps one of each.
 func TestHistoryFixtures(t *testing.T) {
 	root := filepath.Join("..", "..", "traces", "histories")
 	if *update {
 		writeHistories(t, root)
 	}
 	files, _ := filepath.Glob(filepath.Join(root, "*.json"))
-	if len(files) < 2 {
-		t.Fatalf("expected a linearizable and a non-linearizable history under %s", root)
-	}
+	kinds := map[string]bool{}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			want := 0
-			if strings.HasSuffix(f, ".bad.json") {
-				want = 1
+			fh, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
 			}
-			code, out, errText := runCLI("linearize", "dlsym", "--history", f)
+			hf, err := protocols.ReadHistory(fh)
+			fh.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, kind := 0, ".ok"
+			if strings.HasSuffix(f, ".bad.json") {
+				want, kind = 1, ".bad"
+			}
+			kinds[hf.Protocol+kind] = true
+			html := filepath.Join(t.TempDir(), "h.html")
+			code, out, errText := runCLI("linearize", hf.Protocol, "--history", f, "--html", html)
 			if code != want {
 				t.Errorf("exit %d, want %d: %s %s", code, want, out, errText)
 			}
+			if st, err := os.Stat(html); err != nil || st.Size() == 0 {
+				t.Errorf("no visualisation written: %v", err)
+			}
 		})
+	}
+	for _, name := range protocols.Names() {
+		for _, kind := range []string{".ok", ".bad"} {
+			if protocols.Spec(name) != nil && !kinds[name+kind] {
+				t.Errorf("no %s history of %s under %s", kind, name, root)
+			}
+		}
 	}
 }
 
+// writeHistories records the fixtures: a linearizable history of a Go
+// implementation per protocol, and a non-linearizable one from a buggy
+// variant, of the Go implementation (its first failing round) or of the
+// model (its first failing execution).
 func writeHistories(t *testing.T, root string) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
@@ -105,27 +131,57 @@ func writeHistories(t *testing.T, root string) {
 			t.Fatal(err)
 		}
 	}
-	stress, _ := protocols.Implementation("dlsym")
-	save("dlsym-fixed-go.ok.json", protocols.NewHistoryFile("dlsym", "the Go implementation, variant fixed, 2 clients × 5 rounds, seed 1", stress("fixed", 2, 5, 1)))
-	pr, err := protocols.Load("dlsym")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := pr.Compile("unordered", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, _ := model.Lookup("rc11")
-	var bad []porcupine.Operation
-	_, err = checker.Explore(inst.Prog, m, checker.Options{}, func(e *checker.Execution) {
-		if h := checker.History(e); bad == nil && !porcupine.CheckOperations(*protocols.Spec("dlsym"), h) {
-			bad = h
+	goRun := func(protocol, variant string, clients, rounds int) (string, []porcupine.Operation) {
+		stress, _ := protocols.Implementation(protocol)
+		h, err := stress(harness.Config{Variant: variant, Clients: clients, Rounds: rounds, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
 		}
-	})
-	if err != nil || bad == nil {
-		t.Fatalf("no non-linearizable execution of dlsym unordered under rc11: %v", err)
+		return fmt.Sprintf("the Go implementation, variant %s, %d clients × %d rounds, seed 1", variant, clients, rounds), h
 	}
-	save("dlsym-unordered-rc11.bad.json", protocols.NewHistoryFile("dlsym", "an execution of the model, variant unordered, under rc11", bad))
+	goBad := func(protocol, variant string) {
+		source, h := goRun(protocol, variant, 4, 200)
+		spec := protocols.Spec(protocol)
+		for _, part := range spec.Partition(h) {
+			if !porcupine.CheckOperations(*spec, part) {
+				obj, _ := harness.Split(part[0].Input)
+				save(protocol+"-"+variant+"-go.bad.json", protocols.NewHistoryFile(protocol, fmt.Sprintf("%s: its round %d, which does not linearize", source, obj), part))
+				return
+			}
+		}
+		t.Fatalf("no round of %s %s fails to linearize", protocol, variant)
+	}
+	modelBad := func(protocol, variant, modelName string) {
+		pr, err := protocols.Load(protocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inst, err := pr.Compile(variant, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := model.Lookup(modelName)
+		var bad []porcupine.Operation
+		_, err = checker.Explore(inst.Prog, m, checker.Options{}, func(e *checker.Execution) {
+			if h := checker.History(e); bad == nil && !porcupine.CheckOperations(*protocols.Spec(protocol), h) {
+				bad = h
+			}
+		})
+		if err != nil || bad == nil {
+			t.Fatalf("no non-linearizable execution of %s %s under %s: %v", protocol, variant, modelName, err)
+		}
+		save(fmt.Sprintf("%s-%s-%s.bad.json", protocol, variant, modelName), protocols.NewHistoryFile(protocol, fmt.Sprintf("an execution of the model, variant %s, under %s", variant, modelName), bad))
+	}
+	for _, ok := range []struct {
+		protocol, variant string
+		clients           int
+	}{{"dlsym", "fixed", 2}, {"execenv", "pr2685", 3}, {"cluster", "pr2685", 3}} {
+		source, h := goRun(ok.protocol, ok.variant, ok.clients, 3)
+		save(ok.protocol+"-"+ok.variant+"-go.ok.json", protocols.NewHistoryFile(ok.protocol, source, h))
+	}
+	modelBad("dlsym", "unordered", "rc11")
+	goBad("execenv", "original")
+	modelBad("cluster", "atomic-relaxed", "sc")
 }
 
 func writeFixtures(t *testing.T, root string) {

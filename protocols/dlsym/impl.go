@@ -1,14 +1,14 @@
 package dlsym
 
 import (
-	"math/rand/v2"
-	"runtime"
+	"fmt"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/protocols/harness"
 )
 
 // Library is a shared library as the loader sees it: memory its
@@ -115,43 +115,23 @@ func (c *noCache) Call() int {
 	return *c.lib.sym()
 }
 
-// Stress runs rounds of clients goroutines, each round on a fresh library
-// and cache, released together, with the schedule perturbed from seed,
-// and returns the history of their calls with monotonic timestamps.
-func Stress(variant string, clients, rounds int, seed uint64) []porcupine.Operation {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var mu sync.Mutex
-	var ops []porcupine.Operation
-	start := time.Now()
-	for round := 0; round < rounds; round++ {
-		call := Implementations[variant](&Library{})
-		yields := make([]int, clients)
-		for i := range yields {
-			yields[i] = rng.IntN(3)
-		}
-		var ready, done sync.WaitGroup
-		gate := make(chan struct{})
-		ready.Add(clients)
-		done.Add(clients)
-		for c := 0; c < clients; c++ {
-			go func(client int) {
-				defer done.Done()
-				ready.Done()
-				<-gate
-				for i := 0; i < yields[client]; i++ {
-					runtime.Gosched()
-				}
-				t0 := time.Since(start).Nanoseconds()
-				v := call.Call()
-				t1 := time.Since(start).Nanoseconds()
-				mu.Lock()
-				ops = append(ops, porcupine.Operation{ClientId: client, Input: "call", Call: t0, Output: int64(v), Return: t1})
-				mu.Unlock()
-			}(c)
-		}
-		ready.Wait()
-		close(gate)
-		done.Wait()
+// Stress runs cfg.Rounds rounds of cfg.Clients goroutines, each round on a
+// fresh library and cache, each goroutine making one call, and returns
+// their history. The protocol's parameters have no Go form.
+func Stress(cfg harness.Config) ([]porcupine.Operation, error) {
+	impl := Implementations[cfg.Variant]
+	if impl == nil {
+		return nil, fmt.Errorf("dlsym has no Go variant %q", cfg.Variant)
 	}
-	return ops
+	if len(cfg.Params) > 0 {
+		return nil, fmt.Errorf("dlsym's Go version takes no parameters")
+	}
+	return harness.Stress(cfg, func(r *harness.Round) {
+		call := impl(&Library{})
+		for range cfg.Clients {
+			r.Go(func(c harness.Client) {
+				c.Do("call", func() int64 { return int64(call.Call()) })
+			})
+		}
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/protocols/harness"
 )
 
 // Spec is the sequential specification of a call through the cached
@@ -16,7 +18,11 @@ var Spec = porcupine.Model{
 		return output == int64(42), state
 	},
 	DescribeOperation: func(input, output interface{}) string {
-		return fmt.Sprintf("%v() -> %v", input, output)
+		obj, name := harness.Split(input)
+		if obj != 0 {
+			return fmt.Sprintf("#%d %s() -> %v", obj, name, output)
+		}
+		return fmt.Sprintf("%s() -> %v", name, output)
 	},
 	DescribeState: func(interface{}) string { return "loaded" },
 }
