@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -47,10 +48,19 @@ func (d *dpor) initial() *dstate {
 	return &dstate{g: model.NewGraph(d.p), meta: make([][]meta, len(d.p.Threads))}
 }
 
-func (s *dstate) clone() *dstate {
-	c := &dstate{g: s.g.Clone(), meta: make([][]meta, len(s.meta)), stamp: s.stamp}
-	for t, m := range s.meta {
-		c.meta[t] = append(make([]meta, 0, len(m)+2), m...)
+// clone returns a copy of s in which the events and bookkeeping of threads
+// ts and the modification order of loc (unless NoLoc) may change. The rest
+// is shared with s: graphs are never changed once their children exist, so
+// a child copies only what it changes.
+func (s *dstate) clone(loc model.Loc, ts ...int) *dstate {
+	g := &model.Graph{Prog: s.g.Prog, Threads: slices.Clone(s.g.Threads), Co: slices.Clone(s.g.Co)}
+	c := &dstate{g: g, meta: slices.Clone(s.meta), stamp: s.stamp}
+	for _, t := range ts {
+		g.Threads[t] = append(make([]model.Event, 0, len(g.Threads[t])+2), g.Threads[t]...)
+		c.meta[t] = append(make([]meta, 0, len(c.meta[t])+2), c.meta[t]...)
+	}
+	if loc != model.NoLoc {
+		g.Co[loc] = append(make([]model.EventRef, 0, len(g.Co[loc])+1), g.Co[loc]...)
 	}
 	return c
 }
@@ -134,7 +144,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	switch {
 	case a.Pending:
 		e, pos := pendingWrite(s.g, t, &a)
-		c := s.clone()
+		c := s.clone(a.Loc, t)
 		w := c.add(t, e, true)
 		c.g.InsertCo(a.Loc, w, pos)
 		if err := d.visit(c, false); err != nil {
@@ -149,7 +159,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			v := s.g.WriteValue(w)
 			for _, spurious := range spuriousChoices(&a, v) {
 				r, _, _ := readEvent(&a, w, v, spurious)
-				c := s.clone()
+				c := s.clone(model.NoLoc, t)
 				max := w == comax && !spurious
 				c.add(t, r, max)
 				if err := d.visit(c, max); err != nil {
@@ -161,7 +171,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	case a.Kind == model.ActWrite || a.Kind == model.ActUnlock:
 		e := simpleEvent(&a)
 		n := len(s.g.Co[a.Loc])
-		c := s.clone()
+		c := s.clone(a.Loc, t)
 		w := c.add(t, e, true)
 		c.g.InsertCo(a.Loc, w, n+1)
 		if err := d.visit(c, true); err != nil {
@@ -171,7 +181,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			return err
 		}
 		for pos := n; pos >= 1; pos-- {
-			c := s.clone()
+			c := s.clone(a.Loc, t)
 			c.g.InsertCo(a.Loc, c.add(t, e, false), pos)
 			if err := d.visit(c, false); err != nil {
 				return err
@@ -182,7 +192,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		for v := 0; v < a.N; v++ {
 			e := simpleEvent(&a)
 			e.Val = int64(v)
-			c := s.clone()
+			c := s.clone(model.NoLoc, t)
 			c.add(t, e, v == 0)
 			if err := d.visit(c, true); err != nil {
 				return err
@@ -190,7 +200,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		}
 		return nil
 	}
-	c := s.clone()
+	c := s.clone(model.NoLoc, t)
 	c.add(t, simpleEvent(&a), true)
 	return d.visit(c, true)
 }
@@ -325,7 +335,7 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 			first = 1
 		}
 		for pos := last; pos >= first; pos-- {
-			cc := c.clone()
+			cc := c.clone(loc, int(r.T), int(w.T))
 			cc.g.Threads[r.T][r.I] = ev
 			if !rmwWrite {
 				co := cc.g.Co[loc]

@@ -2,9 +2,13 @@ package checker_test
 
 import (
 	"fmt"
+	"os"
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // BenchmarkDlsym covers the dlsym rows of docs/performance.md: the
@@ -22,5 +26,62 @@ func BenchmarkDlsym(b *testing.B) {
 		for _, m := range []string{"sc", "rc11"} {
 			b.Run(fmt.Sprintf("N=%d/%s", n, m), func(b *testing.B) { benchExplore(b, inst.Prog, m) })
 		}
+	}
+}
+
+// referenceDlsym compiles testdata/dlsym-reference.oc, the program other
+// tools' dlsym figures are for, with n callers.
+func referenceDlsym(t testing.TB, n int) *model.Program {
+	src, err := os.ReadFile("testdata/dlsym-reference.oc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := lang.Parse("testdata/dlsym-reference.oc", string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Compile("", map[string]string{"N": fmt.Sprint(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inst.Prog
+}
+
+// BenchmarkDlsymReference covers the rows of docs/performance.md measured
+// against GenMC and SPIN: the reference dlsym program.
+func BenchmarkDlsymReference(b *testing.B) {
+	for _, c := range []struct {
+		n     int
+		model string
+	}{{3, "rc11"}, {4, "rc11"}, {4, "sc"}} {
+		p := referenceDlsym(b, c.n)
+		b.Run(fmt.Sprintf("N=%d/%s", c.n, c.model), func(b *testing.B) { benchExplore(b, p, c.model) })
+	}
+}
+
+// TestReferenceDlsymCounts pins the reference program's execution counts,
+// an independent oracle: GenMC v0.11 reports 29,485 executions for N=5
+// under RC11 on the same program, which this explorer finds too (28 s, too
+// slow for the suite; docs/performance.md); the smaller N are pinned here.
+// SC has as many executions: acquire/release and the lock leave the
+// program no weak behaviour.
+func TestReferenceDlsymCounts(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		model string
+		want  int64
+	}{
+		{2, "rc11", 6}, {3, "rc11", 63}, {4, "rc11", 1108},
+		{2, "sc", 6}, {3, "sc", 63}, {4, "sc", 1108},
+	} {
+		t.Run(fmt.Sprintf("N=%d/%s", c.n, c.model), func(t *testing.T) {
+			st, err := checker.Explore(referenceDlsym(t, c.n), mustModel(t, c.model), checker.Options{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Executions != c.want || !st.Exhaustive() {
+				t.Errorf("%v, want %d executions", st, c.want)
+			}
+		})
 	}
 }
