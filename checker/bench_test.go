@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"flag"
 	"fmt"
 	"testing"
 
@@ -81,12 +82,16 @@ func counterN(n int) *model.Program {
 	return p
 }
 
+// benchWorkers is the number of workers the benchmarks explore with: set
+// it with -workers to compare sequential and parallel exploration.
+var benchWorkers = flag.Int("workers", 1, "workers for the exploration benchmarks")
+
 func benchExplore(b *testing.B, p *model.Program, modelName string) {
 	m := mustModel(b, modelName)
 	var execs int64
 	b.ReportAllocs()
 	for b.Loop() {
-		st, err := checker.Explore(p, m, checker.Options{}, nil)
+		st, err := checker.Explore(p, m, checker.Options{Workers: *benchWorkers}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -136,7 +136,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	}
 	if t < 0 {
 		if bounded {
-			d.stats.Limit = "max-events"
+			d.setLimit("max-events")
 			return nil
 		}
 		return d.complete(s.g)
@@ -147,10 +147,10 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		c := s.clone(a.Loc, t)
 		w := c.add(t, e, true)
 		c.g.InsertCo(a.Loc, w, pos)
-		if err := d.visit(c, false); err != nil {
+		if err := d.explore(c, false); err != nil {
 			return err
 		}
-		return d.revisits(c, w)
+		return d.fork(func() error { return d.revisits(c, w) })
 	case a.IsReadAction():
 		comax := s.g.CoMax(a.Loc)
 		writes := append([]model.EventRef{model.InitRef(a.Loc)}, s.g.Co[a.Loc]...)
@@ -162,7 +162,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 				c := s.clone(model.NoLoc, t)
 				max := w == comax && !spurious
 				c.add(t, r, max)
-				if err := d.visit(c, max); err != nil {
+				if err := d.explore(c, max); err != nil {
 					return err
 				}
 			}
@@ -174,16 +174,16 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		c := s.clone(a.Loc, t)
 		w := c.add(t, e, true)
 		c.g.InsertCo(a.Loc, w, n+1)
-		if err := d.visit(c, true); err != nil {
+		if err := d.explore(c, true); err != nil {
 			return err
 		}
-		if err := d.revisits(c, w); err != nil {
+		if err := d.fork(func() error { return d.revisits(c, w) }); err != nil {
 			return err
 		}
 		for pos := n; pos >= 1; pos-- {
 			c := s.clone(a.Loc, t)
 			c.g.InsertCo(a.Loc, c.add(t, e, false), pos)
-			if err := d.visit(c, false); err != nil {
+			if err := d.explore(c, false); err != nil {
 				return err
 			}
 		}
@@ -194,7 +194,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			e.Val = int64(v)
 			c := s.clone(model.NoLoc, t)
 			c.add(t, e, v == 0)
-			if err := d.visit(c, true); err != nil {
+			if err := d.explore(c, true); err != nil {
 				return err
 			}
 		}
@@ -203,6 +203,11 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	c := s.clone(model.NoLoc, t)
 	c.add(t, simpleEvent(&a), true)
 	return d.visit(c, true)
+}
+
+// explore visits c, on an idle worker when there is one.
+func (d *dpor) explore(c *dstate, known bool) error {
+	return d.fork(func() error { return d.visit(c, known) })
 }
 
 // prefix returns the po ∪ rf prefix of e, as the number of events of each
@@ -345,7 +350,7 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 				cc.m(w).max = pos == n
 			}
 			cc.m(r).max = cc.g.CoMax(loc) == w && !spurious
-			if err := d.visit(cc, false); err != nil {
+			if err := d.explore(cc, false); err != nil {
 				return err
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -40,6 +42,11 @@ type Options struct {
 	// Progress, when set, is called about once a second with the
 	// statistics so far.
 	Progress func(Stats)
+	// Workers explores on this many goroutines; 0 or 1 explores
+	// sequentially. Parallel exploration visits the same executions in
+	// another order and calls visit from several goroutines at once; Check's
+	// verdicts and witnesses do not depend on the order.
+	Workers int
 	// Spec is the sequential specification the linearizability property
 	// checks operation histories against.
 	Spec *porcupine.Model
@@ -101,7 +108,7 @@ func Explore(p *model.Program, m model.Model, opt Options, visit func(*Execution
 	}
 	r := newRunner(p, m, opt, visit)
 	d := &dpor{runner: r}
-	return r.finish(d.visit(d.initial(), true))
+	return r.finish(r.run(func() error { return d.visit(d.initial(), true) }))
 }
 
 // ExploreReference visits the same executions as Explore by the simplest
@@ -124,17 +131,24 @@ func (x *runner) action(g *model.Graph, t int) (model.Action, error) {
 	return a, err
 }
 
-// runner holds what both explorers share: limits, statistics and the
-// reporting of complete executions.
+// runner holds what both explorers share: limits, statistics, the
+// reporting of complete executions and the workers of a parallel
+// exploration.
 type runner struct {
-	p            *model.Program
-	m            model.Model
-	opt          Options
-	visit        func(*Execution)
+	p        *model.Program
+	m        model.Model
+	opt      Options
+	visit    func(*Execution)
+	start    time.Time
+	deadline time.Time
+
+	mu           sync.Mutex // guards stats, lastProgress and err
 	stats        Stats
-	start        time.Time
-	deadline     time.Time
 	lastProgress time.Time
+	err          error       // the first error of a parallel exploration
+	halt         atomic.Bool // set when the exploration must stop
+	tasks        chan func() error
+	pending      sync.WaitGroup
 }
 
 func newRunner(p *model.Program, m model.Model, opt Options, visit func(*Execution)) *runner {
@@ -156,15 +170,79 @@ func (x *runner) finish(err error) (Stats, error) {
 	return x.stats, err
 }
 
+// run runs the exploration root, on Options.Workers goroutines when there
+// are several: a subtree handed to fork then runs on an idle worker.
+func (x *runner) run(root func() error) error {
+	if x.opt.Workers <= 1 {
+		return root()
+	}
+	x.tasks = make(chan func() error)
+	for range x.opt.Workers {
+		go func() {
+			for f := range x.tasks {
+				if err := f(); err != nil {
+					x.fail(err)
+				}
+				x.pending.Done()
+			}
+		}()
+	}
+	x.pending.Add(1)
+	x.tasks <- root
+	x.pending.Wait()
+	close(x.tasks)
+	return x.err
+}
+
+// fork explores a subtree: on an idle worker when there is one (its error
+// then stops the whole exploration), otherwise here and now.
+func (x *runner) fork(f func() error) error {
+	if x.tasks == nil {
+		return f()
+	}
+	x.pending.Add(1)
+	select {
+	case x.tasks <- f:
+		return nil
+	default:
+		x.pending.Done()
+		return f()
+	}
+}
+
+// fail records the first error of a worker and stops the others.
+func (x *runner) fail(err error) {
+	x.mu.Lock()
+	if x.err == nil && !errors.Is(err, errStop) {
+		x.err = err
+	}
+	x.mu.Unlock()
+	x.halt.Store(true)
+}
+
+// setLimit records that a bound cut the exploration short.
+func (x *runner) setLimit(limit string) {
+	x.mu.Lock()
+	x.stats.Limit = limit
+	x.mu.Unlock()
+}
+
+// stop ends the exploration at a bound; x.mu is held.
 func (x *runner) stop(limit string) error {
 	if x.stats.Limit == "" {
 		x.stats.Limit = limit
 	}
+	x.halt.Store(true)
 	return errStop
 }
 
 // step counts a visited graph and checks the limits.
 func (x *runner) step() error {
+	if x.halt.Load() {
+		return errStop
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	x.stats.Graphs++
 	if x.opt.MaxExecutions > 0 && x.stats.Executions >= x.opt.MaxExecutions {
 		return x.stop("max-executions")
@@ -270,6 +348,7 @@ func (x *runner) complete(g *model.Graph) error {
 	if err != nil || e == nil {
 		return err
 	}
+	x.mu.Lock()
 	for _, st := range e.States {
 		if st.Status == model.Cut && x.stats.Limit == "" {
 			x.stats.Limit = "loop-bound"
@@ -279,6 +358,7 @@ func (x *runner) complete(g *model.Graph) error {
 	if len(e.Blocked) > 0 {
 		x.stats.Blocked++
 	}
+	x.mu.Unlock()
 	if x.visit != nil {
 		x.visit(e)
 	}

@@ -3,6 +3,7 @@ package checker_test
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -303,6 +304,52 @@ func TestPreemptionBounding(t *testing.T) {
 			}
 			if st.Exhaustive() && len(got) != len(all) {
 				t.Fatalf("bound %d reports exhaustive with %d of %d executions", k, len(got), len(all))
+			}
+		}
+	})
+}
+
+// TestParallelMatchesSequential checks that exploring on two workers visits
+// exactly the executions of the sequential explorer, and that Check's
+// verdicts and witnesses do not depend on the order they are found in.
+func TestParallelMatchesSequential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProgram(t, protocolSized)
+		m := mustModel(t, rapid.SampledFrom(modelNames).Draw(t, "model"))
+		var mu sync.Mutex
+		parallel := func(p *model.Program, m model.Model, opt checker.Options, visit func(*checker.Execution)) (checker.Stats, error) {
+			opt.Workers = 2
+			return checker.Explore(p, m, opt, func(e *checker.Execution) {
+				mu.Lock()
+				defer mu.Unlock()
+				visit(e)
+			})
+		}
+		_, seq := outcomes(t, p, m, checker.Explore)
+		_, par := outcomes(t, p, m, parallel)
+		if k, ok := subset(seq, par); !ok {
+			t.Fatalf("the parallel explorer misses:\n%s\n%s", p, seq[k])
+		}
+		if k, ok := subset(par, seq); !ok {
+			t.Fatalf("the parallel explorer adds:\n%s\n%s", p, par[k])
+		}
+		props := []string{checker.PropDataRace, checker.PropDeadlock}
+		a, err := checker.Check(p, m, props, checker.Options{MaxGraphs: 50000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := checker.Check(p, m, props, checker.Options{MaxGraphs: 50000, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Stats.Executions != b.Stats.Executions || a.Stats.Graphs != b.Stats.Graphs {
+			t.Fatalf("sequential %v, parallel %v", a.Stats, b.Stats)
+		}
+		for i := range a.Props {
+			x, y := a.Props[i], b.Props[i]
+			if x.Status != y.Status || x.Violations != y.Violations || x.Message != y.Message ||
+				(x.Witness == nil) != (y.Witness == nil) || x.Witness != nil && x.Witness.Graph.Key() != y.Witness.Graph.Key() {
+				t.Fatalf("%s: sequential %s (%q), parallel %s (%q)", x.Name, x.Status, x.Message, y.Status, y.Message)
 			}
 		}
 	})

@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/anishathalye/porcupine"
 
@@ -60,13 +61,18 @@ type Witness struct {
 // anchors in po, rf, co and spawn order (every event when it has none).
 func (w *Witness) Cone() map[model.EventRef]bool { return cone(w.Graph, w.Violation.Anchors) }
 
-// shorter orders witnesses: fewer events in the cone, then fewer threads.
+// shorter orders witnesses: fewer events in the cone, then fewer threads,
+// then the graphs' fingerprints, so that the choice does not depend on the
+// order in which executions are found.
 func (w *Witness) shorter(o *Witness) bool {
 	a, b := w.Cone(), o.Cone()
 	if len(a) != len(b) {
 		return len(a) < len(b)
 	}
-	return threadsIn(a) < threadsIn(b)
+	if ta, tb := threadsIn(a), threadsIn(b); ta != tb {
+		return ta < tb
+	}
+	return w.Graph.Key() < o.Graph.Key()
 }
 
 func threadsIn(c map[model.EventRef]bool) int {
@@ -248,12 +254,16 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 		spec = nil
 	}
 	allBlocked := true
+	var mu sync.Mutex // the explorer's workers report executions concurrently
 	reach := func(name string) {
 		if k, ok := index[name]; ok {
 			rep.Props[k].Reached++
 		}
 	}
 	stats, err := Explore(p, m, opt, func(e *Execution) {
+		violations := Judge(e, spec)
+		mu.Lock()
+		defer mu.Unlock()
 		reach(PropDataRace)
 		reach(PropDeadlock)
 		for _, name := range e.reached() {
@@ -265,7 +275,7 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 		if spec != nil {
 			reach(PropLinearizability)
 		}
-		for _, v := range Judge(e, spec) {
+		for _, v := range violations {
 			k, ok := index[v.Prop]
 			if !ok {
 				continue

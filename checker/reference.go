@@ -61,12 +61,12 @@ func (x *reference) search(g *model.Graph, last, pre int) error {
 		if x.opt.Preemptions && lastRuns && t != last {
 			cost++
 			if cost > x.opt.PreemptionBound {
-				x.stats.Limit = fmt.Sprintf("preemption-bound(%d)", x.opt.PreemptionBound)
+				x.setLimit(fmt.Sprintf("preemption-bound(%d)", x.opt.PreemptionBound))
 				continue
 			}
 		}
 		if len(g.Threads[t]) >= x.opt.MaxEvents {
-			x.stats.Limit = "max-events"
+			x.setLimit("max-events")
 			continue
 		}
 		for _, h := range Successors(g, t, &a) {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -66,6 +67,7 @@ type bounds struct {
 	memory   string
 	preempt  int
 	maxDepth int
+	workers  int
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
@@ -74,6 +76,7 @@ func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded")
 	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
 	cmd.Flags().IntVar(&b.maxDepth, "max-depth", 0, "explore at most this many events per thread: the verdict is then bounded (0: no bound)")
+	cmd.Flags().IntVar(&b.workers, "workers", runtime.NumCPU(), "explore on this many cores (the result does not depend on it)")
 }
 
 // options returns the exploration bounds; Ctrl-C (the context) stops an
@@ -83,7 +86,7 @@ func (b *bounds) options(ctx context.Context) (checker.Options, error) {
 	if err != nil {
 		return checker.Options{}, usageError(fmt.Errorf("--max-memory: %v", err))
 	}
-	opt := checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth}
+	opt := checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth, Workers: b.workers}
 	if b.preempt >= 0 {
 		opt.Preemptions, opt.PreemptionBound = true, b.preempt
 	}
