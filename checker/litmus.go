@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -23,7 +24,8 @@ type LitmusResult struct {
 	// Undef is set when some execution has a data race and the model makes
 	// races undefined behaviour.
 	Undef bool
-	// Races holds one racing pair of the first racy execution found.
+	// Race holds a racing pair of the racy execution with the least
+	// fingerprint (so that it does not depend on the exploration order).
 	Race  [2]model.EventRef
 	Stats Stats
 }
@@ -37,16 +39,22 @@ func RunLitmus(p *model.Program, m model.Model, opt Options) (*LitmusResult, err
 	}
 	opt.Races = m.RacesUndefined()
 	states := map[string]bool{}
+	var mu sync.Mutex // the explorer's workers report executions concurrently
+	raceKey := ""
 	stats, err := Explore(p, m, opt, func(e *Execution) {
-		states[FormatState(p, final.Show, &e.Final)] = true
-		if final.Cond.Eval(&e.Final) {
+		state, holds := FormatState(p, final.Show, &e.Final), final.Cond.Eval(&e.Final)
+		mu.Lock()
+		defer mu.Unlock()
+		states[state] = true
+		if holds {
 			res.Positive++
 		} else {
 			res.Negative++
 		}
-		if len(e.Races) > 0 && !res.Undef {
-			res.Undef = true
-			res.Race = e.Races[0]
+		if len(e.Races) > 0 {
+			if k := e.Graph.Key(); !res.Undef || k < raceKey {
+				res.Undef, res.Race, raceKey = true, e.Races[0], k
+			}
 		}
 	})
 	if err != nil {

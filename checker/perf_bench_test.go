@@ -9,6 +9,7 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/lang"
+	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
 // BenchmarkDlsym covers the dlsym rows of docs/performance.md: the
@@ -81,6 +82,30 @@ func TestReferenceDlsymCounts(t *testing.T) {
 			}
 			if st.Executions != c.want || !st.Exhaustive() {
 				t.Errorf("%v, want %d executions", st, c.want)
+			}
+		})
+	}
+}
+
+// TestPerfLitmus pins the litmus files of the herd7 rows of
+// docs/performance.md (ordercheck litmus testdata/perf/*.litmus): their
+// execution counts are the benchmark shapes'.
+func TestPerfLitmus(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		execs int64
+	}{{"W-5", 14400}, {"Counter-5", 120}} {
+		t.Run(c.file, func(t *testing.T) {
+			p, err := litmus.ParseFile("testdata/perf/" + c.file + ".litmus")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := checker.RunLitmus(p, mustModel(t, "rc11"), checker.Options{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Positive + res.Negative; got != c.execs || !res.Stats.Exhaustive() {
+				t.Errorf("%d executions (%v), want %d", got, res.Stats, c.execs)
 			}
 		})
 	}

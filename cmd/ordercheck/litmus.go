@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,6 +17,7 @@ func newLitmusCmd() *cobra.Command {
 	var maxExec int64
 	var timeout time.Duration
 	var why string
+	var workers int
 	cmd := &cobra.Command{
 		Use:   "litmus [--model rc11|sc|tso] FILE...",
 		Short: "Run C litmus tests and print herd7-style results",
@@ -60,7 +62,7 @@ exploration short.`,
 				if err != nil {
 					return usageError(err)
 				}
-				res, err := checker.RunLitmus(p, m, checker.Options{MaxExecutions: maxExec, Timeout: timeout})
+				res, err := checker.RunLitmus(p, m, checker.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers})
 				if err != nil {
 					return usageError(fmt.Errorf("%s: %w", path, err))
 				}
@@ -75,6 +77,7 @@ exploration short.`,
 	}
 	cmd.Flags().StringVarP(&modelName, "model", "m", "rc11", "memory model: rc11, sc or tso")
 	cmd.Flags().Int64Var(&maxExec, "max-executions", 0, "stop after this many executions (0: no bound)")
+	cmd.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "explore on this many cores (the results do not depend on it)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")
 	cmd.Flags().StringVar(&why, "why", "", "explain why an outcome (\"1:r0=1 /\\ 1:r1=0\") is allowed or forbidden")
 	return cmd
