@@ -28,7 +28,24 @@ import (
 type Row struct {
 	Variant string
 	Params  map[string]string
-	NoGo    bool // the variant has no faithful Go form: model columns only
+	NoGo    bool   // the variant has no faithful Go form: model columns only
+	Impl    string // the Go implementation to run, when not named Variant
+}
+
+// impl names the row's Go implementation.
+func (r Row) impl() string {
+	if r.Impl != "" {
+		return r.Impl
+	}
+	return r.Variant
+}
+
+// name is how the table names the row.
+func (r Row) name() string {
+	if r.Impl != "" {
+		return r.Variant + " (Go: " + r.Impl + ")"
+	}
+	return r.Variant
 }
 
 // Table describes a protocol's evidence document.
@@ -65,7 +82,7 @@ func (tb Table) Check(t *testing.T, update bool) {
 	var mu sync.Mutex
 	t.Run("rows", func(t *testing.T) {
 		for i, row := range tb.Rows {
-			t.Run(row.Variant+paramText(row.Params, "/"), func(t *testing.T) {
+			t.Run(row.impl()+paramText(row.Params, "/"), func(t *testing.T) {
 				t.Parallel()
 				c := tb.row(t, pr, stress, rd, row)
 				mu.Lock()
@@ -86,7 +103,7 @@ func (tb Table) Check(t *testing.T, update bool) {
 		if !row.NoGo {
 			goCols = fmt.Sprintf("%s | %s | %s", yes(c.tsan, "race reported", "no race"), c.lin, yes(c.goDeadlock, "blocked", "none"))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", row.Variant, paramText(row.Params, ""), c.race, c.linRC11, c.linTSO, c.deadlock, goCols)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", row.name(), paramText(row.Params, ""), c.race, c.linRC11, c.linTSO, c.deadlock, goCols)
 	}
 	b.WriteString("\n" + tb.Outro)
 	if runtime.GOARCH != "amd64" {
@@ -133,7 +150,7 @@ func (tb Table) row(t *testing.T, pr *lang.Protocol, stress protocols.Stresser, 
 	if row.NoGo {
 		return c
 	}
-	cfg := harness.Config{Variant: row.Variant, Params: row.Params, Clients: tb.Clients, Rounds: 20, Seed: 1}
+	cfg := harness.Config{Variant: row.impl(), Params: row.Params, Clients: tb.Clients, Rounds: 20, Seed: 1}
 	var out string
 	c.tsan, out = rd.Races(t, cfg)
 	if c.tsan != (c.race == checker.Violated) {
