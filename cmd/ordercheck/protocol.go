@@ -493,11 +493,14 @@ func replayTrace(t *checker.Trace) (*replayed, error) {
 }
 
 func writeHeader(w io.Writer, pr *lang.Protocol, inst *lang.Instance, m model.Model) {
-	doc := ""
-	if v := pr.Variant(inst.Variant); v != nil && v.Doc != "" {
-		doc = " — " + v.Doc
+	variant := ""
+	if inst.Variant != "" {
+		variant = ", variant " + inst.Variant
 	}
-	fmt.Fprintf(w, "protocol %s, variant %s%s\nmodel %s, %s\n\n", pr.Name, inst.Variant, doc, m.Name(), inst.ParamString())
+	if v := pr.Variant(inst.Variant); v != nil && v.Doc != "" {
+		variant += " — " + v.Doc
+	}
+	fmt.Fprintf(w, "protocol %s%s\nmodel %s, %s\n\n", pr.Name, variant, m.Name(), inst.ParamString())
 }
 
 func verdictExit(v string) error {
