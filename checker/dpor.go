@@ -45,6 +45,16 @@ type dstate struct {
 	// last is the event added last, or the read a revisit gave a new
 	// source: the one whose coherence incoherent checks.
 	last model.EventRef
+	// acts caches each thread's next action; entries are shared with the
+	// children, which recompute those of the threads they extend.
+	acts []*acted
+}
+
+// acted is a thread's next action, computed after its first n events.
+type acted struct {
+	n   int
+	a   model.Action
+	err error
 }
 
 func (d *dpor) initial() *dstate {
@@ -57,7 +67,7 @@ func (d *dpor) initial() *dstate {
 // a child copies only what it changes.
 func (s *dstate) clone(loc model.Loc, ts ...int) *dstate {
 	g := &model.Graph{Prog: s.g.Prog, Threads: slices.Clone(s.g.Threads), Co: slices.Clone(s.g.Co)}
-	c := &dstate{g: g, meta: slices.Clone(s.meta), stamp: s.stamp, last: s.last}
+	c := &dstate{g: g, meta: slices.Clone(s.meta), stamp: s.stamp, last: s.last, acts: slices.Clone(s.acts)}
 	for _, t := range ts {
 		g.Threads[t] = append(make([]model.Event, 0, len(g.Threads[t])+2), g.Threads[t]...)
 		c.meta[t] = append(make([]meta, 0, len(c.meta[t])+2), c.meta[t]...)
@@ -101,8 +111,19 @@ func (s *dstate) restrict(keep []int) *dstate {
 // thread can; bounded reports a thread stopped by the event bound.
 func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) {
 	t = -1
+	if s.acts == nil {
+		s.acts = make([]*acted, len(s.g.Threads))
+	}
 	for i := range s.g.Threads {
-		ai, err := d.action(s.g, i)
+		// A thread's next action depends on its events only (a spawned
+		// thread's also on its spawn: not cached).
+		c := s.acts[i]
+		if c == nil || c.n != len(s.g.Threads[i]) || d.p.Threads[i].Spawned {
+			ai, err := d.action(s.g, i)
+			c = &acted{n: len(s.g.Threads[i]), a: ai, err: err}
+			s.acts[i] = c
+		}
+		ai, err := c.a, c.err
 		if err != nil {
 			return -1, a, false, err
 		}
@@ -402,6 +423,9 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 			cc := c.clone(loc, int(r.T), int(w.T))
 			cc.g.Threads[r.T][r.I] = ev
 			cc.last = r
+			if cc.acts != nil {
+				cc.acts[r.T] = nil // same length, another event
+			}
 			if !rmwWrite {
 				co := cc.g.Co[loc]
 				k := cc.g.CoPos(loc, w)
