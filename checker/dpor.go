@@ -89,7 +89,9 @@ func (s *dstate) add(t int, e model.Event, max bool) model.EventRef {
 
 func (s *dstate) m(r model.EventRef) *meta { return &s.meta[r.T][r.I] }
 
-// restrict keeps the first keep[t] events of each thread t.
+// restrict keeps the first keep[t] events of each thread t. The result
+// caches no actions (a revisit then changes an event in place), and it
+// must not read s's cache, which a concurrent visit of s may be filling.
 func (s *dstate) restrict(keep []int) *dstate {
 	c := &dstate{g: model.NewGraph(s.g.Prog), meta: make([][]meta, len(s.meta)), stamp: s.stamp}
 	for t := range s.meta {
@@ -175,7 +177,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		if err := d.explore(c, false); err != nil {
 			return err
 		}
-		return d.fork(func() error { return d.revisits(c, w) })
+		return d.revisitsOf(c, w)
 	case a.IsReadAction():
 		comax := s.g.CoMax(a.Loc)
 		writes := append([]model.EventRef{model.InitRef(a.Loc)}, s.g.Co[a.Loc]...)
@@ -202,7 +204,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		if err := d.explore(c, true); err != nil {
 			return err
 		}
-		if err := d.fork(func() error { return d.revisits(c, w) }); err != nil {
+		if err := d.revisitsOf(c, w); err != nil {
 			return err
 		}
 		for pos := n; pos >= 1; pos-- {
@@ -287,7 +289,19 @@ func incoherent(g *model.Graph, e model.EventRef) bool {
 
 // explore visits c, on an idle worker when there is one.
 func (d *dpor) explore(c *dstate, known bool) error {
+	if d.tasks == nil { // sequential: no closure to allocate per graph
+		return d.visit(c, known)
+	}
 	return d.fork(func() error { return d.visit(c, known) })
+}
+
+// revisitsOf performs the backward revisits of w, on an idle worker when
+// there is one.
+func (d *dpor) revisitsOf(c *dstate, w model.EventRef) error {
+	if d.tasks == nil {
+		return d.revisits(c, w)
+	}
+	return d.fork(func() error { return d.revisits(c, w) })
 }
 
 // prefix returns the po ∪ rf prefix of e, as the number of events of each
@@ -423,9 +437,6 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 			cc := c.clone(loc, int(r.T), int(w.T))
 			cc.g.Threads[r.T][r.I] = ev
 			cc.last = r
-			if cc.acts != nil {
-				cc.acts[r.T] = nil // same length, another event
-			}
 			if !rmwWrite {
 				co := cc.g.Co[loc]
 				k := cc.g.CoPos(loc, w)

@@ -60,6 +60,17 @@ func subset[V any](a map[string]V, b map[string]V) (string, bool) {
 	return "", true
 }
 
+// same fails unless two explorations of p found the same executions.
+func same(t *rapid.T, p *model.Program, aName string, a map[string]string, bName string, b map[string]string) {
+	t.Helper()
+	if k, ok := subset(a, b); !ok {
+		t.Fatalf("%s finds an execution %s misses:\n%s\n%s", aName, bName, p, a[k])
+	}
+	if k, ok := subset(b, a); !ok {
+		t.Fatalf("%s finds an execution %s misses:\n%s\n%s", bName, aName, p, b[k])
+	}
+}
+
 // TestExplorerMatchesReference checks that the optimised explorer visits
 // exactly the executions of the reference explorer, each once, under every
 // model.
@@ -75,12 +86,7 @@ func TestExplorerMatchesReference(t *testing.T) {
 					m := mustModel(t, name)
 					_, fast := outcomes(t, p, m, checker.Explore)
 					_, ref := outcomes(t, p, m, checker.ExploreReference)
-					if k, ok := subset(ref, fast); !ok {
-						t.Fatalf("%s: the explorer misses an execution the reference finds:\n%s\n%s", name, p, ref[k])
-					}
-					if k, ok := subset(fast, ref); !ok {
-						t.Fatalf("%s: the explorer finds an execution the reference does not:\n%s\n%s", name, p, fast[k])
-					}
+					same(t, p, name+": the reference", ref, "the explorer", fast)
 				}
 			})
 		})
@@ -187,12 +193,7 @@ func TestExplorerMatchesAxioms(t *testing.T) {
 			if !st.Exhaustive() {
 				t.Skip("too many candidates")
 			}
-			if k, ok := subset(accepted, explored); !ok {
-				t.Fatalf("%s accepts an execution the explorer misses:\n%s\n%s", name, p, accepted[k])
-			}
-			if k, ok := subset(explored, accepted); !ok {
-				t.Fatalf("the explorer finds an execution %s rejects:\n%s\n%s", name, p, explored[k])
-			}
+			same(t, p, name+"'s axioms", accepted, "the explorer", explored)
 		}
 	})
 }
@@ -327,12 +328,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 		}
 		_, seq := outcomes(t, p, m, checker.Explore)
 		_, par := outcomes(t, p, m, parallel)
-		if k, ok := subset(seq, par); !ok {
-			t.Fatalf("the parallel explorer misses:\n%s\n%s", p, seq[k])
-		}
-		if k, ok := subset(par, seq); !ok {
-			t.Fatalf("the parallel explorer adds:\n%s\n%s", p, par[k])
-		}
+		same(t, p, m.Name()+": the sequential explorer", seq, "the parallel one", par)
 		props := []string{checker.PropDataRace, checker.PropDeadlock}
 		a, err := checker.Check(p, m, props, checker.Options{MaxGraphs: 50000})
 		if err != nil {
