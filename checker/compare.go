@@ -115,14 +115,16 @@ func (c *Comparison) WriteTable(w io.Writer) {
 		for k, p := range c.Props {
 			line += fmt.Sprintf("  %-*s", widths[k+1], p)
 		}
-		fmt.Fprintln(w, strings.TrimRight(line, " ")+"  executions")
+		_, unit := c.Reports[0][j].Stats.Count()
+		fmt.Fprintln(w, strings.TrimRight(line, " ")+"  "+unit)
 		for i, cs := range c.Cases {
 			r := c.Reports[i][j]
 			line := fmt.Sprintf("  %-*s", widths[0], cs.Variant)
 			for k, p := range r.Props {
 				line += fmt.Sprintf("  %-*s", widths[k+1], cell(p.Status))
 			}
-			fmt.Fprintf(w, "%s  %d%s\n", line, r.Stats.Executions, limitNote(r))
+			n, _ := r.Stats.Count()
+			fmt.Fprintf(w, "%s  %d%s\n", line, n, limitNote(r))
 		}
 		fmt.Fprintln(w)
 	}

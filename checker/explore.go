@@ -47,6 +47,11 @@ type Options struct {
 	// another order and calls visit from several goroutines at once; Check's
 	// verdicts and witnesses do not depend on the order.
 	Workers int
+	// Engine chooses how Check explores: EngineDPOR visits each
+	// consistent execution graph once, EngineStates each reachable state
+	// (for models with an operational form), EngineAuto (or "") the latter
+	// when it applies.
+	Engine string
 	// Spec is the sequential specification the linearizability property
 	// checks operation histories against.
 	Spec *porcupine.Model
@@ -83,12 +88,24 @@ func (e *Execution) Failed() []int {
 type Stats struct {
 	Executions int64 // complete, consistent executions
 	Blocked    int64 // of which some thread never finishes
-	Graphs     int64 // partial graphs visited
-	Elapsed    time.Duration
+	Graphs     int64 // partial graphs (or states) visited
+	// States counts the distinct states of a state-merging exploration
+	// (Engine states); Executions then counts its final states.
+	States  int64
+	Elapsed time.Duration
 	// Limit is empty when the exploration was exhaustive; otherwise it names
 	// the bound that cut it short ("max-executions", "max-events",
 	// "timeout", "interrupted"), and nothing was verified.
 	Limit string
+}
+
+// Count returns the size of the explored space and its unit: states for
+// a state-merging exploration, else executions.
+func (s Stats) Count() (int64, string) {
+	if s.States > 0 {
+		return s.States, "states"
+	}
+	return s.Executions, "executions"
 }
 
 // Exhaustive reports whether every execution was explored.
@@ -410,6 +427,9 @@ func (s Stats) String() string {
 	lim := "exhaustive"
 	if s.Limit != "" {
 		lim = "bounded by " + s.Limit
+	}
+	if s.States > 0 {
+		return fmt.Sprintf("%d states, %d final (%d blocked), %v, %s", s.States, s.Executions, s.Blocked, s.Elapsed.Round(time.Millisecond), lim)
 	}
 	return fmt.Sprintf("%d executions (%d blocked), %d graphs, %v, %s", s.Executions, s.Blocked, s.Graphs, s.Elapsed.Round(time.Millisecond), lim)
 }

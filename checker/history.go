@@ -48,7 +48,11 @@ func History(e *Execution) []porcupine.Operation {
 
 // linearizable checks an execution's history against spec.
 func linearizable(e *Execution, spec porcupine.Model) (bool, string) {
-	h := History(e)
+	return checkHistory(e.Graph.Prog, History(e), spec)
+}
+
+// checkHistory checks a history of p's operations against spec.
+func checkHistory(p *model.Program, h []porcupine.Operation, spec porcupine.Model) (bool, string) {
 	if len(h) == 0 {
 		return true, ""
 	}
@@ -62,7 +66,7 @@ func linearizable(e *Execution, spec porcupine.Model) (bool, string) {
 		if spec.DescribeOperation != nil {
 			desc = spec.DescribeOperation(op.Input, op.Output)
 		}
-		ops = append(ops, fmt.Sprintf("%s: %s", e.Graph.Prog.Threads[op.ClientId].Name, desc))
+		ops = append(ops, fmt.Sprintf("%s: %s", p.Threads[op.ClientId].Name, desc))
 	}
 	return false, fmt.Sprintf("no sequential order of %v matches the specification", ops)
 }

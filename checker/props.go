@@ -253,7 +253,18 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 	if _, ok := index[PropLinearizability]; !ok {
 		spec = nil
 	}
+	states, err := useStates(p, m, opt)
+	if err != nil {
+		return nil, err
+	}
 	allBlocked := true
+	if states {
+		if allBlocked, err = checkStates(p, m, rep, index, spec, opt); err != nil {
+			return nil, err
+		}
+		rep.settle(allBlocked, opt.Spec != nil)
+		return rep, nil
+	}
 	var mu sync.Mutex // the explorer's workers report executions concurrently
 	reach := func(name string) {
 		if k, ok := index[name]; ok {
@@ -292,12 +303,19 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 		return nil, err
 	}
 	rep.Stats = stats
+	rep.settle(allBlocked, opt.Spec != nil)
+	return rep, nil
+}
+
+// settle gives each property its verdict from what the exploration found.
+func (rep *Report) settle(allBlocked, hasSpec bool) {
+	stats := rep.Stats
 	for i := range rep.Props {
 		r := &rep.Props[i]
 		switch {
 		case r.Violations > 0:
 			r.Status = Violated
-		case r.Name == PropLinearizability && opt.Spec == nil:
+		case r.Name == PropLinearizability && !hasSpec:
 			r.Status = Unknown
 			r.Message = "the protocol has no sequential specification to check histories against"
 		case !stats.Exhaustive():
@@ -313,7 +331,6 @@ func Check(p *model.Program, m model.Model, props []string, opt Options) (*Repor
 			}
 		}
 	}
-	return rep, nil
 }
 
 func describeRace(e *Execution, r [2]model.EventRef) string {

@@ -275,7 +275,11 @@ func (r *Report) WriteText(w io.Writer) {
 			line += "  " + p.Message
 		}
 		if p.Status == Violated {
-			line += fmt.Sprintf("  [%d of %d executions]", p.Violations, r.Stats.Executions)
+			if r.Stats.States > 0 {
+				line += fmt.Sprintf("  [%d violating steps or final states, of %d states]", p.Violations, r.Stats.States)
+			} else {
+				line += fmt.Sprintf("  [%d of %d executions]", p.Violations, r.Stats.Executions)
+			}
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -300,6 +304,7 @@ type JSONStats struct {
 	Executions int64   `json:"executions"`
 	Blocked    int64   `json:"blocked"`
 	Graphs     int64   `json:"graphs"`
+	States     int64   `json:"states,omitempty"`
 	Seconds    float64 `json:"seconds"`
 	Limit      string  `json:"limit,omitempty"`
 }
@@ -318,7 +323,7 @@ type JSONResult struct {
 // JSON returns the report as data.
 func (r *Report) JSON(protocol, variant, params string) JSONResult {
 	out := JSONResult{Protocol: protocol, Variant: variant, Model: r.Model, Params: params, Verdict: r.Verdict(),
-		Stats: JSONStats{Executions: r.Stats.Executions, Blocked: r.Stats.Blocked, Graphs: r.Stats.Graphs,
+		Stats: JSONStats{Executions: r.Stats.Executions, Blocked: r.Stats.Blocked, Graphs: r.Stats.Graphs, States: r.Stats.States,
 			Seconds: r.Stats.Elapsed.Round(time.Millisecond).Seconds(), Limit: r.Stats.Limit}}
 	for _, p := range r.Props {
 		out.Properties = append(out.Properties, JSONProp{Name: p.Name, Status: p.Status, Message: p.Message, Violations: p.Violations})

@@ -147,15 +147,11 @@ func (p *Program) Replay(t int, evs []Event) (ThreadState, Action, error) {
 			return st, a, nil
 		}
 		e := &evs[k]
-		in := &th.Code[a.Instr]
 		switch a.Kind {
-		case ActRead:
-			p.setReg(&st, in.Dst, e.Val, DepSet(nil).With(k))
+		case ActRead, ActChoose:
+			p.settle(t, &st, &a, e.Val, false, k)
 			k++
-		case ActWrite, ActUnlock, ActFence, ActChoose, ActSpawn, ActCall, ActRet:
-			if a.Kind == ActChoose {
-				p.setReg(&st, in.Dst, e.Val, nil)
-			}
+		case ActWrite, ActUnlock, ActFence, ActSpawn, ActCall, ActRet:
 			k++
 		case ActFail:
 			st.Status, st.Msg = Failed, a.Msg
@@ -177,23 +173,47 @@ func (p *Program) Replay(t int, evs []Event) (ThreadState, Action, error) {
 				}
 				return st, Action{}, nil
 			}
-			dep := DepSet(nil).With(k - 1)
+			read := k - 1
 			if writes {
-				dep = DepSet(nil).With(k - 2)
+				read = k - 2
 			}
-			if a.Kind != ActLock {
-				p.setReg(&st, in.Dst, e.Val, dep)
-			}
-			if a.Kind == ActCAS {
-				ok := int64(0)
-				if writes {
-					ok = 1
-				}
-				p.setReg(&st, in.Dst2, ok, dep)
-			}
+			p.settle(t, &st, &a, e.Val, writes, read)
 		}
 		st.PC++
 	}
+}
+
+// settle sets the registers that thread action a assigns: v is the value
+// its read returned (or the value chosen), k the index of that read among
+// the thread's events, writes whether a read-modify-write wrote.
+func (p *Program) settle(t int, st *ThreadState, a *Action, v int64, writes bool, k int) {
+	in := &p.Threads[t].Code[a.Instr]
+	switch a.Kind {
+	case ActChoose:
+		p.setReg(st, in.Dst, v, nil)
+	case ActRead, ActRMW, ActCAS:
+		dep := DepSet(nil).With(k)
+		p.setReg(st, in.Dst, v, dep)
+		if a.Kind == ActCAS {
+			p.setReg(st, in.Dst2, b2i(writes), dep)
+		}
+	}
+}
+
+// Advance completes thread t's next action a in st and runs the thread on
+// to its following action, as Replay would after the action's events: v is
+// the value its read returned (or the value chosen), writes whether a
+// read-modify-write wrote, k the index of its read among the thread's
+// events. st must not share its registers with another state, and a lock
+// may be advanced only when it was free (it then takes it).
+func (p *Program) Advance(t int, st *ThreadState, a *Action, v int64, writes bool, k int) (Action, error) {
+	if a.Kind == ActFail {
+		st.Status, st.Msg = Failed, a.Msg
+		return Action{}, nil
+	}
+	p.settle(t, st, a, v, writes, k)
+	st.PC++
+	return p.step(t, st)
 }
 
 func (p *Program) setReg(st *ThreadState, r Reg, v int64, d DepSet) {
@@ -400,4 +420,10 @@ func (p *Program) step(t int, st *ThreadState) (Action, error) {
 		}
 		return a, nil
 	}
+}
+
+// EvalExpr evaluates e with the given register values.
+func EvalExpr(e *Expr, regs []int64) (int64, error) {
+	v, _, err := eval(e, &ThreadState{Regs: regs, Deps: make([]DepSet, len(regs))})
+	return v, err
 }

@@ -68,6 +68,7 @@ type bounds struct {
 	preempt  int
 	maxDepth int
 	workers  int
+	engine   string
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
@@ -77,6 +78,7 @@ func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
 	cmd.Flags().IntVar(&b.maxDepth, "max-depth", 0, "explore at most this many events per thread: the verdict is then bounded (0: no bound)")
 	cmd.Flags().IntVar(&b.workers, "workers", runtime.NumCPU(), "explore on this many cores (the result does not depend on it)")
+	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto, "how to explore: states (merge equal states; sc only), dpor (one visit per execution graph), auto (states where it applies)")
 }
 
 // options returns the exploration bounds; Ctrl-C (the context) stops an
@@ -86,7 +88,7 @@ func (b *bounds) options(ctx context.Context) (checker.Options, error) {
 	if err != nil {
 		return checker.Options{}, usageError(fmt.Errorf("--max-memory: %v", err))
 	}
-	opt := checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth, Workers: b.workers}
+	opt := checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth, Workers: b.workers, Engine: b.engine}
 	if b.preempt >= 0 {
 		opt.Preemptions, opt.PreemptionBound = true, b.preempt
 	}

@@ -1,0 +1,308 @@
+package checker
+
+import (
+	"slices"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// future over-approximates what a thread may still do from an
+// instruction on: the locations it may access, by kind (bit l for location
+// l; an access through a computed address may touch any location).
+type future struct {
+	plainR, plainW uint64 // plain reads and writes
+	atomR, atomW   uint64 // atomic reads (of read-modify-writes too) and writes (a spawn: all)
+	acqFence       bool   // an acquire fence
+}
+
+func (f *future) union(g *future) bool {
+	old := *f
+	f.plainR |= g.plainR
+	f.plainW |= g.plainW
+	f.atomR |= g.atomR
+	f.atomW |= g.atomW
+	f.acqFence = f.acqFence || g.acqFence
+	return *f != old
+}
+
+// futures computes every thread's future at every instruction (index
+// len(Code) is the thread's end), or nil when the program has too many
+// locations for the bit sets (the explorer then keeps every clock).
+func futures(p *model.Program) [][]future {
+	if len(p.Locs) > 64 {
+		return nil
+	}
+	all := uint64(1)<<len(p.Locs) - 1
+	if len(p.Locs) == 64 {
+		all = ^uint64(0)
+	}
+	targets := accessTargets(p, all)
+	out := make([][]future, len(p.Threads))
+	for t := range p.Threads {
+		code := p.Threads[t].Code
+		fs := make([]future, len(code)+1)
+		own := make([]future, len(code))
+		for pc := range code {
+			in := &code[pc]
+			locs := targets[t][pc]
+			f := &own[pc]
+			switch in.Op {
+			case model.OpLoad:
+				if in.Ord.Atomic() {
+					f.atomR = locs
+				} else {
+					f.plainR = locs
+				}
+			case model.OpStore:
+				if in.Ord.Atomic() {
+					f.atomW = locs
+				} else {
+					f.plainW = locs
+				}
+			case model.OpRMW, model.OpCAS, model.OpLock, model.OpUnlock:
+				f.atomR, f.atomW = locs, locs
+			case model.OpSpawn: // the new thread starts with the spawner's views
+				f.atomW = all
+			case model.OpFence:
+				f.acqFence = in.Ord.IsAcquire()
+			}
+		}
+		for changed := true; changed; {
+			changed = false
+			for pc := len(code) - 1; pc >= 0; pc-- {
+				f := own[pc]
+				in := &code[pc]
+				switch in.Op {
+				case model.OpJump:
+					f.union(&fs[in.Target])
+				case model.OpBranch:
+					f.union(&fs[in.Target])
+					f.union(&fs[pc+1])
+				case model.OpBound:
+				default:
+					f.union(&fs[pc+1])
+				}
+				if fs[pc].union(&f) {
+					changed = true
+				}
+			}
+		}
+		out[t] = fs
+	}
+	return out
+}
+
+// conflicts reports whether f may make an access to location l that
+// conflicts with a record of kind (see clocks.acc): 0 a write, 1 a plain
+// write, 2 a read, 3 a plain read.
+func (f *future) conflicts(l, kind int) bool {
+	var m uint64
+	switch kind {
+	case 0:
+		m = f.plainR | f.plainW
+	case 1:
+		m = f.plainR | f.plainW | f.atomR | f.atomW
+	case 2:
+		m = f.plainW
+	case 3:
+		m = f.plainW | f.atomW
+	}
+	return m>>uint(l)&1 != 0
+}
+
+// maxValues bounds the value sets of accessTargets' analysis.
+const maxValues = 32
+
+// vset is a set of values, or every value (nil).
+type vset map[int64]bool
+
+func (s vset) add(v int64) vset {
+	if s == nil || s[v] {
+		return s
+	}
+	if len(s) >= maxValues {
+		return nil
+	}
+	s[v] = true
+	return s
+}
+
+func (s vset) union(o vset) vset {
+	if o == nil {
+		return nil
+	}
+	for v := range o {
+		if s = s.add(v); s == nil {
+			return nil
+		}
+	}
+	return s
+}
+
+func same(a, b vset) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for v := range a {
+		if !b[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// accessTargets returns, per thread and instruction, the locations the
+// instruction may access (bit l for location l): a flow-insensitive
+// analysis of the values registers and memory may hold (sets of at most
+// maxValues values, else any value), so that an access through a pointer
+// is known to touch only the locations whose address may reach it.
+func accessTargets(p *model.Program, all uint64) [][]uint64 {
+	mem := vset{}
+	for _, l := range p.Locs {
+		mem = mem.add(l.Init)
+	}
+	regs := make([][]vset, len(p.Threads))
+	for t, th := range p.Threads {
+		regs[t] = make([]vset, len(th.Regs))
+		for r := range th.Regs {
+			v := int64(0)
+			if r < len(th.Init) {
+				v = th.Init[r]
+			}
+			regs[t][r] = vset{v: true}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		set := func(t int, r model.Reg, v vset) {
+			if r == model.NoReg {
+				return
+			}
+			if n := clone(regs[t][r]).union(v); !same(n, regs[t][r]) {
+				regs[t][r], changed = n, true
+			}
+		}
+		store := func(v vset) {
+			if n := clone(mem).union(v); !same(n, mem) {
+				mem, changed = n, true
+			}
+		}
+		for t, th := range p.Threads {
+			for i := range th.Code {
+				in := &th.Code[i]
+				switch in.Op {
+				case model.OpAssign:
+					set(t, in.Dst, values(in.Val, regs[t]))
+				case model.OpLoad:
+					set(t, in.Dst, mem)
+				case model.OpStore:
+					store(values(in.Val, regs[t]))
+				case model.OpRMW:
+					set(t, in.Dst, mem)
+					out := vset{}
+					operand := values(in.Val, regs[t])
+					if mem == nil || operand == nil {
+						out = nil
+					}
+					for o := range mem {
+						for v := range operand {
+							out = out.add(in.RMW.Apply(o, v))
+						}
+					}
+					store(out)
+				case model.OpCAS:
+					set(t, in.Dst, mem)
+					set(t, in.Dst2, vset{0: true, 1: true})
+					store(values(in.Val, regs[t]))
+				case model.OpLock, model.OpUnlock:
+					store(vset{0: true, 1: true})
+				case model.OpChoose:
+					c := vset{}
+					for v := range in.N {
+						c = c.add(int64(v))
+					}
+					set(t, in.Dst, c)
+				}
+			}
+		}
+	}
+	out := make([][]uint64, len(p.Threads))
+	for t, th := range p.Threads {
+		out[t] = make([]uint64, len(th.Code))
+		for i := range th.Code {
+			if th.Code[i].Addr == nil {
+				continue
+			}
+			vs := values(th.Code[i].Addr, regs[t])
+			if vs == nil {
+				out[t][i] = all
+				continue
+			}
+			for v := range vs {
+				if l, ok := p.LocOf(v); ok {
+					out[t][i] |= 1 << uint(l)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func clone(s vset) vset {
+	if s == nil {
+		return nil
+	}
+	c := make(vset, len(s))
+	for v := range s {
+		c[v] = true
+	}
+	return c
+}
+
+// values returns the values e may take when its registers hold values of
+// regs, or nil (any value).
+func values(e *model.Expr, regs []vset) vset {
+	var used []model.Reg
+	var walk func(e *model.Expr)
+	walk = func(e *model.Expr) {
+		if e == nil {
+			return
+		}
+		if e.Kind == model.EReg && !slices.Contains(used, e.Reg) {
+			used = append(used, e.Reg)
+		}
+		walk(e.X)
+		walk(e.Y)
+	}
+	walk(e)
+	combos := 1
+	for _, r := range used {
+		if regs[r] == nil {
+			return nil
+		}
+		combos *= max(len(regs[r]), 1)
+		if combos > 1024 {
+			return nil
+		}
+	}
+	out := vset{}
+	env := make([]int64, len(regs))
+	var each func(i int) bool
+	each = func(i int) bool {
+		if i == len(used) {
+			if v, err := model.EvalExpr(e, env); err == nil {
+				out = out.add(v)
+			}
+			return out != nil
+		}
+		for v := range regs[used[i]] {
+			env[used[i]] = v
+			if !each(i + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	each(0)
+	return out
+}

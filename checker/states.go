@@ -1,0 +1,1083 @@
+package checker
+
+// The state-merging explorer. Under a model with an operational form (SC:
+// one memory, reads see its current value) a partial execution's future
+// depends only on its state: the threads' local states, memory, and what
+// the properties still need to know (happens-before knowledge for data
+// races, the operations' real-time order for linearizability). Two paths
+// reaching one state are explored once, and threads of one template are
+// interchangeable: a state is stored under a canonical form that sorts
+// them. This collapses the N! orders of N identical callers that an
+// execution-graph explorer must enumerate one by one.
+//
+// Data races are found with vector clocks that follow RC11's
+// happens-before exactly (po, and synchronises-with through release
+// sequences, fences and read-modify-write chains); in a state the clock
+// values are replaced by their rank per thread, which keeps every
+// comparison and join the future can make.
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// Exploration engines (Options.Engine).
+const (
+	EngineAuto   = "auto"   // states when the model allows it, else dpor
+	EngineDPOR   = "dpor"   // one visit per consistent execution graph
+	EngineStates = "states" // one visit per reachable state
+)
+
+// statesUnsupported says why p cannot be explored by states under m, or
+// returns "" when it can.
+func statesUnsupported(p *model.Program, m model.Model) string {
+	if m.Name() != "sc" {
+		return fmt.Sprintf("the state-merging engine implements sc only, not %s", m.Name())
+	}
+	return ""
+}
+
+// useStates decides the engine of a check.
+func useStates(p *model.Program, m model.Model, opt Options) (bool, error) {
+	switch opt.Engine {
+	case "", EngineAuto:
+		return !opt.Preemptions && statesUnsupported(p, m) == "", nil
+	case EngineDPOR:
+		return false, nil
+	case EngineStates:
+		if opt.Preemptions {
+			return false, fmt.Errorf("the states engine does not bound preemptions; use --engine dpor")
+		}
+		if why := statesUnsupported(p, m); why != "" {
+			return false, fmt.Errorf("%s", why)
+		}
+		return true, nil
+	}
+	return false, fmt.Errorf("unknown engine %q (known: %s, %s, %s)", opt.Engine, EngineAuto, EngineDPOR, EngineStates)
+}
+
+// sthread is one thread in a state.
+type sthread struct {
+	st model.ThreadState
+	a  model.Action // next action, when Running
+	n  int          // events so far
+	// call is the call of the thread's current operation while it has
+	// made no visible step (histories only).
+	call *mark
+}
+
+// sstate is a state of the program.
+type sstate struct {
+	th   []*sthread
+	mem  []int64
+	clk  []uint32 // vector clocks (see clocks), when races are tracked
+	hist []mark   // operation calls and returns, when histories are checked
+}
+
+// mark is a call or return of an operation.
+type mark struct {
+	ret   bool
+	t     int32
+	instr int32
+	val   int64
+}
+
+// move is a step of a path: thread t's next action, with choice c (the
+// value chosen, or a weak compare-exchange's spurious failure).
+type move struct{ t, c int32 }
+
+// finding is what the search knows of one violated property.
+type finding struct {
+	count int64
+	path  []move // a shortest path to a violation
+	msg   string // linearizability: the history's verdict
+}
+
+// states explores p by states.
+type states struct {
+	*runner
+	races   bool
+	spec    *porcupine.Model
+	lay     clocks
+	groups  [][]int // interchangeable threads
+	seen    map[string]struct{}
+	path    []move
+	found   map[string]*finding
+	reached map[string]bool
+	free    bool // some final state has no blocked thread
+	linMemo map[string]string
+	buf     []byte
+	scratch []uint32
+	rank    []uint32
+	keys    [][]byte
+	futs    [][]future // per thread and instruction; nil: unknown
+	fut     []future
+	onFinal func(*sstate) // tests: sees every final state
+}
+
+func newStates(r *runner, spec *porcupine.Model) *states {
+	x := &states{runner: r, races: r.opt.Races, spec: spec, seen: map[string]struct{}{},
+		found: map[string]*finding{}, reached: map[string]bool{}, linMemo: map[string]string{}}
+	x.lay = clocks{n: len(r.p.Threads), nl: len(r.p.Locs)}
+	x.groups = symmetricThreads(r.p)
+	x.keys = make([][]byte, len(r.p.Threads))
+	x.futs = futures(r.p)
+	return x
+}
+
+// symmetricThreads groups the threads that are interchangeable: the same
+// code and initial registers, not spawned and spawning nothing, and not
+// named by a final condition.
+func symmetricThreads(p *model.Program) [][]int {
+	named := map[int]bool{}
+	var mark func(c *model.Cond)
+	mark = func(c *model.Cond) {
+		if c == nil {
+			return
+		}
+		if (c.Kind == model.CEq || c.Kind == model.CNe) && !c.Obs.IsMem() {
+			named[c.Obs.Thread] = true
+		}
+		mark(c.X)
+		mark(c.Y)
+	}
+	for _, c := range p.Checks {
+		mark(c.Cond)
+	}
+	if p.Final != nil {
+		mark(p.Final.Cond)
+	}
+	var groups [][]int
+	placed := make([]bool, len(p.Threads))
+	alone := func(t int) bool {
+		th := &p.Threads[t]
+		if th.Spawned || named[t] {
+			return true
+		}
+		for i := range th.Code {
+			if th.Code[i].Op == model.OpSpawn {
+				return true
+			}
+		}
+		return false
+	}
+	for t := range p.Threads {
+		if placed[t] || alone(t) {
+			continue
+		}
+		g := []int{t}
+		for u := t + 1; u < len(p.Threads); u++ {
+			if !placed[u] && !alone(u) && reflect.DeepEqual(p.Threads[t].Code, p.Threads[u].Code) &&
+				slices.Equal(p.Threads[t].Init, p.Threads[u].Init) {
+				g = append(g, u)
+				placed[u] = true
+			}
+		}
+		if len(g) > 1 {
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+// initial returns the program's first state; b, when not nil, records the
+// events it takes (threads run their invisible actions at once).
+func (x *states) initial(b *builder) (*sstate, error) {
+	s := &sstate{th: make([]*sthread, len(x.p.Threads)), mem: make([]int64, len(x.p.Locs))}
+	for l, loc := range x.p.Locs {
+		s.mem[l] = loc.Init
+	}
+	if x.races {
+		s.clk = make([]uint32, x.lay.size())
+	}
+	for t := range x.p.Threads {
+		s.th[t] = &sthread{st: model.ThreadState{Status: model.Unborn}}
+	}
+	for t := range x.p.Threads {
+		if !x.p.Threads[t].Spawned {
+			if err := x.start(s, t, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s, nil
+}
+
+// start begins thread t in s.
+func (x *states) start(s *sstate, t int, b *builder) error {
+	st, a, err := x.p.Replay(t, nil)
+	if err != nil {
+		return err
+	}
+	s.th[t] = &sthread{st: st, a: a}
+	_, err = x.settle(s, t, b)
+	return err
+}
+
+// choices counts the moves thread t's next action a offers in s: 0 when it
+// waits for a lock.
+func choices(s *sstate, a *model.Action) int {
+	switch a.Kind {
+	case model.ActLock:
+		if s.mem[a.Loc] != 0 {
+			return 0
+		}
+	case model.ActChoose:
+		return a.N
+	case model.ActCAS:
+		return len(spuriousChoices(a, s.mem[a.Loc]))
+	}
+	return 1
+}
+
+// invisible reports whether an action can run at once, before any other
+// thread's: nothing observes its place among the others.
+//
+// With histories, a call and a return run at once too but place their
+// marks tightly: a call's at the operation's first visible step, a
+// return's after its last. An operation's interval then lies within its
+// interval in any interleaving of the same steps, and shrinking intervals
+// only adds real-time order, so a history that does not linearize is
+// still found. An operation with no visible step is one step: its call
+// and return together.
+func (x *states) invisible(th *sthread) bool {
+	switch th.a.Kind {
+	case model.ActCall:
+		return true
+	case model.ActRet:
+		return x.spec == nil || th.call == nil
+	case model.ActFence:
+		return !x.races
+	}
+	return false
+}
+
+// clone copies s for a move of thread t.
+func (s *sstate) clone(t int) *sstate {
+	c := &sstate{th: slices.Clone(s.th), mem: slices.Clone(s.mem), hist: s.hist[:len(s.hist):len(s.hist)]}
+	if s.clk != nil {
+		c.clk = slices.Clone(s.clk)
+	}
+	c.own(t)
+	return c
+}
+
+// own gives thread t of s a copy of its local state to change.
+func (s *sstate) own(t int) {
+	o := s.th[t]
+	th := &sthread{st: o.st, a: o.a, n: o.n, call: o.call}
+	th.st.Regs = slices.Clone(o.st.Regs)
+	th.st.Deps = slices.Clone(o.st.Deps)
+	th.st.Reached = o.st.Reached[:len(o.st.Reached):len(o.st.Reached)]
+	s.th[t] = th
+}
+
+// apply makes move (t, c) from s; it returns the new state and the
+// properties the move violates.
+func (x *states) apply(s *sstate, t, c int, b *builder) (*sstate, []string, error) {
+	n := s.clone(t)
+	viol, err := x.act(n, t, c, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	more, err := x.settle(n, t, b)
+	if n.clk != nil {
+		x.normalize(n)
+	}
+	return n, append(viol, more...), err
+}
+
+// settle runs thread t's invisible actions.
+func (x *states) settle(s *sstate, t int, b *builder) ([]string, error) {
+	var viol []string
+	for s.th[t].st.Status == model.Running && x.invisible(s.th[t]) {
+		v, err := x.act(s, t, 0, b)
+		if err != nil {
+			return nil, err
+		}
+		viol = append(viol, v...)
+	}
+	return viol, nil
+}
+
+// act performs thread t's next action with choice c on s, which it owns.
+func (x *states) act(s *sstate, t, c int, b *builder) ([]string, error) {
+	th := s.th[t]
+	a := th.a
+	var viol []string
+	race := func(raced bool) {
+		if raced {
+			viol = append(viol, PropDataRace)
+		}
+	}
+	var v int64
+	writes := false
+	read := th.n
+	k := x.lay
+	if x.spec != nil && th.call != nil && !x.invisible(th) {
+		s.hist = append(s.hist, *th.call)
+		th.call = nil
+	}
+	switch a.Kind {
+	case model.ActRead:
+		v = s.mem[a.Loc]
+		b.read(t, &a, v, false)
+		if s.clk != nil {
+			k.tick(s.clk, t)
+			k.acquire(s.clk, t, a.Loc, a.Ord)
+			race(k.access(s.clk, t, a.Loc, false, a.Ord))
+		}
+		th.n++
+	case model.ActWrite, model.ActUnlock:
+		s.mem[a.Loc] = a.Val
+		b.write(t, simpleEvent(&a))
+		if s.clk != nil {
+			k.tick(s.clk, t)
+			race(k.access(s.clk, t, a.Loc, true, a.Ord))
+			k.release(s.clk, t, a.Loc, a.Ord, false)
+		}
+		th.n++
+	case model.ActRMW, model.ActCAS, model.ActLock:
+		v = s.mem[a.Loc]
+		spurious := c == 1
+		var wv int64
+		writes, wv, _ = a.Outcome(v, spurious)
+		b.read(t, &a, v, spurious)
+		if s.clk != nil {
+			ro := a.ReadOrd(writes)
+			k.tick(s.clk, t)
+			k.acquire(s.clk, t, a.Loc, ro)
+			race(k.access(s.clk, t, a.Loc, false, ro))
+		}
+		th.n++
+		if writes {
+			s.mem[a.Loc] = wv
+			if s.clk != nil {
+				k.tick(s.clk, t)
+				race(k.access(s.clk, t, a.Loc, true, a.WriteOrd()))
+				k.release(s.clk, t, a.Loc, a.WriteOrd(), true)
+			}
+			th.n++
+		}
+	case model.ActFence:
+		if s.clk != nil {
+			k.fence(s.clk, t, a.Ord)
+		}
+		b.add(t, simpleEvent(&a))
+		th.n++
+	case model.ActChoose:
+		v = int64(c)
+		e := simpleEvent(&a)
+		e.Val = v
+		b.add(t, e)
+		th.n++
+	case model.ActSpawn:
+		b.add(t, simpleEvent(&a))
+		th.n++
+		child := int(a.Val)
+		if s.clk != nil {
+			k.tick(s.clk, t)
+			copy(k.vec(s.clk, k.c(child)), k.vec(s.clk, k.c(t)))
+		}
+		if err := x.start(s, child, b); err != nil {
+			return nil, err
+		}
+	case model.ActCall, model.ActRet:
+		if x.spec != nil {
+			m := mark{ret: a.Kind == model.ActRet, t: int32(t), instr: int32(a.Instr), val: a.Val}
+			if m.ret {
+				s.hist = append(s.hist, m)
+			} else {
+				th.call = &m
+			}
+		}
+		b.add(t, simpleEvent(&a))
+		th.n++
+	case model.ActFail:
+		viol = append(viol, x.p.Threads[t].Code[a.Instr].Prop)
+		b.add(t, simpleEvent(&a))
+		th.n++
+	default:
+		return nil, fmt.Errorf("thread %s: unexpected action %v", x.p.Threads[t].Name, a.Kind)
+	}
+	before := len(th.st.Reached)
+	next, err := x.p.Advance(t, &th.st, &a, v, writes, read)
+	if err != nil {
+		return nil, err
+	}
+	for _, pc := range th.st.Reached[before:] {
+		x.reached[x.p.Threads[t].Code[pc].Prop] = true
+	}
+	if a.Kind == model.ActFail {
+		x.reached[x.p.Threads[t].Code[a.Instr].Prop] = true
+	}
+	th.a = next
+	if th.st.Status != model.Running && s.clk != nil {
+		k.retire(s.clk, t)
+	}
+	return viol, nil
+}
+
+// search explores every state reachable from s, which is new.
+func (x *states) search(s *sstate) error {
+	if err := x.step(); err != nil {
+		return err
+	}
+	moved, bounded := false, false
+	for t, th := range s.th {
+		if th.st.Status != model.Running {
+			continue
+		}
+		nc := choices(s, &th.a)
+		if nc > 0 && th.n >= x.opt.MaxEvents {
+			bounded = true
+			continue
+		}
+		for c := range nc {
+			moved = true
+			n, viol, err := x.apply(s, t, c, nil)
+			if err != nil {
+				return err
+			}
+			x.path = append(x.path, move{int32(t), int32(c)})
+			for _, p := range viol {
+				x.record(p, "")
+			}
+			if x.fresh(n) {
+				if err := x.search(n); err != nil {
+					return err
+				}
+			}
+			x.path = x.path[:len(x.path)-1]
+		}
+	}
+	if moved {
+		return nil
+	}
+	if bounded {
+		x.setLimit("max-events")
+		return nil
+	}
+	return x.final(s)
+}
+
+// fresh records s and reports whether it was new.
+func (x *states) fresh(s *sstate) bool {
+	k := x.key(s)
+	if _, ok := x.seen[string(k)]; ok {
+		return false
+	}
+	x.seen[string(k)] = struct{}{}
+	return true
+}
+
+// record notes a violation of property p at the end of the current path.
+func (x *states) record(p, msg string) {
+	f := x.found[p]
+	if f == nil {
+		f = &finding{}
+		x.found[p] = f
+	}
+	f.count++
+	if f.path == nil || len(x.path) < len(f.path) {
+		f.path, f.msg = slices.Clone(x.path), msg
+		if f.path == nil {
+			f.path = []move{}
+		}
+	}
+}
+
+// final judges a state in which no thread can move.
+func (x *states) final(s *sstate) error {
+	if x.onFinal != nil {
+		x.onFinal(s)
+	}
+	x.mu.Lock()
+	x.stats.Executions++
+	x.mu.Unlock()
+	finished, blocked, waits := true, false, false
+	for _, th := range s.th {
+		switch th.st.Status {
+		case model.Running: // waiting for a held lock
+			finished, blocked, waits = false, true, true
+		case model.Blocked:
+			finished, blocked = false, true
+		case model.Failed:
+			finished = false
+		case model.Cut:
+			finished = false
+			x.setLimit("loop-bound")
+		}
+	}
+	x.reached[PropDataRace], x.reached[PropDeadlock] = true, true
+	if blocked {
+		x.mu.Lock()
+		x.stats.Blocked++
+		x.mu.Unlock()
+	} else {
+		x.free = true
+	}
+	if waits {
+		x.record(PropDeadlock, "")
+	}
+	if finished {
+		fs := model.FinalState{Mem: s.mem, Regs: make([][]int64, len(s.th))}
+		for t, th := range s.th {
+			fs.Regs[t] = th.st.Regs
+		}
+		for _, c := range x.p.Checks {
+			x.reached[c.Prop] = true
+			if !c.Cond.Eval(&fs) {
+				x.record(c.Prop, "")
+			}
+		}
+	}
+	if x.spec != nil {
+		x.reached[PropLinearizability] = true
+		if msg := x.linearize(s.hist); msg != "" {
+			x.record(PropLinearizability, msg)
+		}
+	}
+	return nil
+}
+
+// linearize checks a history of marks against the specification; it
+// returns why it does not linearize, or "".
+func (x *states) linearize(h []mark) string {
+	var key []byte
+	for _, m := range h {
+		key = binary.AppendVarint(key, int64(m.t))
+		key = binary.AppendVarint(key, int64(m.instr))
+		key = binary.AppendVarint(key, m.val)
+		key = binary.AppendVarint(key, int64(b2i(m.ret)))
+	}
+	if msg, ok := x.linMemo[string(key)]; ok {
+		return msg
+	}
+	var ops []porcupine.Operation
+	open := map[int32]int{}
+	for i, m := range h {
+		if !m.ret {
+			open[m.t] = i
+			continue
+		}
+		c, ok := open[m.t]
+		if !ok {
+			continue
+		}
+		delete(open, m.t)
+		name := x.p.Threads[m.t].Code[m.instr].Msg
+		ops = append(ops, porcupine.Operation{ClientId: int(m.t), Input: name, Call: int64(c), Output: m.val, Return: int64(i)})
+	}
+	msg := ""
+	if ok, why := checkHistory(x.p, ops, *x.spec); !ok {
+		msg = why
+	}
+	x.linMemo[string(key)] = msg
+	return msg
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// key returns the canonical form of s: interchangeable threads sorted by
+// local state, clock values by rank. The slice is reused by the next call.
+func (x *states) key(s *sstate) []byte {
+	perm := x.order(s)
+	b := x.buf[:0]
+	for _, t := range perm {
+		b = appendLocal(b, s.th[t])
+	}
+	for _, v := range s.mem {
+		b = binary.AppendVarint(b, v)
+	}
+	if s.clk != nil {
+		b = x.appendClocks(b, s.clk, perm)
+	}
+	if x.spec != nil {
+		b = appendHistory(b, s.hist, perm)
+	}
+	x.buf = b
+	return b
+}
+
+// appendLocal encodes what a thread's future depends on.
+func appendLocal(b []byte, th *sthread) []byte {
+	b = append(b, byte(th.st.Status))
+	b = binary.AppendUvarint(b, uint64(th.st.PC))
+	for _, r := range th.st.Regs {
+		b = binary.AppendVarint(b, r)
+	}
+	return b
+}
+
+// order returns the canonical order of s's threads: position i holds
+// thread perm[i]; the members of a group of interchangeable threads are
+// sorted by local state.
+func (x *states) order(s *sstate) []int {
+	perm := make([]int, len(s.th))
+	for i := range perm {
+		perm[i] = i
+	}
+	for _, g := range x.groups {
+		for _, t := range g {
+			x.keys[t] = appendLocal(x.keys[t][:0], s.th[t])
+		}
+		sorted := slices.Clone(g)
+		slices.SortStableFunc(sorted, func(a, b int) int { return bytes.Compare(x.keys[a], x.keys[b]) })
+		for i, t := range g {
+			perm[t] = sorted[i]
+		}
+	}
+	return perm
+}
+
+// appendClocks encodes the clocks of a state, threads in the order perm,
+// each thread's clock values replaced by their rank among them.
+func (x *states) appendClocks(b []byte, clk []uint32, perm []int) []byte {
+	k := x.lay
+	n, nv := k.n, k.vectors()
+	if cap(x.rank) < len(clk) {
+		x.rank = make([]uint32, len(clk))
+	}
+	rank := x.rank[:len(clk)]
+	for u := range n {
+		vals := x.scratch[:0]
+		for v := range nv {
+			vals = append(vals, clk[v*n+u])
+		}
+		slices.Sort(vals)
+		vals = slices.Compact(vals)
+		for v := range nv {
+			r, _ := slices.BinarySearch(vals, clk[v*n+u])
+			rank[v*n+u] = uint32(r)
+		}
+		x.scratch = vals
+	}
+	vec := func(v int) {
+		for _, u := range perm {
+			b = binary.AppendUvarint(b, uint64(rank[v*n+u]))
+		}
+	}
+	for _, t := range perm {
+		vec(k.c(t))
+		vec(k.f(t))
+		vec(k.a(t))
+		for l := range k.nl {
+			vec(k.rel(t, model.Loc(l)))
+		}
+	}
+	for l := range k.nl {
+		vec(k.msg(model.Loc(l)))
+		for a := range 4 {
+			vec(k.acc(model.Loc(l), a))
+		}
+	}
+	return b
+}
+
+// appendHistory encodes a history of marks, threads renamed by perm; the
+// order of consecutive calls (or returns) does not matter to
+// linearizability, so each such run is sorted.
+func appendHistory(b []byte, h []mark, perm []int) []byte {
+	pos := make([]int32, len(perm))
+	for i, t := range perm {
+		pos[t] = int32(i)
+	}
+	hs := make([]mark, len(h))
+	for i, m := range h {
+		m.t = pos[m.t]
+		hs[i] = m
+	}
+	for i := 0; i < len(hs); {
+		j := i + 1
+		for j < len(hs) && hs[j].ret == hs[i].ret {
+			j++
+		}
+		slices.SortFunc(hs[i:j], func(a, b mark) int { return int(a.t - b.t) })
+		i = j
+	}
+	for _, m := range hs {
+		b = binary.AppendUvarint(b, uint64(m.t)<<1|uint64(b2i(m.ret)))
+		b = binary.AppendUvarint(b, uint64(m.instr))
+		b = binary.AppendVarint(b, m.val)
+	}
+	return b
+}
+
+// clocks lays out the vector clocks of a state in one slice of vectors,
+// each with an entry per thread: per thread its happens-before view (c),
+// its view at its last release fence (f), the views its relaxed reads
+// brought for a later acquire fence (a) and, per location, its view at its
+// last release write there (rel); per location the view its last write
+// releases (msg) and, per thread, the clock values of that thread's last
+// write, plain write, read and plain read there (acc).
+type clocks struct{ n, nl int }
+
+func (k clocks) c(t int) int                   { return t }
+func (k clocks) f(t int) int                   { return k.n + t }
+func (k clocks) a(t int) int                   { return 2*k.n + t }
+func (k clocks) rel(t int, l model.Loc) int    { return 3*k.n + t*k.nl + int(l) }
+func (k clocks) msg(l model.Loc) int           { return 3*k.n + k.n*k.nl + int(l) }
+func (k clocks) acc(l model.Loc, kind int) int { return 3*k.n + k.n*k.nl + k.nl + 4*int(l) + kind }
+func (k clocks) vectors() int                  { return 3*k.n + k.n*k.nl + 5*k.nl }
+func (k clocks) size() int                     { return k.vectors() * k.n }
+
+func (k clocks) vec(clk []uint32, v int) []uint32 { return clk[v*k.n : (v+1)*k.n] }
+
+func join(dst, src []uint32) {
+	for i, v := range src {
+		if v > dst[i] {
+			dst[i] = v
+		}
+	}
+}
+
+// tick starts a new event of thread t.
+func (k clocks) tick(clk []uint32, t int) { k.vec(clk, k.c(t))[t]++ }
+
+// acquire applies a read by t of the last write to l with ordering o: an
+// atomic read (consume excepted) synchronises with a release the write
+// heads, at once when it is an acquire, else at t's next acquire fence.
+func (k clocks) acquire(clk []uint32, t int, l model.Loc, o model.Ordering) {
+	if !o.Atomic() || o == model.Con {
+		return
+	}
+	m := k.vec(clk, k.msg(l))
+	join(k.vec(clk, k.a(t)), m)
+	if o.IsAcquire() {
+		join(k.vec(clk, k.c(t)), m)
+	}
+}
+
+// release applies a write by t to l with ordering o: the view the write
+// releases is t's at its last release fence, at its release writes to l
+// before it and, for a release write, now; a read-modify-write also
+// passes on what the write it read released (release sequences).
+func (k clocks) release(clk []uint32, t int, l model.Loc, o model.Ordering, rmw bool) {
+	m := k.vec(clk, k.msg(l))
+	if !o.Atomic() {
+		clear(m)
+		return
+	}
+	rel := k.vec(clk, k.rel(t, l))
+	if o.IsRelease() {
+		copy(rel, k.vec(clk, k.c(t)))
+	}
+	if !rmw {
+		clear(m)
+	}
+	join(m, k.vec(clk, k.f(t)))
+	join(m, rel)
+}
+
+// fence applies a fence of t with ordering o.
+func (k clocks) fence(clk []uint32, t int, o model.Ordering) {
+	c := k.vec(clk, k.c(t))
+	if o.IsAcquire() {
+		join(c, k.vec(clk, k.a(t)))
+	}
+	if o.IsRelease() {
+		copy(k.vec(clk, k.f(t)), c)
+	}
+}
+
+// access checks an access by t to l against the other threads' last
+// accesses there, reporting a data race (two accesses, one a write and one
+// plain, unordered by happens-before), and records it.
+func (k clocks) access(clk []uint32, t int, l model.Loc, write bool, o model.Ordering) bool {
+	c := k.vec(clk, k.c(t))
+	plain := !o.Atomic()
+	// kinds: 0 write, 1 plain write, 2 read, 3 plain read
+	against := []int{1}
+	switch {
+	case plain && write:
+		against = []int{0, 2}
+	case plain:
+		against = []int{0}
+	case write:
+		against = []int{1, 3}
+	}
+	raced := false
+	for _, kind := range against {
+		last := k.vec(clk, k.acc(l, kind))
+		for u, e := range last {
+			if u != t && e > c[u] {
+				raced = true
+			}
+		}
+	}
+	now := c[t]
+	base := 2
+	if write {
+		base = 0
+	}
+	k.vec(clk, k.acc(l, base))[t] = now
+	if plain {
+		k.vec(clk, k.acc(l, base+1))[t] = now
+	}
+	return raced
+}
+
+// normalize keeps of s's clocks only what the threads' futures can
+// observe (an over-approximation: futures). Views no future step reads
+// are cleared: a thread's release views when it writes no more (there),
+// its pending acquires when it has no acquire fence ahead, a location's
+// released view when nobody reads it atomically again. A record of thread
+// u's access is dropped when every live thread that may still make a
+// conflicting access knows it. Then every value in u's column is lowered
+// to the greatest record at or below it: comparisons with records, joins,
+// and u's later clock values (greater than all) give the same answers.
+func (x *states) normalize(s *sstate) {
+	k, clk := x.lay, s.clk
+	n := k.n
+	fut := x.fut[:0]
+	var reads uint64
+	for t, th := range s.th {
+		var f future
+		switch {
+		case x.futs == nil:
+			f = future{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), true}
+		case th.st.Status == model.Running:
+			f = x.futs[t][th.st.PC]
+		case th.st.Status == model.Unborn:
+			f = x.futs[t][0]
+		}
+		fut = append(fut, f)
+		reads |= f.atomR
+		if th.st.Status != model.Running {
+			continue
+		}
+		for l := range k.nl {
+			if f.atomW>>uint(l)&1 == 0 {
+				clear(k.vec(clk, k.rel(t, model.Loc(l))))
+			}
+		}
+		if f.atomW == 0 {
+			clear(k.vec(clk, k.f(t)))
+		}
+		if !f.acqFence {
+			clear(k.vec(clk, k.a(t)))
+		}
+	}
+	x.fut = fut
+	for l := range k.nl {
+		if reads>>uint(l)&1 == 0 {
+			clear(k.vec(clk, k.msg(model.Loc(l))))
+		}
+	}
+	for u := range n {
+		recs := x.scratch[:0]
+		for l := range k.nl {
+			for kind := range 4 {
+				i := k.acc(model.Loc(l), kind)*n + u
+				e := clk[i]
+				if e == 0 {
+					continue
+				}
+				keep := false
+				for t := range n {
+					if t != u && fut[t].conflicts(l, kind) &&
+						(s.th[t].st.Status == model.Unborn || clk[k.c(t)*n+u] < e) {
+						keep = true
+						break
+					}
+				}
+				if keep {
+					recs = append(recs, e)
+				} else {
+					clk[i] = 0
+				}
+			}
+		}
+		// A thread that passes on no more views needs to know only the
+		// records it may itself conflict with.
+		for t := range n {
+			if t == u || s.th[t].st.Status != model.Running || fut[t].atomW != 0 {
+				continue
+			}
+			for _, v := range []int{k.c(t), k.a(t)} {
+				i := v*n + u
+				best := uint32(0)
+				for l := range k.nl {
+					for kind := range 4 {
+						e := clk[k.acc(model.Loc(l), kind)*n+u]
+						if e != 0 && e <= clk[i] && e > best && fut[t].conflicts(l, kind) {
+							best = e
+						}
+					}
+				}
+				clk[i] = best
+			}
+		}
+		slices.Sort(recs)
+		for v := range k.vectors() {
+			i := v*n + u
+			r, found := slices.BinarySearch(recs, clk[i])
+			switch {
+			case found:
+			case r == 0:
+				clk[i] = 0
+			default:
+				clk[i] = recs[r-1]
+			}
+		}
+		x.scratch = recs
+	}
+}
+
+// retire forgets the views of a thread that will not move again.
+func (k clocks) retire(clk []uint32, t int) {
+	clear(k.vec(clk, k.c(t)))
+	clear(k.vec(clk, k.f(t)))
+	clear(k.vec(clk, k.a(t)))
+	for l := range k.nl {
+		clear(k.vec(clk, k.rel(t, model.Loc(l))))
+	}
+}
+
+// builder records the events of a path as an execution graph, for
+// witnesses; a nil builder records nothing.
+type builder struct {
+	g    *model.Graph
+	last []model.EventRef // per location: its last write
+}
+
+func newBuilder(p *model.Program) *builder {
+	b := &builder{g: model.NewGraph(p), last: make([]model.EventRef, len(p.Locs))}
+	for l := range b.last {
+		b.last[l] = model.InitRef(model.Loc(l))
+	}
+	return b
+}
+
+func (b *builder) add(t int, e model.Event) model.EventRef {
+	if b == nil {
+		return model.EventRef{}
+	}
+	b.g.Threads[t] = append(b.g.Threads[t], e)
+	return model.EventRef{T: int32(t), I: int32(len(b.g.Threads[t]) - 1)}
+}
+
+func (b *builder) write(t int, e model.Event) {
+	if b == nil {
+		return
+	}
+	w := b.add(t, e)
+	b.g.Co[e.Loc] = append(b.g.Co[e.Loc], w)
+	b.last[e.Loc] = w
+}
+
+// read records thread t's read-like action a reading v from the last write.
+func (b *builder) read(t int, a *model.Action, v int64, spurious bool) {
+	if b == nil {
+		return
+	}
+	r, writes, wv := readEvent(a, b.last[a.Loc], v, spurious)
+	b.add(t, r)
+	if writes {
+		b.write(t, writeHalf(a, wv))
+	}
+}
+
+// witness replays path from the initial state, completes it to a final
+// state by running the first move of each state after it, and returns the
+// execution and its violation of property prop.
+func (x *states) witness(prop string, f *finding) (*Witness, error) {
+	b := newBuilder(x.p)
+	s, err := x.initial(b)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range f.path {
+		if s, _, err = x.apply(s, int(m.t), int(m.c), b); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		t := -1
+		for u, th := range s.th {
+			if th.st.Status == model.Running && choices(s, &th.a) > 0 && th.n < x.opt.MaxEvents {
+				t = u
+				break
+			}
+		}
+		if t < 0 {
+			break
+		}
+		if s, _, err = x.apply(s, t, 0, b); err != nil {
+			return nil, err
+		}
+	}
+	for t, th := range s.th {
+		if th.st.Status == model.Running && th.a.Kind == model.ActLock {
+			b.read(t, &th.a, s.mem[th.a.Loc], false) // the request that waits
+		}
+	}
+	e, err := NewExecution(b.g, x.m, x.races)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return nil, fmt.Errorf("internal error: the witness of %s is not an execution", prop)
+	}
+	for _, v := range Judge(e, x.spec) {
+		if v.Prop == prop {
+			return &Witness{Execution: e, Violation: v}, nil
+		}
+	}
+	if prop == PropLinearizability {
+		// The execution's presentation order is one of its real-time
+		// orders; the state's history had another.
+		return &Witness{Execution: e, Violation: Violation{Prop: prop, Msg: f.msg}}, nil
+	}
+	return nil, fmt.Errorf("internal error: the witness path of %s does not violate it", prop)
+}
+
+// checkStates is Check by states.
+func checkStates(p *model.Program, m model.Model, rep *Report, index map[string]int, spec *porcupine.Model, opt Options) (bool, error) {
+	r := newRunner(p, m, opt, nil)
+	x := newStates(r, spec)
+	err := r.run(func() error {
+		s, err := x.initial(nil)
+		if err != nil {
+			return err
+		}
+		x.fresh(s)
+		return x.search(s)
+	})
+	stats, err := r.finish(err)
+	if err != nil {
+		return false, err
+	}
+	stats.States = int64(len(x.seen))
+	rep.Stats = stats
+	for name, k := range index {
+		pr := &rep.Props[k]
+		if x.reached[name] {
+			pr.Reached = 1
+		}
+		f := x.found[name]
+		if f == nil {
+			continue
+		}
+		pr.Violations = f.count
+		w, err := x.witness(name, f)
+		if err != nil {
+			return false, err
+		}
+		pr.Witness, pr.Message = w, w.Violation.Msg
+	}
+	return !x.free, nil
+}

@@ -1,0 +1,107 @@
+package checker_test
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// withTwins draws a program and may copy one of its threads, so that the
+// state explorer's symmetry reduction has interchangeable threads to merge.
+func withTwins(t *rapid.T, spec genSpec) *model.Program {
+	p := genProgram(t, spec)
+	for k := rapid.IntRange(0, 2).Draw(t, "twins"); k > 0; k-- {
+		th := p.Threads[0]
+		th.Name = fmt.Sprintf("P0'%d", k)
+		p.Threads = append(p.Threads, th)
+	}
+	return p
+}
+
+// TestStatesMatchExecutions checks the state-merging explorer against the
+// execution-graph explorer under SC: the same final states (registers,
+// memory, and which threads block), and the same verdicts on data races
+// and deadlocks, with a witness that shows each violation.
+func TestStatesMatchExecutions(t *testing.T) {
+	sc := mustModel(t, "sc")
+	rapid.Check(t, func(t *rapid.T) {
+		p := withTwins(t, protocolSized)
+		want, got := map[string]bool{}, map[string]bool{}
+		st, err := checker.Explore(p, sc, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
+			var status []model.Status
+			for _, s := range e.States {
+				status = append(status, s.Status)
+			}
+			want[upToTwins(p, e.Final, status)] = true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.Exhaustive() {
+			t.Skip("exploration exceeds the budget")
+		}
+		_, err = checker.FinalStatesByStates(p, sc, checker.Options{}, func(f model.FinalState, status []model.Status) {
+			got[upToTwins(p, f, status)] = true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k, ok := subset(want, got); !ok {
+			t.Fatalf("states miss the final state %s of\n%s", k, p)
+		}
+		if k, ok := subset(got, want); !ok {
+			t.Fatalf("states find the final state %s no execution has:\n%s", k, p)
+		}
+		props := []string{checker.PropDataRace, checker.PropDeadlock}
+		byGraphs, err := checker.Check(p, sc, props, checker.Options{Engine: checker.EngineDPOR})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byStates, err := checker.Check(p, sc, props, checker.Options{Engine: checker.EngineStates})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range byGraphs.Props {
+			got := byStates.Props[i]
+			if got.Status != want.Status {
+				t.Fatalf("%s: states say %s, executions %s (%s) in\n%s", want.Name, got.Status, want.Status, want.Message, p)
+			}
+			if got.Status == checker.Violated && got.Witness == nil {
+				t.Fatalf("%s: no witness", want.Name)
+			}
+		}
+	})
+}
+
+// upToTwins renders a final state with the states of threads of equal
+// code and initial registers sorted: the state explorer finds one final
+// state of each class of states that differ by such threads' names.
+func upToTwins(p *model.Program, f model.FinalState, status []model.Status) string {
+	var groups [][]string
+	var reps []int
+	for t, th := range p.Threads {
+		s := fmt.Sprint(f.Regs[t], status[t])
+		k := slices.IndexFunc(reps, func(r int) bool {
+			return reflect.DeepEqual(p.Threads[r].Code, th.Code) && slices.Equal(p.Threads[r].Init, th.Init)
+		})
+		if k < 0 {
+			reps = append(reps, t)
+			groups = append(groups, nil)
+			k = len(reps) - 1
+		}
+		groups[k] = append(groups[k], s)
+	}
+	var out []string
+	for _, g := range groups {
+		slices.Sort(g)
+		out = append(out, strings.Join(g, " "))
+	}
+	return fmt.Sprint(out, f.Mem)
+}
