@@ -306,3 +306,94 @@ func values(e *model.Expr, regs []vset) vset {
 	each(0)
 	return out
 }
+
+// liveRegisters computes, per thread and instruction (index len(Code) is
+// the thread's end), the registers whose value may still be read: by a
+// later instruction, or at the end by a final condition or check.
+func liveRegisters(p *model.Program) [][]model.DepSet {
+	atEnd := make([]model.DepSet, len(p.Threads))
+	var cond func(c *model.Cond)
+	cond = func(c *model.Cond) {
+		if c == nil {
+			return
+		}
+		if (c.Kind == model.CEq || c.Kind == model.CNe) && !c.Obs.IsMem() {
+			atEnd[c.Obs.Thread] = atEnd[c.Obs.Thread].With(int(c.Obs.Reg))
+		}
+		cond(c.X)
+		cond(c.Y)
+	}
+	for _, c := range p.Checks {
+		cond(c.Cond)
+	}
+	if p.Final != nil {
+		cond(p.Final.Cond)
+		for _, o := range p.Final.Show {
+			if !o.IsMem() {
+				atEnd[o.Thread] = atEnd[o.Thread].With(int(o.Reg))
+			}
+		}
+	}
+	out := make([][]model.DepSet, len(p.Threads))
+	for t, th := range p.Threads {
+		code := th.Code
+		live := make([]model.DepSet, len(code)+1)
+		live[len(code)] = atEnd[t]
+		for changed := true; changed; {
+			changed = false
+			for pc := len(code) - 1; pc >= 0; pc-- {
+				in := &code[pc]
+				var after model.DepSet
+				switch in.Op {
+				case model.OpJump:
+					after = live[in.Target]
+				case model.OpBranch:
+					after = live[in.Target].Union(live[pc+1])
+				case model.OpBound:
+				default:
+					after = live[pc+1]
+				}
+				var l model.DepSet
+				for _, r := range after.Members() {
+					if model.Reg(r) != in.Dst && model.Reg(r) != in.Dst2 {
+						l = l.With(r)
+					}
+				}
+				for _, e := range []*model.Expr{in.Addr, in.Val, in.Expected, in.Cond} {
+					l = uses(l, e)
+				}
+				if !same64(l, live[pc]) {
+					live[pc], changed = l, true
+				}
+			}
+		}
+		out[t] = live
+	}
+	return out
+}
+
+func uses(l model.DepSet, e *model.Expr) model.DepSet {
+	if e == nil {
+		return l
+	}
+	if e.Kind == model.EReg {
+		l = l.With(int(e.Reg))
+	}
+	return uses(uses(l, e.X), e.Y)
+}
+
+func same64(a, b model.DepSet) bool {
+	for i := range max(len(a), len(b)) {
+		var x, y uint64
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

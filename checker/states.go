@@ -115,9 +115,9 @@ type states struct {
 	linMemo map[string]string
 	buf     []byte
 	scratch []uint32
-	rank    []uint32
 	keys    [][]byte
 	futs    [][]future // per thread and instruction; nil: unknown
+	live    [][]model.DepSet // per thread and instruction: registers still read
 	fut     []future
 	onFinal func(*sstate) // tests: sees every final state
 }
@@ -129,12 +129,13 @@ func newStates(r *runner, spec *porcupine.Model) *states {
 	x.groups = symmetricThreads(r.p)
 	x.keys = make([][]byte, len(r.p.Threads))
 	x.futs = futures(r.p)
+	x.live = liveRegisters(r.p)
 	return x
 }
 
 // symmetricThreads groups the threads that are interchangeable: the same
 // code and initial registers, not spawned and spawning nothing, and not
-// named by a final condition.
+// named by a final condition or shown in final states.
 func symmetricThreads(p *model.Program) [][]int {
 	named := map[int]bool{}
 	var mark func(c *model.Cond)
@@ -153,6 +154,11 @@ func symmetricThreads(p *model.Program) [][]int {
 	}
 	if p.Final != nil {
 		mark(p.Final.Cond)
+		for _, o := range p.Final.Show {
+			if !o.IsMem() {
+				named[o.Thread] = true
+			}
+		}
 	}
 	var groups [][]int
 	placed := make([]bool, len(p.Threads))
@@ -597,7 +603,7 @@ func (x *states) key(s *sstate) []byte {
 	perm := x.order(s)
 	b := x.buf[:0]
 	for _, t := range perm {
-		b = appendLocal(b, s.th[t])
+		b = x.appendLocal(b, t, s.th[t])
 	}
 	for _, v := range s.mem {
 		b = binary.AppendVarint(b, v)
@@ -612,12 +618,21 @@ func (x *states) key(s *sstate) []byte {
 	return b
 }
 
-// appendLocal encodes what a thread's future depends on.
-func appendLocal(b []byte, th *sthread) []byte {
+// appendLocal encodes what thread t's future depends on: where it is and
+// its live registers.
+func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
 	b = append(b, byte(th.st.Status))
 	b = binary.AppendUvarint(b, uint64(th.st.PC))
-	for _, r := range th.st.Regs {
-		b = binary.AppendVarint(b, r)
+	live := x.live[t][min(th.st.PC, len(x.live[t])-1)]
+	if th.st.Status != model.Running {
+		live = x.live[t][len(x.live[t])-1]
+	}
+	for r, v := range th.st.Regs {
+		if live.Has(r) {
+			b = binary.AppendVarint(b, v)
+		} else {
+			b = append(b, 0)
+		}
 	}
 	return b
 }
@@ -632,7 +647,10 @@ func (x *states) order(s *sstate) []int {
 	}
 	for _, g := range x.groups {
 		for _, t := range g {
-			x.keys[t] = appendLocal(x.keys[t][:0], s.th[t])
+			x.keys[t] = x.appendLocal(x.keys[t][:0], t, s.th[t])
+			if s.clk != nil {
+				x.keys[t] = x.appendSignature(x.keys[t], s.clk, t)
+			}
 		}
 		sorted := slices.Clone(g)
 		slices.SortStableFunc(sorted, func(a, b int) int { return bytes.Compare(x.keys[a], x.keys[b]) })
@@ -643,31 +661,42 @@ func (x *states) order(s *sstate) []int {
 	return perm
 }
 
-// appendClocks encodes the clocks of a state, threads in the order perm,
-// each thread's clock values replaced by their rank among them.
+// appendSignature encodes what thread t's clocks say that does not
+// depend on the other threads' names: its own records and release views
+// by location, and the sorted values it knows of others and others know
+// of it. Sorting interchangeable threads by it as well as by local state
+// merges more of the states that differ only by their names.
+func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
+	k := x.lay
+	n := k.n
+	for l := range k.nl {
+		for kind := range 4 {
+			b = binary.AppendUvarint(b, uint64(clk[k.acc(model.Loc(l), kind)*n+t]))
+		}
+		b = binary.AppendUvarint(b, uint64(clk[k.msg(model.Loc(l))*n+t]))
+	}
+	row := x.scratch[:0]
+	for u := range n {
+		if u != t {
+			row = append(row, clk[k.c(t)*n+u], clk[k.c(u)*n+t]<<16)
+		}
+	}
+	slices.Sort(row)
+	for _, v := range row {
+		b = binary.AppendUvarint(b, uint64(v))
+	}
+	x.scratch = row
+	return b
+}
+
+// appendClocks encodes the clocks of a state (normalized: see
+// normalize), threads in the order perm.
 func (x *states) appendClocks(b []byte, clk []uint32, perm []int) []byte {
 	k := x.lay
-	n, nv := k.n, k.vectors()
-	if cap(x.rank) < len(clk) {
-		x.rank = make([]uint32, len(clk))
-	}
-	rank := x.rank[:len(clk)]
-	for u := range n {
-		vals := x.scratch[:0]
-		for v := range nv {
-			vals = append(vals, clk[v*n+u])
-		}
-		slices.Sort(vals)
-		vals = slices.Compact(vals)
-		for v := range nv {
-			r, _ := slices.BinarySearch(vals, clk[v*n+u])
-			rank[v*n+u] = uint32(r)
-		}
-		x.scratch = vals
-	}
+	n := k.n
 	vec := func(v int) {
 		for _, u := range perm {
-			b = binary.AppendUvarint(b, uint64(rank[v*n+u]))
+			b = binary.AppendUvarint(b, uint64(clk[v*n+u]))
 		}
 	}
 	for _, t := range perm {
@@ -837,8 +866,10 @@ func (k clocks) access(clk []uint32, t int, l model.Loc, write bool, o model.Ord
 // released view when nobody reads it atomically again. A record of thread
 // u's access is dropped when every live thread that may still make a
 // conflicting access knows it. Then every value in u's column is lowered
-// to the greatest record at or below it: comparisons with records, joins,
-// and u's later clock values (greater than all) give the same answers.
+// to the greatest record at or below it, and numbered by that record's
+// rank: comparisons with records, joins, and u's later clock values
+// (greater than all) give the same answers, and equal states get equal
+// clocks.
 func (x *states) normalize(s *sstate) {
 	k, clk := x.lay, s.clk
 	n := k.n
@@ -922,16 +953,14 @@ func (x *states) normalize(s *sstate) {
 			}
 		}
 		slices.Sort(recs)
+		recs = slices.Compact(recs)
 		for v := range k.vectors() {
 			i := v*n + u
-			r, found := slices.BinarySearch(recs, clk[i])
-			switch {
-			case found:
-			case r == 0:
-				clk[i] = 0
-			default:
-				clk[i] = recs[r-1]
+			r := uint32(0)
+			for r < uint32(len(recs)) && recs[r] <= clk[i] {
+				r++
 			}
+			clk[i] = r
 		}
 		x.scratch = recs
 	}
