@@ -116,7 +116,7 @@ type states struct {
 	buf     []byte
 	scratch []uint32
 	keys    [][]byte
-	futs    [][]future // per thread and instruction; nil: unknown
+	futs    [][]future       // per thread and instruction; nil: unknown
 	live    [][]model.DepSet // per thread and instruction: registers still read
 	fut     []future
 	onFinal func(*sstate) // tests: sees every final state
