@@ -9,10 +9,9 @@ func FinalStatesByStates(p *model.Program, m model.Model, opt Options, final fun
 	r := newRunner(p, m, opt, nil)
 	x := newStates(r, opt.Spec)
 	x.onFinal = func(s *sstate) {
-		fs := model.FinalState{Mem: s.mem, Regs: make([][]int64, len(s.th))}
+		fs := s.finalState()
 		var status []model.Status
-		for t, th := range s.th {
-			fs.Regs[t] = th.st.Regs
+		for _, th := range s.th {
 			st := th.st.Status
 			if st == model.Running {
 				st = model.Blocked
@@ -31,3 +30,6 @@ func FinalStatesByStates(p *model.Program, m model.Model, opt Options, final fun
 	})
 	return r.finish(err)
 }
+
+// StatesUnsupported says why the state explorer cannot explore p under m.
+func StatesUnsupported(p *model.Program, m model.Model) string { return statesUnsupported(p, m) }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
 )
 
 // TestLimits checks that every bound stops cleanly, says which bound, and
@@ -15,19 +16,26 @@ func TestLimits(t *testing.T) {
 	cancel()
 	p := sbN(6)
 	m := mustModel(t, "rc11")
+	for _, engine := range []string{checker.EngineDPOR, checker.EngineStates} {
+		limits(t, p, m, engine, cancelled)
+	}
+}
+
+func limits(t *testing.T, p *model.Program, m model.Model, engine string, cancelled context.Context) {
 	for _, tc := range []struct {
 		name  string
 		opt   checker.Options
 		limit string
 	}{
-		{"executions", checker.Options{MaxExecutions: 5}, "max-executions"},
+		{"executions", checker.Options{MaxExecutions: 1}, "max-executions"},
 		{"graphs", checker.Options{MaxGraphs: 10}, "max-graphs"},
 		{"events", checker.Options{MaxEvents: 1}, "max-events"},
 		{"interrupt", checker.Options{Context: cancelled}, "interrupted"},
 		{"timeout", checker.Options{Timeout: time.Nanosecond}, "timeout"},
 		{"memory", checker.Options{MaxMemory: 1}, "max-memory"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(engine+"/"+tc.name, func(t *testing.T) {
+			tc.opt.Engine = engine
 			rep, err := checker.Check(p, m, []string{checker.PropDataRace}, tc.opt)
 			if err != nil {
 				t.Fatal(err)

@@ -38,10 +38,20 @@ const (
 // statesUnsupported says why p cannot be explored by states under m, or
 // returns "" when it can.
 func statesUnsupported(p *model.Program, m model.Model) string {
-	if m.Name() != "sc" {
-		return fmt.Sprintf("the state-merging engine implements sc only, not %s", m.Name())
+	switch m.Name() {
+	case "sc":
+		return ""
+	case "rc11":
+		for _, th := range p.Threads {
+			for _, in := range th.Code {
+				if in.Ord == model.SC || in.FailOrd == model.SC {
+					return fmt.Sprintf("%s: seq_cst accesses and fences have no operational form here under rc11", in.Pos)
+				}
+			}
+		}
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("the state-merging engine implements sc and rc11 (without seq_cst), not %s", m.Name())
 }
 
 // useStates decides the engine of a check.
@@ -75,10 +85,27 @@ type sthread struct {
 
 // sstate is a state of the program.
 type sstate struct {
-	th   []*sthread
-	mem  []int64
-	clk  []uint32 // vector clocks (see clocks), when races are tracked
-	hist []mark   // operation calls and returns, when histories are checked
+	th    []*sthread
+	msgs  [][]*msg // per location: the messages that can still be read
+	views []*tview // per thread, under weak memory
+	clk   []uint32 // vector clocks (see clocks), when races are tracked
+	hist  []mark   // operation calls and returns, when histories are checked
+	base  []int    // per location: messages dropped (for witnesses)
+}
+
+// last returns the value of location l's last write.
+func (s *sstate) last(l model.Loc) int64 { return s.msgs[l][len(s.msgs[l])-1].val }
+
+// finalState returns the registers and memory of s.
+func (s *sstate) finalState() model.FinalState {
+	fs := model.FinalState{Mem: make([]int64, len(s.msgs)), Regs: make([][]int64, len(s.th))}
+	for l := range s.msgs {
+		fs.Mem[l] = s.last(model.Loc(l))
+	}
+	for t, th := range s.th {
+		fs.Regs[t] = th.st.Regs
+	}
+	return fs
 }
 
 // mark is a call or return of an operation.
@@ -89,9 +116,11 @@ type mark struct {
 	val   int64
 }
 
-// move is a step of a path: thread t's next action, with choice c (the
-// value chosen, or a weak compare-exchange's spurious failure).
-type move struct{ t, c int32 }
+// move is a step of a path: thread t's next action, performed the way o.
+type move struct {
+	t int32
+	o option
+}
 
 // finding is what the search knows of one violated property.
 type finding struct {
@@ -104,6 +133,7 @@ type finding struct {
 type states struct {
 	*runner
 	races   bool
+	weak    bool // the memory of release/acquire and relaxed accesses, not SC's
 	spec    *porcupine.Model
 	lay     clocks
 	groups  [][]int // interchangeable threads
@@ -123,7 +153,7 @@ type states struct {
 }
 
 func newStates(r *runner, spec *porcupine.Model) *states {
-	x := &states{runner: r, races: r.opt.Races, spec: spec, seen: map[string]struct{}{},
+	x := &states{runner: r, races: r.opt.Races, weak: r.m.Name() == "rc11", spec: spec, seen: map[string]struct{}{},
 		found: map[string]*finding{}, reached: map[string]bool{}, linMemo: map[string]string{}}
 	x.lay = clocks{n: len(r.p.Threads), nl: len(r.p.Locs)}
 	x.groups = symmetricThreads(r.p)
@@ -196,9 +226,12 @@ func symmetricThreads(p *model.Program) [][]int {
 // initial returns the program's first state; b, when not nil, records the
 // events it takes (threads run their invisible actions at once).
 func (x *states) initial(b *builder) (*sstate, error) {
-	s := &sstate{th: make([]*sthread, len(x.p.Threads)), mem: make([]int64, len(x.p.Locs))}
+	s := &sstate{th: make([]*sthread, len(x.p.Threads)), msgs: make([][]*msg, len(x.p.Locs)), base: make([]int, len(x.p.Locs))}
 	for l, loc := range x.p.Locs {
-		s.mem[l] = loc.Init
+		s.msgs[l] = []*msg{{val: loc.Init}}
+	}
+	if x.weak {
+		s.views = make([]*tview, len(x.p.Threads))
 	}
 	if x.races {
 		s.clk = make([]uint32, x.lay.size())
@@ -208,6 +241,10 @@ func (x *states) initial(b *builder) (*sstate, error) {
 	}
 	for t := range x.p.Threads {
 		if !x.p.Threads[t].Spawned {
+			if x.weak {
+				nl := len(x.p.Locs)
+				s.views[t] = &tview{cur: make([]uint32, nl), acq: make([]uint32, nl), rel: make([][]uint32, nl)}
+			}
 			if err := x.start(s, t, b); err != nil {
 				return nil, err
 			}
@@ -225,22 +262,6 @@ func (x *states) start(s *sstate, t int, b *builder) error {
 	s.th[t] = &sthread{st: st, a: a}
 	_, err = x.settle(s, t, b)
 	return err
-}
-
-// choices counts the moves thread t's next action a offers in s: 0 when it
-// waits for a lock.
-func choices(s *sstate, a *model.Action) int {
-	switch a.Kind {
-	case model.ActLock:
-		if s.mem[a.Loc] != 0 {
-			return 0
-		}
-	case model.ActChoose:
-		return a.N
-	case model.ActCAS:
-		return len(spuriousChoices(a, s.mem[a.Loc]))
-	}
-	return 1
 }
 
 // invisible reports whether an action can run at once, before any other
@@ -267,7 +288,18 @@ func (x *states) invisible(th *sthread) bool {
 
 // clone copies s for a move of thread t.
 func (s *sstate) clone(t int) *sstate {
-	c := &sstate{th: slices.Clone(s.th), mem: slices.Clone(s.mem), hist: s.hist[:len(s.hist):len(s.hist)]}
+	c := &sstate{th: slices.Clone(s.th), msgs: slices.Clone(s.msgs), hist: s.hist[:len(s.hist):len(s.hist)], base: slices.Clone(s.base)}
+	for l, ms := range c.msgs {
+		c.msgs[l] = slices.Clone(ms)
+	}
+	if s.views != nil {
+		c.views = make([]*tview, len(s.views))
+		for t, v := range s.views {
+			if v != nil {
+				c.views[t] = v.clone()
+			}
+		}
+	}
 	if s.clk != nil {
 		c.clk = slices.Clone(s.clk)
 	}
@@ -287,13 +319,14 @@ func (s *sstate) own(t int) {
 
 // apply makes move (t, c) from s; it returns the new state and the
 // properties the move violates.
-func (x *states) apply(s *sstate, t, c int, b *builder) (*sstate, []string, error) {
+func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []string, error) {
 	n := s.clone(t)
-	viol, err := x.act(n, t, c, b)
+	viol, err := x.act(n, t, o, b)
 	if err != nil {
 		return nil, nil, err
 	}
 	more, err := x.settle(n, t, b)
+	x.collect(n)
 	if n.clk != nil {
 		x.normalize(n)
 	}
@@ -304,7 +337,7 @@ func (x *states) apply(s *sstate, t, c int, b *builder) (*sstate, []string, erro
 func (x *states) settle(s *sstate, t int, b *builder) ([]string, error) {
 	var viol []string
 	for s.th[t].st.Status == model.Running && x.invisible(s.th[t]) {
-		v, err := x.act(s, t, 0, b)
+		v, err := x.act(s, t, option{}, b)
 		if err != nil {
 			return nil, err
 		}
@@ -313,8 +346,8 @@ func (x *states) settle(s *sstate, t int, b *builder) ([]string, error) {
 	return viol, nil
 }
 
-// act performs thread t's next action with choice c on s, which it owns.
-func (x *states) act(s *sstate, t, c int, b *builder) ([]string, error) {
+// act performs thread t's next action, in the way o, on s, which it owns.
+func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 	th := s.th[t]
 	a := th.a
 	var viol []string
@@ -331,55 +364,57 @@ func (x *states) act(s *sstate, t, c int, b *builder) ([]string, error) {
 		s.hist = append(s.hist, *th.call)
 		th.call = nil
 	}
-	switch a.Kind {
-	case model.ActRead:
-		v = s.mem[a.Loc]
-		b.read(t, &a, v, false)
+	// write adds thread t's write of val to l at position q with
+	// ordering wo; rm is the message a read-modify-write read.
+	write := func(q int, val int64, wo model.Ordering, rm *msg) {
+		var vc []uint32
 		if s.clk != nil {
 			k.tick(s.clk, t)
-			k.acquire(s.clk, t, a.Loc, a.Ord)
+			race(k.access(s.clk, t, a.Loc, true, wo))
+			vc = k.release(s.clk, t, a.Loc, wo, rm)
+		}
+		x.writeMsg(s, t, a.Loc, q, val, wo, rm, vc)
+		th.n++
+	}
+	switch a.Kind {
+	case model.ActRead:
+		m := x.readMsg(s, t, a.Loc, o.pos, a.Ord)
+		v = m.val
+		b.read(t, &a, v, false, s.base[a.Loc]+o.pos)
+		if s.clk != nil {
+			k.tick(s.clk, t)
+			k.acquire(s.clk, t, m.vc, a.Ord)
 			race(k.access(s.clk, t, a.Loc, false, a.Ord))
 		}
 		th.n++
 	case model.ActWrite, model.ActUnlock:
-		s.mem[a.Loc] = a.Val
-		b.write(t, simpleEvent(&a))
-		if s.clk != nil {
-			k.tick(s.clk, t)
-			race(k.access(s.clk, t, a.Loc, true, a.Ord))
-			k.release(s.clk, t, a.Loc, a.Ord, false)
-		}
-		th.n++
+		b.write(t, simpleEvent(&a), s.base[a.Loc]+o.pos)
+		write(o.pos, a.Val, a.Ord, nil)
 	case model.ActRMW, model.ActCAS, model.ActLock:
-		v = s.mem[a.Loc]
-		spurious := c == 1
 		var wv int64
-		writes, wv, _ = a.Outcome(v, spurious)
-		b.read(t, &a, v, spurious)
+		writes, wv, _ = a.Outcome(s.msgs[a.Loc][o.pos].val, o.spurious)
+		ro := a.ReadOrd(writes)
+		m := x.readMsg(s, t, a.Loc, o.pos, ro)
+		v = m.val
+		b.read(t, &a, v, o.spurious, s.base[a.Loc]+o.pos)
 		if s.clk != nil {
-			ro := a.ReadOrd(writes)
 			k.tick(s.clk, t)
-			k.acquire(s.clk, t, a.Loc, ro)
+			k.acquire(s.clk, t, m.vc, ro)
 			race(k.access(s.clk, t, a.Loc, false, ro))
 		}
 		th.n++
 		if writes {
-			s.mem[a.Loc] = wv
-			if s.clk != nil {
-				k.tick(s.clk, t)
-				race(k.access(s.clk, t, a.Loc, true, a.WriteOrd()))
-				k.release(s.clk, t, a.Loc, a.WriteOrd(), true)
-			}
-			th.n++
+			write(o.pos+1, wv, a.WriteOrd(), m)
 		}
 	case model.ActFence:
 		if s.clk != nil {
 			k.fence(s.clk, t, a.Ord)
 		}
+		x.fenceViews(s, t, a.Ord)
 		b.add(t, simpleEvent(&a))
 		th.n++
 	case model.ActChoose:
-		v = int64(c)
+		v = int64(o.pos)
 		e := simpleEvent(&a)
 		e.Val = v
 		b.add(t, e)
@@ -391,6 +426,10 @@ func (x *states) act(s *sstate, t, c int, b *builder) ([]string, error) {
 		if s.clk != nil {
 			k.tick(s.clk, t)
 			copy(k.vec(s.clk, k.c(child)), k.vec(s.clk, k.c(t)))
+		}
+		if x.weak {
+			nl := len(x.p.Locs)
+			s.views[child] = &tview{cur: clone32(s.views[t].cur), acq: clone32(s.views[t].cur), rel: make([][]uint32, nl)}
 		}
 		if err := x.start(s, child, b); err != nil {
 			return nil, err
@@ -441,18 +480,18 @@ func (x *states) search(s *sstate) error {
 		if th.st.Status != model.Running {
 			continue
 		}
-		nc := choices(s, &th.a)
-		if nc > 0 && th.n >= x.opt.MaxEvents {
+		opts := x.options(s, t, &th.a)
+		if len(opts) > 0 && th.n >= x.opt.MaxEvents {
 			bounded = true
 			continue
 		}
-		for c := range nc {
+		for _, o := range opts {
 			moved = true
-			n, viol, err := x.apply(s, t, c, nil)
+			n, viol, err := x.apply(s, t, o, nil)
 			if err != nil {
 				return err
 			}
-			x.path = append(x.path, move{int32(t), int32(c)})
+			x.path = append(x.path, move{int32(t), o})
 			for _, p := range viol {
 				x.record(p, "")
 			}
@@ -534,10 +573,7 @@ func (x *states) final(s *sstate) error {
 		x.record(PropDeadlock, "")
 	}
 	if finished {
-		fs := model.FinalState{Mem: s.mem, Regs: make([][]int64, len(s.th))}
-		for t, th := range s.th {
-			fs.Regs[t] = th.st.Regs
-		}
+		fs := s.finalState()
 		for _, c := range x.p.Checks {
 			x.reached[c.Prop] = true
 			if !c.Cond.Eval(&fs) {
@@ -605,8 +641,28 @@ func (x *states) key(s *sstate) []byte {
 	for _, t := range perm {
 		b = x.appendLocal(b, t, s.th[t])
 	}
-	for _, v := range s.mem {
-		b = binary.AppendVarint(b, v)
+	for _, ms := range s.msgs {
+		b = binary.AppendUvarint(b, uint64(len(ms)))
+		for _, m := range ms {
+			b = binary.AppendVarint(b, m.val)
+			b = append(b, byte(b2i(m.att)))
+			b = appendVector(b, m.view, nil)
+			if s.clk != nil {
+				b = appendVector(b, m.vc, perm)
+			}
+		}
+	}
+	for _, t := range perm {
+		if v := s.views; v != nil && v[t] != nil {
+			b = appendVector(b, v[t].cur, nil)
+			b = appendVector(b, v[t].acq, nil)
+			b = appendVector(b, v[t].fence, nil)
+			for _, r := range v[t].rel {
+				b = appendVector(b, r, nil)
+			}
+		} else {
+			b = append(b, 0)
+		}
 	}
 	if s.clk != nil {
 		b = x.appendClocks(b, s.clk, perm)
@@ -615,6 +671,25 @@ func (x *states) key(s *sstate) []byte {
 		b = appendHistory(b, s.hist, perm)
 	}
 	x.buf = b
+	return b
+}
+
+// appendVector encodes a vector (nil: none), its entries in the order
+// perm when given.
+func appendVector(b []byte, v []uint32, perm []int) []byte {
+	if v == nil {
+		return append(b, 0)
+	}
+	b = append(b, 1)
+	if perm == nil {
+		for _, e := range v {
+			b = binary.AppendUvarint(b, uint64(e))
+		}
+		return b
+	}
+	for _, u := range perm {
+		b = binary.AppendUvarint(b, uint64(v[u]))
+	}
 	return b
 }
 
@@ -673,7 +748,6 @@ func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 		for kind := range 4 {
 			b = binary.AppendUvarint(b, uint64(clk[k.acc(model.Loc(l), kind)*n+t]))
 		}
-		b = binary.AppendUvarint(b, uint64(clk[k.msg(model.Loc(l))*n+t]))
 	}
 	row := x.scratch[:0]
 	for u := range n {
@@ -708,7 +782,6 @@ func (x *states) appendClocks(b []byte, clk []uint32, perm []int) []byte {
 		}
 	}
 	for l := range k.nl {
-		vec(k.msg(model.Loc(l)))
 		for a := range 4 {
 			vec(k.acc(model.Loc(l), a))
 		}
@@ -749,18 +822,17 @@ func appendHistory(b []byte, h []mark, perm []int) []byte {
 // each with an entry per thread: per thread its happens-before view (c),
 // its view at its last release fence (f), the views its relaxed reads
 // brought for a later acquire fence (a) and, per location, its view at its
-// last release write there (rel); per location the view its last write
-// releases (msg) and, per thread, the clock values of that thread's last
-// write, plain write, read and plain read there (acc).
+// last release write there (rel); per location and thread, the clock
+// values of that thread's last write, plain write, read and plain read
+// there (acc). What a write releases travels in its message (msg.vc).
 type clocks struct{ n, nl int }
 
 func (k clocks) c(t int) int                   { return t }
 func (k clocks) f(t int) int                   { return k.n + t }
 func (k clocks) a(t int) int                   { return 2*k.n + t }
 func (k clocks) rel(t int, l model.Loc) int    { return 3*k.n + t*k.nl + int(l) }
-func (k clocks) msg(l model.Loc) int           { return 3*k.n + k.n*k.nl + int(l) }
-func (k clocks) acc(l model.Loc, kind int) int { return 3*k.n + k.n*k.nl + k.nl + 4*int(l) + kind }
-func (k clocks) vectors() int                  { return 3*k.n + k.n*k.nl + 5*k.nl }
+func (k clocks) acc(l model.Loc, kind int) int { return 3*k.n + k.n*k.nl + 4*int(l) + kind }
+func (k clocks) vectors() int                  { return 3*k.n + k.n*k.nl + 4*k.nl }
 func (k clocks) size() int                     { return k.vectors() * k.n }
 
 func (k clocks) vec(clk []uint32, v int) []uint32 { return clk[v*k.n : (v+1)*k.n] }
@@ -776,39 +848,39 @@ func join(dst, src []uint32) {
 // tick starts a new event of thread t.
 func (k clocks) tick(clk []uint32, t int) { k.vec(clk, k.c(t))[t]++ }
 
-// acquire applies a read by t of the last write to l with ordering o: an
-// atomic read (consume excepted) synchronises with a release the write
-// heads, at once when it is an acquire, else at t's next acquire fence.
-func (k clocks) acquire(clk []uint32, t int, l model.Loc, o model.Ordering) {
-	if !o.Atomic() || o == model.Con {
+// acquire applies a read by t with ordering o of a message that
+// released vc: an atomic read (consume excepted) synchronises with the
+// release the write heads, at once when it is an acquire, else at t's next
+// acquire fence.
+func (k clocks) acquire(clk []uint32, t int, vc []uint32, o model.Ordering) {
+	if !o.Atomic() || o == model.Con || vc == nil {
 		return
 	}
-	m := k.vec(clk, k.msg(l))
-	join(k.vec(clk, k.a(t)), m)
+	join(k.vec(clk, k.a(t)), vc)
 	if o.IsAcquire() {
-		join(k.vec(clk, k.c(t)), m)
+		join(k.vec(clk, k.c(t)), vc)
 	}
 }
 
-// release applies a write by t to l with ordering o: the view the write
-// releases is t's at its last release fence, at its release writes to l
-// before it and, for a release write, now; a read-modify-write also
-// passes on what the write it read released (release sequences).
-func (k clocks) release(clk []uint32, t int, l model.Loc, o model.Ordering, rmw bool) {
-	m := k.vec(clk, k.msg(l))
+// release returns the clocks a write by t to l with ordering o releases:
+// t's at its last release fence, at its release writes to l before it
+// and, for a release write, now; a read-modify-write also passes on what
+// the message it read released (release sequences). A plain write
+// releases nothing (nil).
+func (k clocks) release(clk []uint32, t int, l model.Loc, o model.Ordering, read *msg) []uint32 {
 	if !o.Atomic() {
-		clear(m)
-		return
+		return nil
 	}
 	rel := k.vec(clk, k.rel(t, l))
 	if o.IsRelease() {
 		copy(rel, k.vec(clk, k.c(t)))
 	}
-	if !rmw {
-		clear(m)
-	}
-	join(m, k.vec(clk, k.f(t)))
+	m := clone32(k.vec(clk, k.f(t)))
 	join(m, rel)
+	if read != nil && read.vc != nil {
+		join(m, read.vc)
+	}
+	return m
 }
 
 // fence applies a fence of t with ordering o.
@@ -903,9 +975,21 @@ func (x *states) normalize(s *sstate) {
 		}
 	}
 	x.fut = fut
-	for l := range k.nl {
-		if reads>>uint(l)&1 == 0 {
-			clear(k.vec(clk, k.msg(model.Loc(l))))
+	// The messages' clocks join the columns: they get private copies.
+	var vcs [][]uint32
+	for l, ms := range s.msgs {
+		for i, m := range ms {
+			if m.vc == nil {
+				continue
+			}
+			c := *m
+			if reads>>uint(l)&1 == 0 {
+				c.vc = nil
+			} else {
+				c.vc = clone32(m.vc)
+				vcs = append(vcs, c.vc)
+			}
+			ms[i] = &c
 		}
 	}
 	for u := range n {
@@ -954,13 +1038,18 @@ func (x *states) normalize(s *sstate) {
 		}
 		slices.Sort(recs)
 		recs = slices.Compact(recs)
-		for v := range k.vectors() {
-			i := v*n + u
+		rank := func(e uint32) uint32 {
 			r := uint32(0)
-			for r < uint32(len(recs)) && recs[r] <= clk[i] {
+			for r < uint32(len(recs)) && recs[r] <= e {
 				r++
 			}
-			clk[i] = r
+			return r
+		}
+		for v := range k.vectors() {
+			clk[v*n+u] = rank(clk[v*n+u])
+		}
+		for _, vc := range vcs {
+			vc[u] = rank(vc[u])
 		}
 		x.scratch = recs
 	}
@@ -979,14 +1068,14 @@ func (k clocks) retire(clk []uint32, t int) {
 // builder records the events of a path as an execution graph, for
 // witnesses; a nil builder records nothing.
 type builder struct {
-	g    *model.Graph
-	last []model.EventRef // per location: its last write
+	g  *model.Graph
+	co [][]model.EventRef // per location: its writes in modification order, the initial one first
 }
 
 func newBuilder(p *model.Program) *builder {
-	b := &builder{g: model.NewGraph(p), last: make([]model.EventRef, len(p.Locs))}
-	for l := range b.last {
-		b.last[l] = model.InitRef(model.Loc(l))
+	b := &builder{g: model.NewGraph(p), co: make([][]model.EventRef, len(p.Locs))}
+	for l := range b.co {
+		b.co[l] = []model.EventRef{model.InitRef(model.Loc(l))}
 	}
 	return b
 }
@@ -999,25 +1088,34 @@ func (b *builder) add(t int, e model.Event) model.EventRef {
 	return model.EventRef{T: int32(t), I: int32(len(b.g.Threads[t]) - 1)}
 }
 
-func (b *builder) write(t int, e model.Event) {
+// write records thread t's write e, at position q in modification order.
+func (b *builder) write(t int, e model.Event, q int) {
 	if b == nil {
 		return
 	}
 	w := b.add(t, e)
-	b.g.Co[e.Loc] = append(b.g.Co[e.Loc], w)
-	b.last[e.Loc] = w
+	b.co[e.Loc] = slices.Insert(b.co[e.Loc], q, w)
 }
 
-// read records thread t's read-like action a reading v from the last write.
-func (b *builder) read(t int, a *model.Action, v int64, spurious bool) {
+// read records thread t's read-like action a reading v from the write at
+// position p in modification order.
+func (b *builder) read(t int, a *model.Action, v int64, spurious bool, p int) {
 	if b == nil {
 		return
 	}
-	r, writes, wv := readEvent(a, b.last[a.Loc], v, spurious)
+	r, writes, wv := readEvent(a, b.co[a.Loc][p], v, spurious)
 	b.add(t, r)
 	if writes {
-		b.write(t, writeHalf(a, wv))
+		b.write(t, writeHalf(a, wv), p+1)
 	}
+}
+
+// graph returns the execution graph recorded.
+func (b *builder) graph() *model.Graph {
+	for l, co := range b.co {
+		b.g.Co[l] = co[1:]
+	}
+	return b.g
 }
 
 // witness replays path from the initial state, completes it to a final
@@ -1030,31 +1128,34 @@ func (x *states) witness(prop string, f *finding) (*Witness, error) {
 		return nil, err
 	}
 	for _, m := range f.path {
-		if s, _, err = x.apply(s, int(m.t), int(m.c), b); err != nil {
+		if s, _, err = x.apply(s, int(m.t), m.o, b); err != nil {
 			return nil, err
 		}
 	}
 	for {
-		t := -1
+		t, opts := -1, []option(nil)
 		for u, th := range s.th {
-			if th.st.Status == model.Running && choices(s, &th.a) > 0 && th.n < x.opt.MaxEvents {
-				t = u
-				break
+			if th.st.Status == model.Running && th.n < x.opt.MaxEvents {
+				if opts = x.options(s, u, &th.a); len(opts) > 0 {
+					t = u
+					break
+				}
 			}
 		}
 		if t < 0 {
 			break
 		}
-		if s, _, err = x.apply(s, t, 0, b); err != nil {
+		if s, _, err = x.apply(s, t, opts[0], b); err != nil {
 			return nil, err
 		}
 	}
 	for t, th := range s.th {
 		if th.st.Status == model.Running && th.a.Kind == model.ActLock {
-			b.read(t, &th.a, s.mem[th.a.Loc], false) // the request that waits
+			l := th.a.Loc
+			b.read(t, &th.a, s.last(l), false, s.base[l]+len(s.msgs[l])-1) // the request that waits
 		}
 	}
-	e, err := NewExecution(b.g, x.m, x.races)
+	e, err := NewExecution(b.graph(), x.m, x.races)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
 // withTwins draws a program and may copy one of its threads, so that the
@@ -37,13 +39,46 @@ func withTwins(t *rapid.T, spec genSpec) *model.Program {
 }
 
 // TestStatesMatchExecutions checks the state-merging explorer against the
-// execution-graph explorer under SC: the same final states (registers,
+// execution-graph explorer, under SC and under RC11 without seq_cst: the same final states (registers,
 // memory, and which threads block), and the same verdicts on data races
 // and deadlocks, with a witness that shows each violation.
 func TestStatesMatchExecutions(t *testing.T) {
-	sc := mustModel(t, "sc")
+	for _, name := range []string{"sc", "rc11"} {
+		t.Run(name, func(t *testing.T) { statesMatchExecutions(t, mustModel(t, name)) })
+	}
+}
+
+// withoutSC replaces seq_cst orderings by the strongest others: the
+// state explorer implements rc11 without them.
+func withoutSC(p *model.Program) {
+	for ti := range p.Threads {
+		code := slices.Clone(p.Threads[ti].Code)
+		for i := range code {
+			in := &code[i]
+			if in.Ord == model.SC {
+				switch in.Op {
+				case model.OpLoad:
+					in.Ord = model.Acq
+				case model.OpStore:
+					in.Ord = model.Rel
+				default:
+					in.Ord = model.AcqRel
+				}
+			}
+			if in.FailOrd == model.SC {
+				in.FailOrd = model.Acq
+			}
+		}
+		p.Threads[ti].Code = code
+	}
+}
+
+func statesMatchExecutions(t *testing.T, sc model.Model) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := withTwins(t, protocolSized)
+		if sc.Name() == "rc11" {
+			withoutSC(p)
+		}
 		want, got := map[string]bool{}, map[string]bool{}
 		st, err := checker.Explore(p, sc, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
 			var status []model.Status
@@ -123,4 +158,42 @@ func upToTwins(p *model.Program, f model.FinalState, status []model.Status) stri
 		out = append(out, strings.Join(g, " "))
 	}
 	return fmt.Sprint(out, f.Mem)
+}
+
+// TestHerdConformanceStates checks the state explorer's final states on
+// every test of the shared corpus it can explore (under rc11, those
+// without seq_cst) against herd7's.
+func TestHerdConformanceStates(t *testing.T) {
+	for _, tc := range []struct{ model, file string }{{"rc11", "expected-rc11.tsv"}, {"sc", "expected-sc.tsv"}} {
+		t.Run(tc.model, func(t *testing.T) {
+			m := mustModel(t, tc.model)
+			checked := 0
+			for _, row := range readExpected(t, tc.file) {
+				p, err := litmus.ParseFile(filepath.Join(sharedLitmus, row.test))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if checker.StatesUnsupported(p, m) != "" {
+					continue
+				}
+				checked++
+				seen := map[string]bool{}
+				_, err = checker.FinalStatesByStates(p, m, checker.Options{}, func(f model.FinalState, _ []model.Status) {
+					seen[checker.FormatState(p, p.Final.Show, &f)] = true
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for s := range seen {
+					got = append(got, s)
+				}
+				slices.Sort(got)
+				if g, w := strings.Join(got, " | "), strings.Join(row.states, " | "); g != w {
+					t.Errorf("%s: states:\n got  %s\n want %s", row.test, g, w)
+				}
+			}
+			t.Logf("%s: %d tests explored by states", tc.model, checked)
+		})
+	}
 }

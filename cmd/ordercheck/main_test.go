@@ -75,7 +75,9 @@ func TestProtocolCommands(t *testing.T) {
 	runCases(t, []cliCase{
 		{"explore default variant", []string{"explore", "dlsym"}, 1, "variant original", ""},
 		{"explore counterexample", []string{"explore", "dlsym", "--variant", "unordered"}, 1, "counterexample for lib-init", ""},
-		{"explore verified", []string{"explore", "dlsym", "--variant", "fixed"}, 0, "verified: 26 executions", ""},
+		{"explore verified", []string{"explore", "dlsym", "--variant", "fixed"}, 0, "verified: 122 states, 4 final", ""},
+		{"explore verified by graphs", []string{"explore", "dlsym", "--variant", "fixed", "--engine", "dpor"}, 0, "verified: 26 executions", ""},
+		{"explore unknown engine", []string{"explore", "dlsym", "--engine", "bfs"}, 2, "", "unknown engine"},
 		{"explore consume model", []string{"explore", "dlsym", "--variant", "consume", "--model", "rc11-consume"}, 0, "verified", ""},
 		{"explore json", []string{"explore", "dlsym", "--variant", "fixed", "--json"}, 0, `"verdict": "verified"`, ""},
 		{"explore params", []string{"explore", "dlsym", "--variant", "fixed", "--param", "N=3"}, 0, "N=3", ""},

@@ -1,0 +1,251 @@
+package checker
+
+// The memory of the state explorer. Under SC a location holds one value:
+// reads see the last write. Under release/acquire and relaxed accesses
+// (RC11 without seq_cst accesses or fences) it is the timestamped memory
+// of the promising semantics without promises (Kang, Hur, Lahav,
+// Vafeiadis, Dreyer, POPL 2017): each location keeps the messages that
+// can still be read, in modification order; each thread has views — the
+// newest message of each location it must not read before (cur), the
+// same after an acquire fence (acq), and what its release fence (fence)
+// and its release writes per location (rel) pass on — and a message
+// carries the view its writer released. Timestamps are positions in the
+// message lists; a read-modify-write's message is attached to the one it
+// read, so that no write can come between them.
+
+import "github.com/ordercheck/ordercheck/model"
+
+// msg is a write that can still be read. Messages are not changed once
+// made: an update makes a new one.
+type msg struct {
+	val  int64
+	att  bool     // written by a read-modify-write of the message before it
+	view []uint32 // per location: the view the write released (weak memory; nil: none)
+	vc   []uint32 // per thread: the clocks the write released (races; nil: none)
+}
+
+// tview is a thread's views under weak memory (positions per location).
+type tview struct {
+	cur, acq, fence []uint32
+	rel             [][]uint32 // per location; nil: no release write there yet
+}
+
+func (v *tview) clone() *tview {
+	c := &tview{cur: clone32(v.cur), acq: clone32(v.acq), fence: clone32(v.fence), rel: make([][]uint32, len(v.rel))}
+	for l, r := range v.rel {
+		c.rel[l] = clone32(r)
+	}
+	return c
+}
+
+func clone32(v []uint32) []uint32 {
+	if v == nil {
+		return nil
+	}
+	return append([]uint32(nil), v...)
+}
+
+// joinView joins src into dst, making dst when it is nil.
+func joinView(dst, src []uint32) []uint32 {
+	if src == nil {
+		return dst
+	}
+	if dst == nil {
+		return clone32(src)
+	}
+	join(dst, src)
+	return dst
+}
+
+// option is one way to perform a memory action: the position of the
+// message read (or, for a store, where its message goes) and, for a weak
+// compare-exchange, whether it fails spuriously.
+type option struct {
+	pos      int
+	spurious bool
+}
+
+// options lists the ways thread t can perform action a in s; none when it
+// waits for a lock (and for actions that touch no memory, one).
+func (x *states) options(s *sstate, t int, a *model.Action) []option {
+	switch a.Kind {
+	case model.ActChoose:
+		out := make([]option, a.N)
+		for v := range out {
+			out[v].pos = v
+		}
+		return out
+	case model.ActRead, model.ActRMW, model.ActCAS, model.ActLock:
+	case model.ActWrite, model.ActUnlock:
+		ms := s.msgs[a.Loc]
+		if !x.weak {
+			return []option{{pos: len(ms)}}
+		}
+		var out []option
+		for q := len(ms); q > int(s.views[t].cur[a.Loc]); q-- {
+			if q == len(ms) || !ms[q].att {
+				out = append(out, option{pos: q})
+			}
+		}
+		return out
+	default:
+		return []option{{}}
+	}
+	ms := s.msgs[a.Loc]
+	lo := len(ms) - 1
+	if x.weak {
+		lo = int(s.views[t].cur[a.Loc])
+	}
+	var out []option
+	for p := len(ms) - 1; p >= lo; p-- {
+		for _, sp := range spuriousChoices(a, ms[p].val) {
+			writes, _, blocked := a.Outcome(ms[p].val, sp)
+			if blocked || writes && p+1 < len(ms) && ms[p+1].att {
+				continue
+			}
+			out = append(out, option{pos: p, spurious: sp})
+		}
+	}
+	return out
+}
+
+// readMsg applies thread t's read of the message at p of location l with
+// ordering o to its views and returns the message.
+func (x *states) readMsg(s *sstate, t int, l model.Loc, p int, o model.Ordering) *msg {
+	m := s.msgs[l][p]
+	if !x.weak {
+		return m
+	}
+	v := s.views[t]
+	v.cur[l] = max(v.cur[l], uint32(p))
+	if o.Atomic() && o != model.Con && m.view != nil {
+		join(v.acq, m.view)
+		if o.IsAcquire() {
+			join(v.cur, m.view)
+		}
+	}
+	join(v.acq, v.cur)
+	return m
+}
+
+// writeMsg adds thread t's write of val to l with ordering o at position
+// q; read, for a read-modify-write, is the message it read (its new
+// message is attached to it). vc is the clocks the write releases.
+func (x *states) writeMsg(s *sstate, t int, l model.Loc, q int, val int64, o model.Ordering, read *msg, vc []uint32) {
+	m := &msg{val: val, att: read != nil, vc: vc}
+	if x.weak {
+		x.shift(s, l, q)
+		v := s.views[t]
+		v.cur[l] = uint32(q)
+		join(v.acq, v.cur)
+		if o.Atomic() {
+			if o.IsRelease() {
+				v.rel[l] = clone32(v.cur)
+			}
+			m.view = joinView(clone32(v.fence), v.rel[l])
+			if o.IsRelease() {
+				m.view = joinView(m.view, v.cur)
+			}
+			if read != nil {
+				m.view = joinView(m.view, read.view)
+			}
+		}
+	}
+	ms := s.msgs[l]
+	s.msgs[l] = append(ms[:q:q], append([]*msg{m}, ms[q:]...)...)
+}
+
+// fenceViews applies a fence with ordering o to thread t's views.
+func (x *states) fenceViews(s *sstate, t int, o model.Ordering) {
+	if !x.weak {
+		return
+	}
+	v := s.views[t]
+	if o.IsAcquire() {
+		join(v.cur, v.acq)
+	}
+	if o.IsRelease() {
+		v.fence = clone32(v.cur)
+	}
+}
+
+// shift makes room at position q of location l: every view at or after q
+// moves up one.
+func (x *states) shift(s *sstate, l model.Loc, q int) {
+	up := func(v []uint32) {
+		if v != nil && v[l] >= uint32(q) {
+			v[l]++
+		}
+	}
+	for _, v := range s.views {
+		if v == nil {
+			continue
+		}
+		up(v.cur)
+		up(v.acq)
+		up(v.fence)
+		for _, r := range v.rel {
+			up(r)
+		}
+	}
+	for k, ms := range s.msgs {
+		for i, m := range ms {
+			if m.view != nil && m.view[l] >= uint32(q) {
+				c := *m
+				c.view = clone32(m.view)
+				c.view[l]++
+				s.msgs[k][i] = &c
+			}
+		}
+	}
+}
+
+// collect drops the messages no thread can read any more: those before
+// every running thread's cur view (a spawned thread starts with its
+// spawner's), keeping each location's last message (its final value).
+func (x *states) collect(s *sstate) {
+	for l, ms := range s.msgs {
+		lo := len(ms) - 1
+		if x.weak {
+			for t, th := range s.th {
+				if th.st.Status == model.Running {
+					lo = min(lo, int(s.views[t].cur[l]))
+				}
+			}
+		}
+		if lo <= 0 {
+			continue
+		}
+		s.msgs[l] = ms[lo:len(ms):len(ms)]
+		s.base[l] += lo
+		if !x.weak {
+			continue
+		}
+		down := func(v []uint32) {
+			if v != nil {
+				v[l] = uint32(max(int(v[l])-lo, 0))
+			}
+		}
+		for _, v := range s.views {
+			if v == nil {
+				continue
+			}
+			down(v.cur)
+			down(v.acq)
+			down(v.fence)
+			for _, r := range v.rel {
+				down(r)
+			}
+		}
+		for k, ms := range s.msgs {
+			for i, m := range ms {
+				if m.view != nil && m.view[l] != 0 {
+					c := *m
+					c.view = clone32(m.view)
+					c.view[l] = uint32(max(int(c.view[l])-lo, 0))
+					s.msgs[k][i] = &c
+				}
+			}
+		}
+	}
+}
