@@ -12,6 +12,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
@@ -195,5 +196,74 @@ func TestHerdConformanceStates(t *testing.T) {
 			}
 			t.Logf("%s: %d tests explored by states", tc.model, checked)
 		})
+	}
+}
+
+// TestStatesAtomicity checks, on programs whose every behaviour hangs on
+// it, that the state explorer keeps read-modify-writes atomic and locks
+// exclusive, under both memories: the same final states and verdicts as
+// the graph explorer.
+func TestStatesAtomicity(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"fetch-add", `
+shared x = 0
+thread t[3] {
+  r = fetch_add(x, 1, rlx)
+}
+property count "no increment is lost"
+final count: x == 3, "an increment was lost"`},
+		{"lock", `
+shared x = 0
+mutex m
+property count "no increment is lost"
+thread t[3] {
+  lock(m)
+  r = x
+  x = r + 1
+  unlock(m)
+}
+final count: x == 3, "an increment was lost"`},
+		{"cas", `
+shared x = 0
+shared won = 0
+property one "one winner"
+thread t[2] {
+  ok = cas(x, 0, 1, rlx)
+  if ok {
+    r = fetch_add(won, 1, rlx)
+  }
+}
+final one: won == 1, "not exactly one winner"`},
+	} {
+		for _, name := range []string{"sc", "rc11"} {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				pr, err := lang.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				inst, err := pr.Compile("", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := mustModel(t, name)
+				props := []string{checker.PropDataRace, checker.PropDeadlock}
+				for _, pp := range pr.Props {
+					props = append(props, pp.Name)
+				}
+				want, err := checker.Check(inst.Prog, m, props, checker.Options{Engine: checker.EngineDPOR})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := checker.Check(inst.Prog, m, props, checker.Options{Engine: checker.EngineStates})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range want.Props {
+					if got.Props[i].Status != want.Props[i].Status || want.Props[i].Status != checker.Holds {
+						t.Errorf("%s: states %s, graphs %s (%s)", want.Props[i].Name, got.Props[i].Status, want.Props[i].Status, got.Props[i].Message)
+					}
+				}
+			})
+		}
 	}
 }
