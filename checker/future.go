@@ -397,3 +397,82 @@ func same64(a, b model.DepSet) bool {
 	}
 	return true
 }
+
+// touches reports whether f may access location l.
+func (f *future) touches(l int) bool {
+	return (f.plainR|f.plainW|f.atomR|f.atomW)>>uint(l)&1 != 0
+}
+
+// regularMutexes reports, per location, whether it is a mutex that only
+// lock and unlock touch, each unlock by a thread that holds it (on every
+// path to the unlock). Such a mutex is only ever read at its last write:
+// a lock reads an unlocked value that no other lock has taken, which is
+// the last one, and its holder's unlock follows its lock at once, as no
+// other write can come after a held mutex's lock. Its earlier writes can
+// be forgotten, under weak memory too.
+func regularMutexes(p *model.Program) []bool {
+	reg := make([]bool, len(p.Locs))
+	for l, loc := range p.Locs {
+		reg[l] = loc.Mutex
+	}
+	if len(p.Locs) > 64 {
+		return make([]bool, len(p.Locs))
+	}
+	all := uint64(1)<<len(p.Locs) - 1
+	if len(p.Locs) == 64 {
+		all = ^uint64(0)
+	}
+	targets := accessTargets(p, all)
+	for t, th := range p.Threads {
+		code := th.Code
+		// held[pc]: the mutexes held on every path to pc.
+		held := make([]uint64, len(code)+1)
+		for pc := range held {
+			held[pc] = all
+		}
+		held[0] = 0
+		for changed := true; changed; {
+			changed = false
+			for pc := range code {
+				in := &code[pc]
+				out := held[pc]
+				switch in.Op {
+				case model.OpLock:
+					out |= targets[t][pc]
+				case model.OpUnlock:
+					out &^= targets[t][pc]
+				}
+				next := []int{pc + 1}
+				switch in.Op {
+				case model.OpJump:
+					next = []int{in.Target}
+				case model.OpBranch:
+					next = []int{in.Target, pc + 1}
+				case model.OpBound:
+					next = nil
+				}
+				for _, n := range next {
+					if h := held[n] & out; h != held[n] {
+						held[n], changed = h, true
+					}
+				}
+			}
+		}
+		for pc := range code {
+			in := &code[pc]
+			for l := range reg {
+				if targets[t][pc]>>uint(l)&1 == 0 {
+					continue
+				}
+				exact := targets[t][pc] == 1<<uint(l)
+				switch {
+				case in.Op == model.OpLock && exact:
+				case in.Op == model.OpUnlock && exact && held[pc]>>uint(l)&1 != 0:
+				default:
+					reg[l] = false
+				}
+			}
+		}
+	}
+	return reg
+}

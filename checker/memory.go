@@ -201,14 +201,18 @@ func (x *states) shift(s *sstate, l model.Loc, q int) {
 }
 
 // collect drops the messages no thread can read any more: those before
-// every running thread's cur view (a spawned thread starts with its
-// spawner's), keeping each location's last message (its final value).
+// the cur view of every running thread that may still access the location
+// (a spawner counts as accessing every location: its new thread starts
+// with its views), keeping each location's last message (its final
+// value), and of a regular mutex only its last (see regularMutexes).
+// Views below the first message kept become that message: they only meet
+// views at or after it again.
 func (x *states) collect(s *sstate) {
 	for l, ms := range s.msgs {
 		lo := len(ms) - 1
-		if x.weak {
+		if x.weak && !x.mutexes[l] {
 			for t, th := range s.th {
-				if th.st.Status == model.Running {
+				if f := x.future(s, t); th.st.Status == model.Running && f.touches(l) {
 					lo = min(lo, int(s.views[t].cur[l]))
 				}
 			}
@@ -245,6 +249,55 @@ func (x *states) collect(s *sstate) {
 					c.view[l] = uint32(max(int(c.view[l])-lo, 0))
 					s.msgs[k][i] = &c
 				}
+			}
+		}
+	}
+}
+
+// trimViews forgets the views no future step reads (see future): a
+// thread's release views where it writes no more, its fence view when it
+// writes nothing, its acquire view without an acquire fence ahead, its
+// views of locations it neither accesses nor passes on, a stopped
+// thread's views, and the views of messages no thread reads atomically.
+func (x *states) trimViews(s *sstate) {
+	var reads uint64
+	for t, th := range s.th {
+		f := x.future(s, t)
+		reads |= f.atomR
+		v := s.views[t]
+		if v == nil {
+			continue
+		}
+		if th.st.Status != model.Running {
+			s.views[t] = nil
+			continue
+		}
+		for l := range v.rel {
+			if f.atomW>>uint(l)&1 == 0 {
+				v.rel[l] = nil
+			}
+		}
+		if f.atomW == 0 {
+			v.fence = nil
+			for l := range v.cur {
+				if !f.touches(l) {
+					v.cur[l] = 0
+				}
+			}
+		}
+		if !f.acqFence {
+			copy(v.acq, v.cur)
+		}
+	}
+	for l, ms := range s.msgs {
+		if reads>>uint(l)&1 != 0 {
+			continue
+		}
+		for i, m := range ms {
+			if m.view != nil {
+				c := *m
+				c.view = nil
+				ms[i] = &c
 			}
 		}
 	}

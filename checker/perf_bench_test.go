@@ -110,3 +110,51 @@ func TestPerfLitmus(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkStates covers the rows docs/performance.md measures with the
+// state-merging explorer (what explore and compare use under sc and
+// rc11): the reference dlsym program and the catalogue's fixed variant,
+// every property of theirs checked.
+func BenchmarkStates(b *testing.B) {
+	pr, err := protocols.Load("dlsym")
+	if err != nil {
+		b.Fatal(err)
+	}
+	catalogue := func(n int) *model.Program {
+		inst, err := pr.Compile("fixed", map[string]string{"N": fmt.Sprint(n)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return inst.Prog
+	}
+	all := []string{checker.PropDataRace, "lib-init", checker.PropDeadlock, checker.PropLinearizability}
+	for _, c := range []struct {
+		name  string
+		p     *model.Program
+		model string
+		props []string
+	}{
+		{"reference/N=8/sc", referenceDlsym(b, 8), "sc", []string{"lib-init"}},
+		{"reference/N=5/rc11", referenceDlsym(b, 5), "rc11", []string{"lib-init"}},
+		{"catalogue/N=4/sc", catalogue(4), "sc", all},
+		{"catalogue/N=3/rc11", catalogue(3), "rc11", all},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			m := mustModel(b, c.model)
+			var states int64
+			b.ReportAllocs()
+			for b.Loop() {
+				rep, err := checker.Check(c.p, m, c.props, checker.Options{Engine: checker.EngineStates, Spec: protocols.Spec("dlsym")})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep.Verdict() != "verified" {
+					b.Fatalf("verdict %s", rep.Verdict())
+				}
+				states = rep.Stats.States
+			}
+			b.ReportMetric(float64(states), "states")
+			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+		})
+	}
+}

@@ -148,6 +148,7 @@ type states struct {
 	keys    [][]byte
 	futs    [][]future       // per thread and instruction; nil: unknown
 	live    [][]model.DepSet // per thread and instruction: registers still read
+	mutexes []bool           // per location: a regular mutex (see regularMutexes)
 	fut     []future
 	onFinal func(*sstate) // tests: sees every final state
 }
@@ -160,6 +161,7 @@ func newStates(r *runner, spec *porcupine.Model) *states {
 	x.keys = make([][]byte, len(r.p.Threads))
 	x.futs = futures(r.p)
 	x.live = liveRegisters(r.p)
+	x.mutexes = regularMutexes(r.p)
 	return x
 }
 
@@ -327,6 +329,9 @@ func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []strin
 	}
 	more, err := x.settle(n, t, b)
 	x.collect(n)
+	if x.weak {
+		x.trimViews(n)
+	}
 	if n.clk != nil {
 		x.normalize(n)
 	}
@@ -931,6 +936,19 @@ func (k clocks) access(clk []uint32, t int, l model.Loc, write bool, o model.Ord
 	return raced
 }
 
+// future returns what thread t of s may still do.
+func (x *states) future(s *sstate, t int) future {
+	switch st := s.th[t].st; {
+	case x.futs == nil:
+		return future{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), true}
+	case st.Status == model.Running:
+		return x.futs[t][st.PC]
+	case st.Status == model.Unborn:
+		return x.futs[t][0]
+	}
+	return future{}
+}
+
 // normalize keeps of s's clocks only what the threads' futures can
 // observe (an over-approximation: futures). Views no future step reads
 // are cleared: a thread's release views when it writes no more (there),
@@ -948,15 +966,7 @@ func (x *states) normalize(s *sstate) {
 	fut := x.fut[:0]
 	var reads uint64
 	for t, th := range s.th {
-		var f future
-		switch {
-		case x.futs == nil:
-			f = future{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), true}
-		case th.st.Status == model.Running:
-			f = x.futs[t][th.st.PC]
-		case th.st.Status == model.Unborn:
-			f = x.futs[t][0]
-		}
+		f := x.future(s, t)
 		fut = append(fut, f)
 		reads |= f.atomR
 		if th.st.Status != model.Running {
