@@ -43,7 +43,7 @@ type Options struct {
 	// statistics so far.
 	Progress func(Stats)
 	// Workers explores on this many goroutines; 0 or 1 explores
-	// sequentially. Parallel exploration visits the same executions in
+	// sequentially (the state explorer always does). Parallel exploration visits the same executions in
 	// another order and calls visit from several goroutines at once; Check's
 	// verdicts and witnesses do not depend on the order.
 	Workers int

@@ -139,7 +139,7 @@ func (s vset) union(o vset) vset {
 	return s
 }
 
-func same(a, b vset) bool {
+func sameSet(a, b vset) bool {
 	if (a == nil) != (b == nil) || len(a) != len(b) {
 		return false
 	}
@@ -178,12 +178,12 @@ func accessTargets(p *model.Program, all uint64) [][]uint64 {
 			if r == model.NoReg {
 				return
 			}
-			if n := clone(regs[t][r]).union(v); !same(n, regs[t][r]) {
+			if n := cloneSet(regs[t][r]).union(v); !sameSet(n, regs[t][r]) {
 				regs[t][r], changed = n, true
 			}
 		}
 		store := func(v vset) {
-			if n := clone(mem).union(v); !same(n, mem) {
+			if n := cloneSet(mem).union(v); !sameSet(n, mem) {
 				mem, changed = n, true
 			}
 		}
@@ -248,7 +248,7 @@ func accessTargets(p *model.Program, all uint64) [][]uint64 {
 	return out
 }
 
-func clone(s vset) vset {
+func cloneSet(s vset) vset {
 	if s == nil {
 		return nil
 	}
@@ -362,7 +362,7 @@ func liveRegisters(p *model.Program) [][]model.DepSet {
 				for _, e := range []*model.Expr{in.Addr, in.Val, in.Expected, in.Cond} {
 					l = uses(l, e)
 				}
-				if !same64(l, live[pc]) {
+				if !sameBits(l, live[pc]) {
 					live[pc], changed = l, true
 				}
 			}
@@ -382,7 +382,7 @@ func uses(l model.DepSet, e *model.Expr) model.DepSet {
 	return uses(uses(l, e.X), e.Y)
 }
 
-func same64(a, b model.DepSet) bool {
+func sameBits(a, b model.DepSet) bool {
 	for i := range max(len(a), len(b)) {
 		var x, y uint64
 		if i < len(a) {
