@@ -698,10 +698,11 @@ func appendVector(b []byte, v []uint32, perm []int) []byte {
 	return b
 }
 
-// appendLocal encodes what thread t's future depends on: where it is and
-// its live registers.
+// appendLocal encodes what thread t's future depends on: where it is,
+// whether its operation's call is still to be placed, and its live
+// registers.
 func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
-	b = append(b, byte(th.st.Status))
+	b = append(b, byte(th.st.Status), byte(b2i(th.call != nil)))
 	b = binary.AppendUvarint(b, uint64(th.st.PC))
 	live := x.live[t][min(th.st.PC, len(x.live[t])-1)]
 	if th.st.Status != model.Running {

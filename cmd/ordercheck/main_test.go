@@ -75,7 +75,7 @@ func TestProtocolCommands(t *testing.T) {
 	runCases(t, []cliCase{
 		{"explore default variant", []string{"explore", "dlsym"}, 1, "variant original", ""},
 		{"explore counterexample", []string{"explore", "dlsym", "--variant", "unordered"}, 1, "counterexample for lib-init", ""},
-		{"explore verified", []string{"explore", "dlsym", "--variant", "fixed"}, 0, "verified: 122 states, 4 final", ""},
+		{"explore verified", []string{"explore", "dlsym", "--variant", "fixed"}, 0, "verified: 66 states, 2 final", ""},
 		{"explore verified by graphs", []string{"explore", "dlsym", "--variant", "fixed", "--engine", "dpor"}, 0, "verified: 26 executions", ""},
 		{"explore unknown engine", []string{"explore", "dlsym", "--engine", "bfs"}, 2, "", "unknown engine"},
 		{"explore consume model", []string{"explore", "dlsym", "--variant", "consume", "--model", "rc11-consume"}, 0, "verified", ""},
