@@ -720,17 +720,29 @@ func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
 
 // order returns the canonical order of s's threads: position i holds
 // thread perm[i]; the members of a group of interchangeable threads are
-// sorted by local state.
+// sorted by local state, then by what their clocks and their marks in
+// the history say (see appendSignature).
 func (x *states) order(s *sstate) []int {
 	perm := make([]int, len(s.th))
 	for i := range perm {
 		perm[i] = i
+	}
+	// A mark's run: its place among the maximal runs of calls and of
+	// returns, which do not depend on the order within a run.
+	runs := make([]int, len(s.hist))
+	for i := 1; i < len(s.hist); i++ {
+		runs[i] = runs[i-1] + b2i(s.hist[i].ret != s.hist[i-1].ret)
 	}
 	for _, g := range x.groups {
 		for _, t := range g {
 			x.keys[t] = x.appendLocal(x.keys[t][:0], t, s.th[t])
 			if s.clk != nil {
 				x.keys[t] = x.appendSignature(x.keys[t], s.clk, t)
+			}
+			for i, m := range s.hist {
+				if int(m.t) == t {
+					x.keys[t] = binary.AppendUvarint(x.keys[t], uint64(runs[i]))
+				}
 			}
 		}
 		sorted := slices.Clone(g)
