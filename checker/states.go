@@ -685,15 +685,36 @@ func appendVector(b []byte, v []uint32, perm []int) []byte {
 	if v == nil {
 		return append(b, 0)
 	}
-	b = append(b, 1)
-	if perm == nil {
-		for _, e := range v {
-			b = binary.AppendUvarint(b, uint64(e))
+	return appendSparse(append(b, 1), v, perm)
+}
+
+// appendSparse encodes a vector, its entries in the order perm (or their
+// own): most clock and view entries are zero, so a vector of up to 63
+// entries is the set of its non-zero entries, then their values.
+func appendSparse(b []byte, v []uint32, perm []int) []byte {
+	at := func(i int) uint32 {
+		if perm == nil {
+			return v[i]
+		}
+		return v[perm[i]]
+	}
+	if len(v) > 63 {
+		for i := range v {
+			b = binary.AppendUvarint(b, uint64(at(i)))
 		}
 		return b
 	}
-	for _, u := range perm {
-		b = binary.AppendUvarint(b, uint64(v[u]))
+	var mask uint64
+	for i := range v {
+		if at(i) != 0 {
+			mask |= 1 << uint(i)
+		}
+	}
+	b = binary.AppendUvarint(b, mask)
+	for i := range v {
+		if e := at(i); e != 0 {
+			b = binary.AppendUvarint(b, uint64(e))
+		}
 	}
 	return b
 }
@@ -786,11 +807,7 @@ func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 func (x *states) appendClocks(b []byte, clk []uint32, perm []int) []byte {
 	k := x.lay
 	n := k.n
-	vec := func(v int) {
-		for _, u := range perm {
-			b = binary.AppendUvarint(b, uint64(clk[v*n+u]))
-		}
-	}
+	vec := func(v int) { b = appendSparse(b, clk[v*n:(v+1)*n], perm) }
 	for _, t := range perm {
 		vec(k.c(t))
 		vec(k.f(t))
