@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -26,9 +27,10 @@ func (f *future) union(g *future) bool {
 }
 
 // futures computes every thread's future at every instruction (index
-// len(Code) is the thread's end), or nil when the program has too many
-// locations for the bit sets (the explorer then keeps every clock).
-func futures(p *model.Program) [][]future {
+// len(Code) is the thread's end), leaving out the instructions skip names
+// (nil: none), or nil when the program has too many locations for the bit
+// sets (the explorer then keeps every clock).
+func futures(p *model.Program, skip func(t, pc int) bool) [][]future {
 	if len(p.Locs) > 64 {
 		return nil
 	}
@@ -46,6 +48,9 @@ func futures(p *model.Program) [][]future {
 			in := &code[pc]
 			locs := targets[t][pc]
 			f := &own[pc]
+			if skip != nil && skip(t, pc) {
+				continue
+			}
 			switch in.Op {
 			case model.OpLoad:
 				if in.Ord.Atomic() {
@@ -410,13 +415,20 @@ func (f *future) touches(l int) bool {
 // the last one, and its holder's unlock follows its lock at once, as no
 // other write can come after a held mutex's lock. Its earlier writes can
 // be forgotten, under weak memory too.
-func regularMutexes(p *model.Program) []bool {
+//
+// It also returns, per thread and instruction, the mutexes held on every
+// path to it.
+func regularMutexes(p *model.Program) ([]bool, [][]uint64) {
 	reg := make([]bool, len(p.Locs))
 	for l, loc := range p.Locs {
 		reg[l] = loc.Mutex
 	}
+	heldAt := make([][]uint64, len(p.Threads))
 	if len(p.Locs) > 64 {
-		return make([]bool, len(p.Locs))
+		for t, th := range p.Threads {
+			heldAt[t] = make([]uint64, len(th.Code)+1)
+		}
+		return make([]bool, len(p.Locs)), heldAt
 	}
 	all := uint64(1)<<len(p.Locs) - 1
 	if len(p.Locs) == 64 {
@@ -438,7 +450,9 @@ func regularMutexes(p *model.Program) []bool {
 				out := held[pc]
 				switch in.Op {
 				case model.OpLock:
-					out |= targets[t][pc]
+					if bits.OnesCount64(targets[t][pc]) == 1 {
+						out |= targets[t][pc]
+					}
 				case model.OpUnlock:
 					out &^= targets[t][pc]
 				}
@@ -458,6 +472,7 @@ func regularMutexes(p *model.Program) []bool {
 				}
 			}
 		}
+		heldAt[t] = held
 		for pc := range code {
 			in := &code[pc]
 			for l := range reg {
@@ -474,5 +489,5 @@ func regularMutexes(p *model.Program) []bool {
 			}
 		}
 	}
-	return reg
+	return reg, heldAt
 }

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"slices"
 
@@ -89,6 +90,7 @@ type sstate struct {
 	msgs  [][]*msg // per location: the messages that can still be read
 	views []*tview // per thread, under weak memory
 	clk   []uint32 // vector clocks (see clocks), when races are tracked
+	locks []uint64 // per access record (as clk's acc): the regular mutexes held at the access
 	hist  []mark   // operation calls and returns, when histories are checked
 	base  []int    // per location: messages dropped (for witnesses)
 }
@@ -146,9 +148,11 @@ type states struct {
 	buf     []byte
 	scratch []uint32
 	keys    [][]byte
-	futs    [][]future       // per thread and instruction; nil: unknown
-	live    [][]model.DepSet // per thread and instruction: registers still read
-	mutexes []bool           // per location: a regular mutex (see regularMutexes)
+	futs    [][]future         // per thread and instruction; nil: unknown
+	live    [][]model.DepSet   // per thread and instruction: registers still read
+	mutexes []bool             // per location: a regular mutex (see regularMutexes)
+	held    [][]uint64         // per thread and instruction: the regular mutexes held on every path to it
+	guarded map[int][][]future // per regular mutex: the futures without what runs holding it
 	fut     []future
 	onFinal func(*sstate) // tests: sees every final state
 }
@@ -159,9 +163,29 @@ func newStates(r *runner, spec *porcupine.Model) *states {
 	x.lay = clocks{n: len(r.p.Threads), nl: len(r.p.Locs)}
 	x.groups = symmetricThreads(r.p)
 	x.keys = make([][]byte, len(r.p.Threads))
-	x.futs = futures(r.p)
+	x.futs = futures(r.p, nil)
 	x.live = liveRegisters(r.p)
-	x.mutexes = regularMutexes(r.p)
+	var held [][]uint64
+	x.mutexes, held = regularMutexes(r.p)
+	var regular uint64
+	for l, ok := range x.mutexes {
+		if ok {
+			regular |= 1 << uint(l)
+		}
+	}
+	x.held = make([][]uint64, len(held))
+	for t, h := range held {
+		x.held[t] = make([]uint64, len(h))
+		for pc := range h {
+			x.held[t][pc] = h[pc] & regular
+		}
+	}
+	x.guarded = map[int][][]future{}
+	for l, ok := range x.mutexes {
+		if ok {
+			x.guarded[l] = futures(r.p, func(t, pc int) bool { return x.held[t][pc]>>uint(l)&1 != 0 })
+		}
+	}
 	return x
 }
 
@@ -237,6 +261,7 @@ func (x *states) initial(b *builder) (*sstate, error) {
 	}
 	if x.races {
 		s.clk = make([]uint32, x.lay.size())
+		s.locks = make([]uint64, 4*x.lay.nl*x.lay.n)
 	}
 	for t := range x.p.Threads {
 		s.th[t] = &sthread{st: model.ThreadState{Status: model.Unborn}}
@@ -304,6 +329,7 @@ func (s *sstate) clone(t int) *sstate {
 	}
 	if s.clk != nil {
 		c.clk = slices.Clone(s.clk)
+		c.locks = slices.Clone(s.locks)
 	}
 	c.own(t)
 	return c
@@ -375,7 +401,7 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		var vc []uint32
 		if s.clk != nil {
 			k.tick(s.clk, t)
-			race(k.access(s.clk, t, a.Loc, true, wo))
+			race(k.access(s.clk, s.locks, t, a.Loc, true, wo, x.held[t][a.Instr]))
 			vc = k.release(s.clk, t, a.Loc, wo, rm)
 		}
 		x.writeMsg(s, t, a.Loc, q, val, wo, rm, vc)
@@ -389,7 +415,7 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		if s.clk != nil {
 			k.tick(s.clk, t)
 			k.acquire(s.clk, t, m.vc, a.Ord)
-			race(k.access(s.clk, t, a.Loc, false, a.Ord))
+			race(k.access(s.clk, s.locks, t, a.Loc, false, a.Ord, x.held[t][a.Instr]))
 		}
 		th.n++
 	case model.ActWrite, model.ActUnlock:
@@ -405,7 +431,7 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		if s.clk != nil {
 			k.tick(s.clk, t)
 			k.acquire(s.clk, t, m.vc, ro)
-			race(k.access(s.clk, t, a.Loc, false, ro))
+			race(k.access(s.clk, s.locks, t, a.Loc, false, ro, x.held[t][a.Instr]))
 		}
 		th.n++
 		if writes {
@@ -670,7 +696,7 @@ func (x *states) key(s *sstate) []byte {
 		}
 	}
 	if s.clk != nil {
-		b = x.appendClocks(b, s.clk, perm)
+		b = x.appendClocks(b, s.clk, s.locks, perm)
 	}
 	if x.spec != nil {
 		b = appendHistory(b, s.hist, perm)
@@ -804,7 +830,7 @@ func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 
 // appendClocks encodes the clocks of a state (normalized: see
 // normalize), threads in the order perm.
-func (x *states) appendClocks(b []byte, clk []uint32, perm []int) []byte {
+func (x *states) appendClocks(b []byte, clk []uint32, locks []uint64, perm []int) []byte {
 	k := x.lay
 	n := k.n
 	vec := func(v int) { b = appendSparse(b, clk[v*n:(v+1)*n], perm) }
@@ -819,6 +845,15 @@ func (x *states) appendClocks(b []byte, clk []uint32, perm []int) []byte {
 	for l := range k.nl {
 		for a := range 4 {
 			vec(k.acc(model.Loc(l), a))
+		}
+	}
+	for l := range k.nl {
+		for a := range 4 {
+			for _, u := range perm {
+				if clk[k.acc(model.Loc(l), a)*n+u] != 0 {
+					b = binary.AppendUvarint(b, locks[k.record(model.Loc(l), a, u)])
+				}
+			}
 		}
 	}
 	return b
@@ -867,8 +902,12 @@ func (k clocks) f(t int) int                   { return k.n + t }
 func (k clocks) a(t int) int                   { return 2*k.n + t }
 func (k clocks) rel(t int, l model.Loc) int    { return 3*k.n + t*k.nl + int(l) }
 func (k clocks) acc(l model.Loc, kind int) int { return 3*k.n + k.n*k.nl + 4*int(l) + kind }
-func (k clocks) vectors() int                  { return 3*k.n + k.n*k.nl + 4*k.nl }
-func (k clocks) size() int                     { return k.vectors() * k.n }
+
+// record indexes the mutexes held at thread t's last access of kind to l.
+func (k clocks) record(l model.Loc, kind, t int) int { return (4*int(l)+kind)*k.n + t }
+
+func (k clocks) vectors() int { return 3*k.n + k.n*k.nl + 4*k.nl }
+func (k clocks) size() int    { return k.vectors() * k.n }
 
 func (k clocks) vec(clk []uint32, v int) []uint32 { return clk[v*k.n : (v+1)*k.n] }
 
@@ -932,7 +971,7 @@ func (k clocks) fence(clk []uint32, t int, o model.Ordering) {
 // access checks an access by t to l against the other threads' last
 // accesses there, reporting a data race (two accesses, one a write and one
 // plain, unordered by happens-before), and records it.
-func (k clocks) access(clk []uint32, t int, l model.Loc, write bool, o model.Ordering) bool {
+func (k clocks) access(clk []uint32, locks []uint64, t int, l model.Loc, write bool, o model.Ordering, held uint64) bool {
 	c := k.vec(clk, k.c(t))
 	plain := !o.Atomic()
 	// kinds: 0 write, 1 plain write, 2 read, 3 plain read
@@ -960,23 +999,47 @@ func (k clocks) access(clk []uint32, t int, l model.Loc, write bool, o model.Ord
 		base = 0
 	}
 	k.vec(clk, k.acc(l, base))[t] = now
+	locks[k.record(l, base, t)] = held
 	if plain {
 		k.vec(clk, k.acc(l, base+1))[t] = now
+		locks[k.record(l, base+1, t)] = held
 	}
 	return raced
 }
 
 // future returns what thread t of s may still do.
-func (x *states) future(s *sstate, t int) future {
+func (x *states) future(s *sstate, t int) future { return futureIn(x.futs, s, t) }
+
+// futureIn returns thread t's future in s from the table futs.
+func futureIn(futs [][]future, s *sstate, t int) future {
 	switch st := s.th[t].st; {
-	case x.futs == nil:
+	case futs == nil:
 		return future{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), true}
 	case st.Status == model.Running:
-		return x.futs[t][st.PC]
+		return futs[t][st.PC]
 	case st.Status == model.Unborn:
-		return x.futs[t][0]
+		return futs[t][0]
 	}
 	return future{}
+}
+
+// mayConflict reports whether thread t (whose future is fut[t]) may still
+// make an access that conflicts with a record of kind at location l made
+// holding the regular mutexes held. An access made holding one of them
+// cannot race with it: the mutex's unlocks and locks order the two by
+// happens-before.
+func (x *states) mayConflict(s *sstate, fut []future, t, l, kind int, held uint64) bool {
+	if !fut[t].conflicts(l, kind) {
+		return false
+	}
+	for held != 0 {
+		m := bits.TrailingZeros64(held)
+		held &^= 1 << uint(m)
+		if f := futureIn(x.guarded[m], s, t); !f.conflicts(l, kind) {
+			return false
+		}
+	}
+	return true
 }
 
 // normalize keeps of s's clocks only what the threads' futures can
@@ -1042,8 +1105,9 @@ func (x *states) normalize(s *sstate) {
 					continue
 				}
 				keep := false
+				held := s.locks[k.record(model.Loc(l), kind, u)]
 				for t := range n {
-					if t != u && fut[t].conflicts(l, kind) &&
+					if t != u && x.mayConflict(s, fut, t, l, kind, held) &&
 						(s.th[t].st.Status == model.Unborn || clk[k.c(t)*n+u] < e) {
 						keep = true
 						break
@@ -1053,6 +1117,7 @@ func (x *states) normalize(s *sstate) {
 					recs = append(recs, e)
 				} else {
 					clk[i] = 0
+					s.locks[k.record(model.Loc(l), kind, u)] = 0
 				}
 			}
 		}
@@ -1068,7 +1133,7 @@ func (x *states) normalize(s *sstate) {
 				for l := range k.nl {
 					for kind := range 4 {
 						e := clk[k.acc(model.Loc(l), kind)*n+u]
-						if e != 0 && e <= clk[i] && e > best && fut[t].conflicts(l, kind) {
+						if e != 0 && e <= clk[i] && e > best && x.mayConflict(s, fut, t, l, kind, s.locks[k.record(model.Loc(l), kind, u)]) {
 							best = e
 						}
 					}
