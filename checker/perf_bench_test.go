@@ -134,10 +134,10 @@ func BenchmarkStates(b *testing.B) {
 		model string
 		props []string
 	}{
-		{"reference/N=8/sc", referenceDlsym(b, 8), "sc", []string{"lib-init"}},
-		{"reference/N=5/rc11", referenceDlsym(b, 5), "rc11", []string{"lib-init"}},
-		{"catalogue/N=4/sc", catalogue(4), "sc", all},
-		{"catalogue/N=3/rc11", catalogue(3), "rc11", all},
+		{"reference/N=8/sc", referenceDlsym(b, 8), "sc", []string{"lib-init", checker.PropDataRace}},
+		{"reference/N=6/rc11", referenceDlsym(b, 6), "rc11", []string{"lib-init", checker.PropDataRace}},
+		{"catalogue/N=6/sc", catalogue(6), "sc", all},
+		{"catalogue/N=4/rc11", catalogue(4), "rc11", all},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			m := mustModel(b, c.model)
