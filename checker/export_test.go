@@ -6,8 +6,7 @@ import "github.com/ordercheck/ordercheck/model"
 // every final state it reaches, with each thread's status (Blocked for a
 // thread waiting for a lock).
 func FinalStatesByStates(p *model.Program, m model.Model, opt Options, final func(model.FinalState, []model.Status)) (Stats, error) {
-	r := newRunner(p, m, opt, nil)
-	x := newStates(r, opt.Spec)
+	x := newStates(newRunner(p, m, opt, nil), opt.Spec)
 	x.onFinal = func(s *sstate) {
 		fs := s.finalState()
 		var status []model.Status
@@ -20,15 +19,7 @@ func FinalStatesByStates(p *model.Program, m model.Model, opt Options, final fun
 		}
 		final(fs, status)
 	}
-	err := r.run(func() error {
-		s, err := x.initial(nil)
-		if err != nil {
-			return err
-		}
-		x.fresh(s)
-		return x.search(s)
-	})
-	return r.finish(err)
+	return x.explore()
 }
 
 // StatesUnsupported says why the state explorer cannot explore p under m.

@@ -97,19 +97,28 @@ func futures(p *model.Program, skip func(t, pc int) bool) [][]future {
 	return out
 }
 
+// The kinds of access the race clocks record per thread and location
+// (clocks.acc): its last write, plain write, read and plain read.
+const (
+	recWrite = iota
+	recPlainWrite
+	recRead
+	recPlainRead
+	recKinds
+)
+
 // conflicts reports whether f may make an access to location l that
-// conflicts with a record of kind (see clocks.acc): 0 a write, 1 a plain
-// write, 2 a read, 3 a plain read.
+// conflicts with a record of kind: one of the two a write, one plain.
 func (f *future) conflicts(l, kind int) bool {
 	var m uint64
 	switch kind {
-	case 0:
+	case recWrite:
 		m = f.plainR | f.plainW
-	case 1:
+	case recPlainWrite:
 		m = f.plainR | f.plainW | f.atomR | f.atomW
-	case 2:
+	case recRead:
 		m = f.plainW
-	case 3:
+	case recPlainRead:
 		m = f.plainW | f.atomW
 	}
 	return m>>uint(l)&1 != 0
@@ -312,18 +321,22 @@ func values(e *model.Expr, regs []vset) vset {
 	return out
 }
 
-// liveRegisters computes, per thread and instruction (index len(Code) is
-// the thread's end), the registers whose value may still be read: by a
-// later instruction, or at the end by a final condition or check.
-func liveRegisters(p *model.Program) [][]model.DepSet {
-	atEnd := make([]model.DepSet, len(p.Threads))
+// finalRegisters returns, per thread, the registers final states
+// observe: named by a final condition or check, or shown.
+func finalRegisters(p *model.Program) []model.DepSet {
+	out := make([]model.DepSet, len(p.Threads))
+	add := func(o model.Observable) {
+		if !o.IsMem() {
+			out[o.Thread] = out[o.Thread].With(int(o.Reg))
+		}
+	}
 	var cond func(c *model.Cond)
 	cond = func(c *model.Cond) {
 		if c == nil {
 			return
 		}
-		if (c.Kind == model.CEq || c.Kind == model.CNe) && !c.Obs.IsMem() {
-			atEnd[c.Obs.Thread] = atEnd[c.Obs.Thread].With(int(c.Obs.Reg))
+		if c.Kind == model.CEq || c.Kind == model.CNe {
+			add(c.Obs)
 		}
 		cond(c.X)
 		cond(c.Y)
@@ -334,11 +347,17 @@ func liveRegisters(p *model.Program) [][]model.DepSet {
 	if p.Final != nil {
 		cond(p.Final.Cond)
 		for _, o := range p.Final.Show {
-			if !o.IsMem() {
-				atEnd[o.Thread] = atEnd[o.Thread].With(int(o.Reg))
-			}
+			add(o)
 		}
 	}
+	return out
+}
+
+// liveRegisters computes, per thread and instruction (index len(Code) is
+// the thread's end), the registers whose value may still be read: by a
+// later instruction, or at the end by a final condition or check.
+func liveRegisters(p *model.Program) [][]model.DepSet {
+	atEnd := finalRegisters(p)
 	out := make([][]model.DepSet, len(p.Threads))
 	for t, th := range p.Threads {
 		code := th.Code
@@ -416,8 +435,8 @@ func (f *future) touches(l int) bool {
 // other write can come after a held mutex's lock. Its earlier writes can
 // be forgotten, under weak memory too.
 //
-// It also returns, per thread and instruction, the mutexes held on every
-// path to it.
+// It also returns, per thread and instruction, the regular mutexes held
+// on every path to it.
 func regularMutexes(p *model.Program) ([]bool, [][]uint64) {
 	reg := make([]bool, len(p.Locs))
 	for l, loc := range p.Locs {
@@ -487,6 +506,17 @@ func regularMutexes(p *model.Program) ([]bool, [][]uint64) {
 					reg[l] = false
 				}
 			}
+		}
+	}
+	var regular uint64
+	for l, ok := range reg {
+		if ok {
+			regular |= 1 << uint(l)
+		}
+	}
+	for _, held := range heldAt {
+		for pc := range held {
+			held[pc] &= regular
 		}
 	}
 	return reg, heldAt

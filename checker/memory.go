@@ -30,6 +30,15 @@ type tview struct {
 	rel             [][]uint32 // per location; nil: no release write there yet
 }
 
+// newView returns the views of a thread starting at cur (zero: memory's
+// first messages).
+func newView(nl int, cur []uint32) *tview {
+	if cur == nil {
+		cur = make([]uint32, nl)
+	}
+	return &tview{cur: clone32(cur), acq: clone32(cur), rel: make([][]uint32, nl)}
+}
+
 func (v *tview) clone() *tview {
 	c := &tview{cur: clone32(v.cur), acq: clone32(v.acq), fence: clone32(v.fence), rel: make([][]uint32, len(v.rel))}
 	for l, r := range v.rel {
@@ -172,29 +181,40 @@ func (x *states) fenceViews(s *sstate, t int, o model.Ordering) {
 // shift makes room at position q of location l: every view at or after q
 // moves up one.
 func (x *states) shift(s *sstate, l model.Loc, q int) {
-	up := func(v []uint32) {
-		if v != nil && v[l] >= uint32(q) {
-			v[l]++
+	x.remap(s, l, func(p uint32) uint32 {
+		if p >= uint32(q) {
+			return p + 1
+		}
+		return p
+	})
+}
+
+// remap replaces every view's position p of location l by f(p), in the
+// threads' views and the messages' (a changed message is a new one).
+func (x *states) remap(s *sstate, l model.Loc, f func(uint32) uint32) {
+	set := func(v []uint32) {
+		if v != nil {
+			v[l] = f(v[l])
 		}
 	}
 	for _, v := range s.views {
 		if v == nil {
 			continue
 		}
-		up(v.cur)
-		up(v.acq)
-		up(v.fence)
+		set(v.cur)
+		set(v.acq)
+		set(v.fence)
 		for _, r := range v.rel {
-			up(r)
+			set(r)
 		}
 	}
-	for k, ms := range s.msgs {
+	for _, ms := range s.msgs {
 		for i, m := range ms {
-			if m.view != nil && m.view[l] >= uint32(q) {
+			if m.view != nil && f(m.view[l]) != m.view[l] {
 				c := *m
 				c.view = clone32(m.view)
-				c.view[l]++
-				s.msgs[k][i] = &c
+				c.view[l] = f(m.view[l])
+				ms[i] = &c
 			}
 		}
 	}
@@ -222,34 +242,8 @@ func (x *states) collect(s *sstate) {
 		}
 		s.msgs[l] = ms[lo:len(ms):len(ms)]
 		s.base[l] += lo
-		if !x.weak {
-			continue
-		}
-		down := func(v []uint32) {
-			if v != nil {
-				v[l] = uint32(max(int(v[l])-lo, 0))
-			}
-		}
-		for _, v := range s.views {
-			if v == nil {
-				continue
-			}
-			down(v.cur)
-			down(v.acq)
-			down(v.fence)
-			for _, r := range v.rel {
-				down(r)
-			}
-		}
-		for k, ms := range s.msgs {
-			for i, m := range ms {
-				if m.view != nil && m.view[l] != 0 {
-					c := *m
-					c.view = clone32(m.view)
-					c.view[l] = uint32(max(int(c.view[l])-lo, 0))
-					s.msgs[k][i] = &c
-				}
-			}
+		if x.weak {
+			x.remap(s, model.Loc(l), func(p uint32) uint32 { return uint32(max(int(p)-lo, 0)) })
 		}
 	}
 }

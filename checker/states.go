@@ -154,6 +154,7 @@ type states struct {
 	held    [][]uint64         // per thread and instruction: the regular mutexes held on every path to it
 	guarded map[int][][]future // per regular mutex: the futures without what runs holding it
 	fut     []future
+	recs    [][]uint32    // normalize: per thread, the clock values of its records still kept
 	onFinal func(*sstate) // tests: sees every final state
 }
 
@@ -165,21 +166,7 @@ func newStates(r *runner, spec *porcupine.Model) *states {
 	x.keys = make([][]byte, len(r.p.Threads))
 	x.futs = futures(r.p, nil)
 	x.live = liveRegisters(r.p)
-	var held [][]uint64
-	x.mutexes, held = regularMutexes(r.p)
-	var regular uint64
-	for l, ok := range x.mutexes {
-		if ok {
-			regular |= 1 << uint(l)
-		}
-	}
-	x.held = make([][]uint64, len(held))
-	for t, h := range held {
-		x.held[t] = make([]uint64, len(h))
-		for pc := range h {
-			x.held[t][pc] = h[pc] & regular
-		}
-	}
+	x.mutexes, x.held = regularMutexes(r.p)
 	x.guarded = map[int][][]future{}
 	for l, ok := range x.mutexes {
 		if ok {
@@ -193,34 +180,12 @@ func newStates(r *runner, spec *porcupine.Model) *states {
 // code and initial registers, not spawned and spawning nothing, and not
 // named by a final condition or shown in final states.
 func symmetricThreads(p *model.Program) [][]int {
-	named := map[int]bool{}
-	var mark func(c *model.Cond)
-	mark = func(c *model.Cond) {
-		if c == nil {
-			return
-		}
-		if (c.Kind == model.CEq || c.Kind == model.CNe) && !c.Obs.IsMem() {
-			named[c.Obs.Thread] = true
-		}
-		mark(c.X)
-		mark(c.Y)
-	}
-	for _, c := range p.Checks {
-		mark(c.Cond)
-	}
-	if p.Final != nil {
-		mark(p.Final.Cond)
-		for _, o := range p.Final.Show {
-			if !o.IsMem() {
-				named[o.Thread] = true
-			}
-		}
-	}
+	observed := finalRegisters(p)
 	var groups [][]int
 	placed := make([]bool, len(p.Threads))
 	alone := func(t int) bool {
 		th := &p.Threads[t]
-		if th.Spawned || named[t] {
+		if th.Spawned || len(observed[t].Members()) > 0 {
 			return true
 		}
 		for i := range th.Code {
@@ -261,7 +226,7 @@ func (x *states) initial(b *builder) (*sstate, error) {
 	}
 	if x.races {
 		s.clk = make([]uint32, x.lay.size())
-		s.locks = make([]uint64, 4*x.lay.nl*x.lay.n)
+		s.locks = make([]uint64, recKinds*x.lay.nl*x.lay.n)
 	}
 	for t := range x.p.Threads {
 		s.th[t] = &sthread{st: model.ThreadState{Status: model.Unborn}}
@@ -269,8 +234,7 @@ func (x *states) initial(b *builder) (*sstate, error) {
 	for t := range x.p.Threads {
 		if !x.p.Threads[t].Spawned {
 			if x.weak {
-				nl := len(x.p.Locs)
-				s.views[t] = &tview{cur: make([]uint32, nl), acq: make([]uint32, nl), rel: make([][]uint32, nl)}
+				s.views[t] = newView(len(x.p.Locs), nil)
 			}
 			if err := x.start(s, t, b); err != nil {
 				return nil, err
@@ -354,6 +318,9 @@ func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []strin
 		return nil, nil, err
 	}
 	more, err := x.settle(n, t, b)
+	if err != nil {
+		return nil, nil, err
+	}
 	x.collect(n)
 	if x.weak {
 		x.trimViews(n)
@@ -361,7 +328,7 @@ func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []strin
 	if n.clk != nil {
 		x.normalize(n)
 	}
-	return n, append(viol, more...), err
+	return n, append(viol, more...), nil
 }
 
 // settle runs thread t's invisible actions.
@@ -391,6 +358,10 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 	writes := false
 	read := th.n
 	k := x.lay
+	event := func(e model.Event) {
+		b.add(t, e)
+		th.n++
+	}
 	if x.spec != nil && th.call != nil && !x.invisible(th) {
 		s.hist = append(s.hist, *th.call)
 		th.call = nil
@@ -442,25 +413,21 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 			k.fence(s.clk, t, a.Ord)
 		}
 		x.fenceViews(s, t, a.Ord)
-		b.add(t, simpleEvent(&a))
-		th.n++
+		event(simpleEvent(&a))
 	case model.ActChoose:
 		v = int64(o.pos)
 		e := simpleEvent(&a)
 		e.Val = v
-		b.add(t, e)
-		th.n++
+		event(e)
 	case model.ActSpawn:
-		b.add(t, simpleEvent(&a))
-		th.n++
+		event(simpleEvent(&a))
 		child := int(a.Val)
 		if s.clk != nil {
 			k.tick(s.clk, t)
 			copy(k.vec(s.clk, k.c(child)), k.vec(s.clk, k.c(t)))
 		}
 		if x.weak {
-			nl := len(x.p.Locs)
-			s.views[child] = &tview{cur: clone32(s.views[t].cur), acq: clone32(s.views[t].cur), rel: make([][]uint32, nl)}
+			s.views[child] = newView(len(x.p.Locs), s.views[t].cur)
 		}
 		if err := x.start(s, child, b); err != nil {
 			return nil, err
@@ -474,12 +441,10 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 				th.call = &m
 			}
 		}
-		b.add(t, simpleEvent(&a))
-		th.n++
+		event(simpleEvent(&a))
 	case model.ActFail:
 		viol = append(viol, x.p.Threads[t].Code[a.Instr].Prop)
-		b.add(t, simpleEvent(&a))
-		th.n++
+		event(simpleEvent(&a))
 	default:
 		return nil, fmt.Errorf("thread %s: unexpected action %v", x.p.Threads[t].Name, a.Kind)
 	}
@@ -562,11 +527,8 @@ func (x *states) record(p, msg string) {
 		x.found[p] = f
 	}
 	f.count++
-	if f.path == nil || len(x.path) < len(f.path) {
+	if f.count == 1 || len(x.path) < len(f.path) {
 		f.path, f.msg = slices.Clone(x.path), msg
-		if f.path == nil {
-			f.path = []move{}
-		}
 	}
 }
 
@@ -751,9 +713,9 @@ func appendSparse(b []byte, v []uint32, perm []int) []byte {
 func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
 	b = append(b, byte(th.st.Status), byte(b2i(th.call != nil)))
 	b = binary.AppendUvarint(b, uint64(th.st.PC))
-	live := x.live[t][min(th.st.PC, len(x.live[t])-1)]
-	if th.st.Status != model.Running {
-		live = x.live[t][len(x.live[t])-1]
+	live := x.live[t][len(x.live[t])-1] // a stopped thread's: those read at the end
+	if th.st.Status == model.Running {
+		live = x.live[t][th.st.PC]
 	}
 	for r, v := range th.st.Regs {
 		if live.Has(r) {
@@ -810,7 +772,7 @@ func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 	k := x.lay
 	n := k.n
 	for l := range k.nl {
-		for kind := range 4 {
+		for kind := range recKinds {
 			b = binary.AppendUvarint(b, uint64(clk[k.acc(model.Loc(l), kind)*n+t]))
 		}
 	}
@@ -843,12 +805,12 @@ func (x *states) appendClocks(b []byte, clk []uint32, locks []uint64, perm []int
 		}
 	}
 	for l := range k.nl {
-		for a := range 4 {
+		for a := range recKinds {
 			vec(k.acc(model.Loc(l), a))
 		}
 	}
 	for l := range k.nl {
-		for a := range 4 {
+		for a := range recKinds {
 			for _, u := range perm {
 				if clk[k.acc(model.Loc(l), a)*n+u] != 0 {
 					b = binary.AppendUvarint(b, locks[k.record(model.Loc(l), a, u)])
@@ -901,12 +863,12 @@ func (k clocks) c(t int) int                   { return t }
 func (k clocks) f(t int) int                   { return k.n + t }
 func (k clocks) a(t int) int                   { return 2*k.n + t }
 func (k clocks) rel(t int, l model.Loc) int    { return 3*k.n + t*k.nl + int(l) }
-func (k clocks) acc(l model.Loc, kind int) int { return 3*k.n + k.n*k.nl + 4*int(l) + kind }
+func (k clocks) acc(l model.Loc, kind int) int { return 3*k.n + k.n*k.nl + recKinds*int(l) + kind }
 
 // record indexes the mutexes held at thread t's last access of kind to l.
-func (k clocks) record(l model.Loc, kind, t int) int { return (4*int(l)+kind)*k.n + t }
+func (k clocks) record(l model.Loc, kind, t int) int { return (recKinds*int(l)+kind)*k.n + t }
 
-func (k clocks) vectors() int { return 3*k.n + k.n*k.nl + 4*k.nl }
+func (k clocks) vectors() int { return 3*k.n + k.n*k.nl + recKinds*k.nl }
 func (k clocks) size() int    { return k.vectors() * k.n }
 
 func (k clocks) vec(clk []uint32, v int) []uint32 { return clk[v*k.n : (v+1)*k.n] }
@@ -974,35 +936,39 @@ func (k clocks) fence(clk []uint32, t int, o model.Ordering) {
 func (k clocks) access(clk []uint32, locks []uint64, t int, l model.Loc, write bool, o model.Ordering, held uint64) bool {
 	c := k.vec(clk, k.c(t))
 	plain := !o.Atomic()
-	// kinds: 0 write, 1 plain write, 2 read, 3 plain read
-	against := []int{1}
+	var against [2]int // the kinds of record the access conflicts with
 	switch {
 	case plain && write:
-		against = []int{0, 2}
+		against = [2]int{recWrite, recRead}
 	case plain:
-		against = []int{0}
+		against = [2]int{recWrite, recWrite}
 	case write:
-		against = []int{1, 3}
+		against = [2]int{recPlainWrite, recPlainRead}
+	default:
+		against = [2]int{recPlainWrite, recPlainWrite}
 	}
 	raced := false
 	for _, kind := range against {
-		last := k.vec(clk, k.acc(l, kind))
-		for u, e := range last {
+		for u, e := range k.vec(clk, k.acc(l, kind)) {
 			if u != t && e > c[u] {
 				raced = true
 			}
 		}
 	}
-	now := c[t]
-	base := 2
-	if write {
-		base = 0
+	note := func(kind int) {
+		k.vec(clk, k.acc(l, kind))[t] = c[t]
+		locks[k.record(l, kind, t)] = held
 	}
-	k.vec(clk, k.acc(l, base))[t] = now
-	locks[k.record(l, base, t)] = held
-	if plain {
-		k.vec(clk, k.acc(l, base+1))[t] = now
-		locks[k.record(l, base+1, t)] = held
+	if write {
+		note(recWrite)
+		if plain {
+			note(recPlainWrite)
+		}
+	} else {
+		note(recRead)
+		if plain {
+			note(recPlainRead)
+		}
 	}
 	return raced
 }
@@ -1078,27 +1044,13 @@ func (x *states) normalize(s *sstate) {
 		}
 	}
 	x.fut = fut
-	// The messages' clocks join the columns: they get private copies.
-	var vcs [][]uint32
-	for l, ms := range s.msgs {
-		for i, m := range ms {
-			if m.vc == nil {
-				continue
-			}
-			c := *m
-			if reads>>uint(l)&1 == 0 {
-				c.vc = nil
-			} else {
-				c.vc = clone32(m.vc)
-				vcs = append(vcs, c.vc)
-			}
-			ms[i] = &c
-		}
+	if len(x.recs) < n {
+		x.recs = make([][]uint32, n)
 	}
 	for u := range n {
-		recs := x.scratch[:0]
+		recs := x.recs[u][:0]
 		for l := range k.nl {
-			for kind := range 4 {
+			for kind := range recKinds {
 				i := k.acc(model.Loc(l), kind)*n + u
 				e := clk[i]
 				if e == 0 {
@@ -1127,11 +1079,11 @@ func (x *states) normalize(s *sstate) {
 			if t == u || s.th[t].st.Status != model.Running || fut[t].atomW != 0 {
 				continue
 			}
-			for _, v := range []int{k.c(t), k.a(t)} {
+			for _, v := range [2]int{k.c(t), k.a(t)} {
 				i := v*n + u
 				best := uint32(0)
 				for l := range k.nl {
-					for kind := range 4 {
+					for kind := range recKinds {
 						e := clk[k.acc(model.Loc(l), kind)*n+u]
 						if e != 0 && e <= clk[i] && e > best && x.mayConflict(s, fut, t, l, kind, s.locks[k.record(model.Loc(l), kind, u)]) {
 							best = e
@@ -1143,21 +1095,46 @@ func (x *states) normalize(s *sstate) {
 		}
 		slices.Sort(recs)
 		recs = slices.Compact(recs)
-		rank := func(e uint32) uint32 {
-			r := uint32(0)
-			for r < uint32(len(recs)) && recs[r] <= e {
-				r++
-			}
-			return r
-		}
+		x.recs[u] = recs
 		for v := range k.vectors() {
-			clk[v*n+u] = rank(clk[v*n+u])
+			clk[v*n+u] = rank(recs, clk[v*n+u])
 		}
-		for _, vc := range vcs {
-			vc[u] = rank(vc[u])
-		}
-		x.scratch = recs
 	}
+	// The messages' clocks are in the columns too; a message whose
+	// clocks change (or are read by nobody) is a new one.
+	for l, ms := range s.msgs {
+		for i, m := range ms {
+			if m.vc == nil {
+				continue
+			}
+			if reads>>uint(l)&1 == 0 {
+				c := *m
+				c.vc = nil
+				ms[i] = &c
+				continue
+			}
+			for u, e := range m.vc {
+				if rank(x.recs[u], e) != e {
+					c := *m
+					c.vc = clone32(m.vc)
+					for u, e := range c.vc {
+						c.vc[u] = rank(x.recs[u], e)
+					}
+					ms[i] = &c
+					break
+				}
+			}
+		}
+	}
+}
+
+// rank returns the number of records (sorted) at or below clock value e.
+func rank(recs []uint32, e uint32) uint32 {
+	r := uint32(0)
+	for r < uint32(len(recs)) && recs[r] <= e {
+		r++
+	}
+	return r
 }
 
 // retire forgets the views of a thread that will not move again.
@@ -1280,23 +1257,27 @@ func (x *states) witness(prop string, f *finding) (*Witness, error) {
 	return nil, fmt.Errorf("internal error: the witness path of %s does not violate it", prop)
 }
 
-// checkStates is Check by states.
-func checkStates(p *model.Program, m model.Model, rep *Report, index map[string]int, spec *porcupine.Model, opt Options) (bool, error) {
-	r := newRunner(p, m, opt, nil)
-	x := newStates(r, spec)
-	err := r.run(func() error {
+// explore searches every state from the initial one.
+func (x *states) explore() (Stats, error) {
+	stats, err := x.finish(x.run(func() error {
 		s, err := x.initial(nil)
 		if err != nil {
 			return err
 		}
 		x.fresh(s)
 		return x.search(s)
-	})
-	stats, err := r.finish(err)
+	}))
+	stats.States = int64(len(x.seen))
+	return stats, err
+}
+
+// checkStates is Check by states.
+func checkStates(p *model.Program, m model.Model, rep *Report, index map[string]int, spec *porcupine.Model, opt Options) (bool, error) {
+	x := newStates(newRunner(p, m, opt, nil), spec)
+	stats, err := x.explore()
 	if err != nil {
 		return false, err
 	}
-	stats.States = int64(len(x.seen))
 	rep.Stats = stats
 	for name, k := range index {
 		pr := &rep.Props[k]
