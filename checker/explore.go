@@ -55,6 +55,10 @@ type Options struct {
 	// Spec is the sequential specification the linearizability property
 	// checks operation histories against.
 	Spec *porcupine.Model
+
+	// wholeHistories keeps the state explorer from judging operations
+	// one at a time (tests compare the two).
+	wholeHistories bool
 }
 
 // DefaultMaxEvents is the per-thread event bound used when Options.MaxEvents is 0.
@@ -209,6 +213,14 @@ func (x *runner) run(root func() error) error {
 	x.pending.Wait()
 	close(x.tasks)
 	return x.err
+}
+
+// restart forgets the counts and the stop of an exploration, to run
+// another in the same time.
+func (x *runner) restart() {
+	x.stats = Stats{}
+	x.err = nil
+	x.halt.Store(false)
 }
 
 // fork explores a subtree: on an idle worker when there is one (its error

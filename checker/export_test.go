@@ -24,3 +24,11 @@ func FinalStatesByStates(p *model.Program, m model.Model, opt Options, final fun
 
 // StatesUnsupported says why the state explorer cannot explore p under m.
 func StatesUnsupported(p *model.Program, m model.Model) string { return statesUnsupported(p, m) }
+
+// WholeHistories returns opt with the state explorer checking
+// linearizability on whole histories even when the specification allows
+// judging operations one at a time.
+func WholeHistories(opt Options) Options {
+	opt.wholeHistories = true
+	return opt
+}

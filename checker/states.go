@@ -19,6 +19,7 @@ package checker
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 	"reflect"
@@ -137,6 +138,8 @@ type states struct {
 	races   bool
 	weak    bool // the memory of release/acquire and relaxed accesses, not SC's
 	spec    *porcupine.Model
+	perOp   bool           // operations judged one at a time (see judgeOp)
+	opMemo  map[opKey]bool // judgeOp's verdicts
 	lay     clocks
 	groups  [][]int // interchangeable threads
 	seen    map[string]struct{}
@@ -159,8 +162,9 @@ type states struct {
 }
 
 func newStates(r *runner, spec *porcupine.Model) *states {
-	x := &states{runner: r, races: r.opt.Races, weak: r.m.Name() == "rc11", spec: spec, seen: map[string]struct{}{},
-		found: map[string]*finding{}, reached: map[string]bool{}, linMemo: map[string]string{}}
+	x := &states{runner: r, races: r.opt.Races, weak: r.m.Name() == "rc11", spec: spec, perOp: spec != nil && !r.opt.wholeHistories,
+		opMemo: map[opKey]bool{}, linMemo: map[string]string{}}
+	x.clear()
 	x.lay = clocks{n: len(r.p.Threads), nl: len(r.p.Locs)}
 	x.groups = symmetricThreads(r.p)
 	x.keys = make([][]byte, len(r.p.Threads))
@@ -270,7 +274,7 @@ func (x *states) invisible(th *sthread) bool {
 	case model.ActCall:
 		return true
 	case model.ActRet:
-		return x.spec == nil || th.call == nil
+		return x.spec == nil || x.perOp || th.call == nil
 	case model.ActFence:
 		return !x.races
 	}
@@ -433,7 +437,19 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 			return nil, err
 		}
 	case model.ActCall, model.ActRet:
-		if x.spec != nil {
+		switch {
+		case x.spec == nil:
+		case x.perOp:
+			if a.Kind == model.ActRet {
+				ok, err := x.judgeOp(t, a.Instr, a.Val)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					viol = append(viol, PropLinearizability)
+				}
+			}
+		default:
 			m := mark{ret: a.Kind == model.ActRet, t: int32(t), instr: int32(a.Instr), val: a.Val}
 			if m.ret {
 				s.hist = append(s.hist, m)
@@ -576,11 +592,54 @@ func (x *states) final(s *sstate) error {
 	}
 	if x.spec != nil {
 		x.reached[PropLinearizability] = true
-		if msg := x.linearize(s.hist); msg != "" {
-			x.record(PropLinearizability, msg)
+		if !x.perOp {
+			if msg := x.linearize(s.hist); msg != "" {
+				x.record(PropLinearizability, msg)
+			}
 		}
 	}
 	return nil
+}
+
+// opKey is an operation's name and result.
+type opKey struct {
+	name string
+	val  int64
+}
+
+// errStateful stops a search that judges operations one at a time when
+// the specification turns out to have state.
+var errStateful = errors.New("the specification's operations change its state")
+
+// judgeOp judges, one at a time, thread t's operation returning val at
+// instruction instr: the specification's step from its initial state must
+// accept it. While every step it accepts leaves the initial state as it
+// was, that state is the only one any history can reach, so a history
+// linearizes exactly when each of its operations is accepted: the search
+// keeps no history and calls and returns need no place among the other
+// threads' steps. A step that accepts an operation into another state
+// ends the search with errStateful (explore then checks whole histories).
+func (x *states) judgeOp(t, instr int, val int64) (bool, error) {
+	k := opKey{name: x.p.Threads[t].Code[instr].Msg, val: val}
+	ok, seen := x.opMemo[k]
+	if !seen {
+		var next interface{}
+		ok, next = x.spec.Step(x.spec.Init(), k.name, val)
+		if ok && !x.sameSpecState(x.spec.Init(), next) { // a fresh initial state: Step may have changed the one it was given
+			return false, errStateful
+		}
+		x.opMemo[k] = ok
+	}
+	return ok, nil
+}
+
+// sameSpecState compares two states of the specification: by its Equal
+// when it has one, otherwise deeply.
+func (x *states) sameSpecState(a, b interface{}) bool {
+	if x.spec.Equal != nil {
+		return x.spec.Equal(a, b)
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // linearize checks a history of marks against the specification; it
@@ -1249,7 +1308,7 @@ func (x *states) witness(prop string, f *finding) (*Witness, error) {
 			return &Witness{Execution: e, Violation: v}, nil
 		}
 	}
-	if prop == PropLinearizability {
+	if prop == PropLinearizability && f.msg != "" {
 		// The execution's presentation order is one of its real-time
 		// orders; the state's history had another.
 		return &Witness{Execution: e, Violation: Violation{Prop: prop, Msg: f.msg}}, nil
@@ -1257,18 +1316,33 @@ func (x *states) witness(prop string, f *finding) (*Witness, error) {
 	return nil, fmt.Errorf("internal error: the witness path of %s does not violate it", prop)
 }
 
-// explore searches every state from the initial one.
+// explore searches every state from the initial one: with operations
+// judged one at a time while the specification allows it, otherwise with
+// whole histories.
 func (x *states) explore() (Stats, error) {
-	stats, err := x.finish(x.run(func() error {
+	root := func() error {
 		s, err := x.initial(nil)
 		if err != nil {
 			return err
 		}
 		x.fresh(s)
 		return x.search(s)
-	}))
+	}
+	err := x.run(root)
+	if errors.Is(err, errStateful) {
+		x.perOp = false
+		x.clear()
+		err = x.run(root)
+	}
+	stats, err := x.finish(err)
 	stats.States = int64(len(x.seen))
 	return stats, err
+}
+
+// clear forgets what a search found, for a fresh one.
+func (x *states) clear() {
+	x.restart()
+	x.seen, x.found, x.reached, x.free, x.path = map[string]struct{}{}, map[string]*finding{}, map[string]bool{}, false, nil
 }
 
 // checkStates is Check by states.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/anishathalye/porcupine"
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -16,10 +17,9 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
-// withTwins draws a program and may copy one of its threads, so that the
-// state explorer's symmetry reduction has interchangeable threads to merge.
-func withTwins(t *rapid.T, spec genSpec) *model.Program {
-	p := genProgram(t, spec)
+// withTwins may copy one of p's threads, so that the state explorer's
+// symmetry reduction has interchangeable threads to merge.
+func withTwins(t *rapid.T, p *model.Program) *model.Program {
 	for k := rapid.IntRange(0, 2).Draw(t, "twins"); k > 0; k-- {
 		th := p.Threads[0]
 		th.Name = fmt.Sprintf("P0'%d", k)
@@ -76,7 +76,7 @@ func withoutSC(p *model.Program) {
 
 func statesMatchExecutions(t *testing.T, sc model.Model) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := withTwins(t, protocolSized)
+		p := withTwins(t, genProgram(t, protocolSized))
 		if sc.Name() == "rc11" {
 			withoutSC(p)
 		}
@@ -266,4 +266,122 @@ final one: won == 1, "not exactly one winner"`},
 			})
 		}
 	}
+}
+
+// withOperations makes each of p's threads one operation, named get or
+// put, that returns one of its registers (or 0): histories for the
+// linearizability property.
+func withOperations(t *rapid.T, p *model.Program) *model.Program {
+	for ti := range p.Threads {
+		th := &p.Threads[ti]
+		name := rapid.SampledFrom([]string{"get", "put"}).Draw(t, "op")
+		ret := model.Const(0)
+		if len(th.Regs) > 0 {
+			ret = model.RegExpr(model.Reg(rapid.IntRange(0, len(th.Regs)-1).Draw(t, "result")))
+		}
+		code := []model.Instr{{Op: model.OpCall, Msg: name, Dst: model.NoReg, Dst2: model.NoReg}}
+		for _, in := range th.Code {
+			if in.Op == model.OpBranch {
+				in.Target++
+			}
+			code = append(code, in)
+		}
+		th.Code = append(code, model.Instr{Op: model.OpRet, Msg: name, Val: ret, Dst: model.NoReg, Dst2: model.NoReg})
+	}
+	return p
+}
+
+// drawSpec draws a sequential specification of get and put: either one
+// without state, which rejects one result of each, or a counter of puts
+// that no get may exceed.
+func drawSpec(t *rapid.T) (spec *porcupine.Model, stateless bool) {
+	if rapid.Bool().Draw(t, "stateless") {
+		bad := map[string]int64{
+			"get": rapid.Int64Range(0, 2).Draw(t, "bad get"),
+			"put": rapid.Int64Range(0, 2).Draw(t, "bad put"),
+		}
+		return &porcupine.Model{
+			Init: func() interface{} { return "ready" },
+			Step: func(s, in, out interface{}) (bool, interface{}) { return out.(int64) != bad[in.(string)], s },
+		}, true
+	}
+	return &porcupine.Model{
+		Init: func() interface{} { return int64(0) },
+		Step: func(s, in, out interface{}) (bool, interface{}) {
+			puts := s.(int64)
+			if in.(string) == "put" {
+				return true, puts + 1
+			}
+			return out.(int64) <= puts, s
+		},
+	}, false
+}
+
+// TestOperationsOneAtATime checks the state explorer's two ways of
+// checking linearizability against each other on random programs whose
+// threads are operations: judging each operation alone (for specifications
+// whose operations leave their state as it was) and whole histories. They
+// must agree on every property; for a specification with state the first
+// must give way to the second, with the same counts, once a put (which
+// changes the state) returns, as every one does in these programs. Without state, the
+// graph explorer's verdict (one real-time order per execution) must agree
+// too, since the order of operations cannot matter.
+func TestOperationsOneAtATime(t *testing.T) {
+	for _, name := range []string{"sc", "rc11"} {
+		t.Run(name, func(t *testing.T) {
+			m := mustModel(t, name)
+			rapid.Check(t, func(t *rapid.T) {
+				p := withTwins(t, withOperations(t, genProgram(t, protocolSized)))
+				if name == "rc11" {
+					withoutSC(p)
+				}
+				spec, stateless := drawSpec(t)
+				props := []string{checker.PropLinearizability, checker.PropDataRace, checker.PropDeadlock}
+				opt := checker.Options{Engine: checker.EngineStates, Spec: spec, MaxGraphs: 20000}
+				byOps, err := checker.Check(p, m, props, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !byOps.Stats.Exhaustive() {
+					t.Skip("exploration exceeds the budget")
+				}
+				whole, err := checker.Check(p, m, props, checker.WholeHistories(opt))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !whole.Stats.Exhaustive() {
+					t.Skip("whole histories exceed the budget")
+				}
+				reports := map[string]*checker.Report{"whole histories": whole}
+				if stateless {
+					graphs, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR, Spec: spec, MaxGraphs: 20000})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if graphs.Stats.Exhaustive() {
+						reports["graphs"] = graphs
+					}
+				} else if puts(p) && (byOps.Stats.States != whole.Stats.States || byOps.Stats.Executions != whole.Stats.Executions) {
+					t.Fatalf("with state: %d states, %d finals by operations, %d and %d by whole histories",
+						byOps.Stats.States, byOps.Stats.Executions, whole.Stats.States, whole.Stats.Executions)
+				}
+				for by, want := range reports {
+					for i, w := range want.Props {
+						got := byOps.Props[i]
+						if got.Status != w.Status {
+							t.Fatalf("%s: one at a time %s, by %s %s (%s%s) in\n%s", w.Name, got.Status, by, w.Status, got.Message, w.Message, p)
+						}
+						if got.Status == checker.Violated && got.Witness == nil {
+							t.Fatalf("%s: no witness", w.Name)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// puts reports whether some thread of p is a put operation.
+func puts(p *model.Program) bool {
+	return slices.ContainsFunc(p.Threads, func(th model.Thread) bool { return th.Code[0].Msg == "put" })
 }
