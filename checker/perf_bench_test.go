@@ -138,6 +138,8 @@ func BenchmarkStates(b *testing.B) {
 		{"reference/N=6/rc11", referenceDlsym(b, 6), "rc11", []string{"lib-init", checker.PropDataRace}},
 		{"catalogue/N=6/sc", catalogue(6), "sc", all},
 		{"catalogue/N=4/rc11", catalogue(4), "rc11", all},
+		{"catalogue/N=8/sc", catalogue(8), "sc", all},     // the SPIN row
+		{"catalogue/N=6/rc11", catalogue(6), "rc11", all}, // the GenMC row
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			m := mustModel(b, c.model)

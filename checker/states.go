@@ -158,6 +158,7 @@ type states struct {
 	guarded map[int][][]future // per regular mutex: the futures without what runs holding it
 	fut     []future
 	recs    [][]uint32    // normalize: per thread, the clock values of its records still kept
+	kept    []record      // normalize: one thread's records kept
 	onFinal func(*sstate) // tests: sees every final state
 }
 
@@ -1067,6 +1068,14 @@ func (x *states) mayConflict(s *sstate, fut []future, t, l, kind int, held uint6
 	return true
 }
 
+// record is an access record normalize keeps: its location, kind, clock
+// value and the regular mutexes held at the access.
+type record struct {
+	l, kind int
+	e       uint32
+	held    uint64
+}
+
 // normalize keeps of s's clocks only what the threads' futures can
 // observe (an over-approximation: futures). Views no future step reads
 // are cleared: a thread's release views when it writes no more (there),
@@ -1108,6 +1117,7 @@ func (x *states) normalize(s *sstate) {
 	}
 	for u := range n {
 		recs := x.recs[u][:0]
+		kept := x.kept[:0]
 		for l := range k.nl {
 			for kind := range recKinds {
 				i := k.acc(model.Loc(l), kind)*n + u
@@ -1126,12 +1136,14 @@ func (x *states) normalize(s *sstate) {
 				}
 				if keep {
 					recs = append(recs, e)
+					kept = append(kept, record{l: l, kind: kind, e: e, held: held})
 				} else {
 					clk[i] = 0
 					s.locks[k.record(model.Loc(l), kind, u)] = 0
 				}
 			}
 		}
+		x.kept = kept
 		// A thread that passes on no more views needs to know only the
 		// records it may itself conflict with.
 		for t := range n {
@@ -1141,12 +1153,9 @@ func (x *states) normalize(s *sstate) {
 			for _, v := range [2]int{k.c(t), k.a(t)} {
 				i := v*n + u
 				best := uint32(0)
-				for l := range k.nl {
-					for kind := range recKinds {
-						e := clk[k.acc(model.Loc(l), kind)*n+u]
-						if e != 0 && e <= clk[i] && e > best && x.mayConflict(s, fut, t, l, kind, s.locks[k.record(model.Loc(l), kind, u)]) {
-							best = e
-						}
+				for _, r := range kept {
+					if r.e <= clk[i] && r.e > best && x.mayConflict(s, fut, t, r.l, r.kind, r.held) {
+						best = r.e
 					}
 				}
 				clk[i] = best
