@@ -11,7 +11,8 @@ import (
 // Spec is the sequential specification of a call through the cached
 // pointer: every call reaches the resolved function of the initialised
 // library and returns what it returns (the library's value, 42). The
-// protocol has no other state.
+// protocol has no other state: every step keeps the initial one, so the
+// state explorer judges each call on its own and keeps no history.
 var Spec = porcupine.Model{
 	Init: func() interface{} { return nil },
 	Step: func(state, input, output interface{}) (bool, interface{}) {
