@@ -13,7 +13,11 @@ package checker
 // message lists; a read-modify-write's message is attached to the one it
 // read, so that no write can come between them.
 
-import "github.com/ordercheck/ordercheck/model"
+import (
+	"encoding/binary"
+
+	"github.com/ordercheck/ordercheck/model"
+)
 
 // msg is a write that can still be read. Messages are not changed once
 // made: an update makes a new one.
@@ -72,11 +76,89 @@ func joinView(dst, src []uint32) []uint32 {
 type option struct {
 	pos      int
 	spurious bool
+	flush    bool // not the thread's action: the oldest write of its store buffer reaches memory (tso)
+}
+
+// fromBuffer is the position of a read from the thread's own store buffer
+// (tso): its last write to the location there.
+const fromBuffer = -1
+
+// pending is a write in a thread's store buffer (tso).
+type pending struct {
+	l model.Loc
+	m *msg
+}
+
+// buffered reports whether action a's write enters its thread's store
+// buffer: under tso, a store that is not seq_cst (an x86 MOV; unlock
+// included). A seq_cst store is MOV;MFENCE: it waits for an empty buffer
+// (see waitsForBuffer) and then writes memory, which is the same as
+// buffering it and draining.
+func (x *states) buffered(a *model.Action) bool {
+	return x.tso && (a.Kind == model.ActWrite || a.Kind == model.ActUnlock) && a.Ord != model.SC
+}
+
+// waitsForBuffer reports whether thread t's action a must wait in s for
+// its store buffer to drain: under tso, locked instructions (read-modify-
+// writes, compare-exchanges, locks), MFENCE (a seq_cst fence or store) and
+// spawning a thread.
+func (x *states) waitsForBuffer(s *sstate, t int, a *model.Action) bool {
+	if !x.tso || len(s.bufs[t]) == 0 {
+		return false
+	}
+	switch a.Kind {
+	case model.ActRMW, model.ActCAS, model.ActLock, model.ActSpawn:
+		return true
+	case model.ActFence, model.ActWrite:
+		return a.Ord == model.SC
+	}
+	return false
+}
+
+// lastBuffered returns the index of thread t's last write to l in its
+// store buffer, or -1.
+func (s *sstate) lastBuffered(t int, l model.Loc) int {
+	if s.bufs == nil {
+		return -1
+	}
+	for i := len(s.bufs[t]) - 1; i >= 0; i-- {
+		if s.bufs[t][i].l == l {
+			return i
+		}
+	}
+	return -1
+}
+
+// bufferWrite appends message m for l to thread t's store buffer.
+func (x *states) bufferWrite(s *sstate, t int, l model.Loc, m *msg) {
+	buf := s.bufs[t]
+	s.bufs[t] = append(buf[:len(buf):len(buf)], pending{l: l, m: m})
+}
+
+// flush moves the oldest write of thread t's store buffer to memory.
+func (x *states) flush(s *sstate, t int, b *builder) {
+	p := s.bufs[t][0]
+	s.bufs[t] = s.bufs[t][1:]
+	s.msgs[p.l] = append(s.msgs[p.l], p.m)
+	b.flush(t, p.l)
+}
+
+// appendBuffer encodes the locations and values of a store buffer.
+func appendBuffer(b []byte, buf []pending) []byte {
+	b = binary.AppendUvarint(b, uint64(len(buf)))
+	for _, p := range buf {
+		b = binary.AppendUvarint(b, uint64(p.l))
+		b = binary.AppendVarint(b, p.m.val)
+	}
+	return b
 }
 
 // options lists the ways thread t can perform action a in s; none when it
 // waits for a lock (and for actions that touch no memory, one).
 func (x *states) options(s *sstate, t int, a *model.Action) []option {
+	if x.waitsForBuffer(s, t, a) {
+		return nil
+	}
 	switch a.Kind {
 	case model.ActChoose:
 		out := make([]option, a.N)
@@ -84,7 +166,11 @@ func (x *states) options(s *sstate, t int, a *model.Action) []option {
 			out[v].pos = v
 		}
 		return out
-	case model.ActRead, model.ActRMW, model.ActCAS, model.ActLock:
+	case model.ActRead:
+		if s.lastBuffered(t, a.Loc) >= 0 {
+			return []option{{pos: fromBuffer}}
+		}
+	case model.ActRMW, model.ActCAS, model.ActLock:
 	case model.ActWrite, model.ActUnlock:
 		ms := s.msgs[a.Loc]
 		if !x.weak {

@@ -112,7 +112,7 @@ func TestPerfLitmus(t *testing.T) {
 }
 
 // BenchmarkStates covers the rows docs/performance.md measures with the
-// state-merging explorer (what explore and compare use under sc and
+// state-merging explorer (what explore and compare use under sc, tso and
 // rc11): the reference dlsym program and the catalogue's fixed variant,
 // every property of theirs checked.
 func BenchmarkStates(b *testing.B) {
@@ -140,6 +140,7 @@ func BenchmarkStates(b *testing.B) {
 		{"catalogue/N=4/rc11", catalogue(4), "rc11", all},
 		{"catalogue/N=8/sc", catalogue(8), "sc", all},     // the SPIN row
 		{"catalogue/N=6/rc11", catalogue(6), "rc11", all}, // the GenMC row
+		{"catalogue/N=5/tso", catalogue(5), "tso", all},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			m := mustModel(b, c.model)

@@ -1,7 +1,9 @@
 package checker
 
 // The state-merging explorer. Under a model with an operational form (SC:
-// one memory, reads see its current value) a partial execution's future
+// one memory, reads see its current value; TSO: the same behind store
+// buffers; RC11 without seq_cst: the promising semantics' messages and
+// views, in memory.go) a partial execution's future
 // depends only on its state: the threads' local states, memory, and what
 // the properties still need to know (happens-before knowledge for data
 // races, the operations' real-time order for linearizability). Two paths
@@ -41,7 +43,7 @@ const (
 // returns "" when it can.
 func statesUnsupported(p *model.Program, m model.Model) string {
 	switch m.Name() {
-	case "sc":
+	case "sc", "tso":
 		return ""
 	case "rc11":
 		for _, th := range p.Threads {
@@ -53,7 +55,7 @@ func statesUnsupported(p *model.Program, m model.Model) string {
 		}
 		return ""
 	}
-	return fmt.Sprintf("the state-merging engine implements sc and rc11 (without seq_cst), not %s", m.Name())
+	return fmt.Sprintf("the state-merging engine implements sc, tso and rc11 (without seq_cst), not %s", m.Name())
 }
 
 // useStates decides the engine of a check.
@@ -88,12 +90,13 @@ type sthread struct {
 // sstate is a state of the program.
 type sstate struct {
 	th    []*sthread
-	msgs  [][]*msg // per location: the messages that can still be read
-	views []*tview // per thread, under weak memory
-	clk   []uint32 // vector clocks (see clocks), when races are tracked
-	locks []uint64 // per access record (as clk's acc): the regular mutexes held at the access
-	hist  []mark   // operation calls and returns, when histories are checked
-	base  []int    // per location: messages dropped (for witnesses)
+	msgs  [][]*msg    // per location: the messages that can still be read
+	views []*tview    // per thread, under weak memory
+	clk   []uint32    // vector clocks (see clocks), when races are tracked
+	locks []uint64    // per access record (as clk's acc): the regular mutexes held at the access
+	hist  []mark      // operation calls and returns, when histories are checked
+	base  []int       // per location: messages dropped (for witnesses)
+	bufs  [][]pending // per thread, under tso: its store buffer, oldest first (never changed in place)
 }
 
 // last returns the value of location l's last write.
@@ -137,6 +140,7 @@ type states struct {
 	*runner
 	races   bool
 	weak    bool // the memory of release/acquire and relaxed accesses, not SC's
+	tso     bool // SC's memory behind per-thread store buffers
 	spec    *porcupine.Model
 	perOp   bool           // operations judged one at a time (see judgeOp)
 	opMemo  map[opKey]bool // judgeOp's verdicts
@@ -163,7 +167,7 @@ type states struct {
 }
 
 func newStates(r *runner, spec *porcupine.Model) *states {
-	x := &states{runner: r, races: r.opt.Races, weak: r.m.Name() == "rc11", spec: spec, perOp: spec != nil && !r.opt.wholeHistories,
+	x := &states{runner: r, races: r.opt.Races, weak: r.m.Name() == "rc11", tso: r.m.Name() == "tso", spec: spec, perOp: spec != nil && !r.opt.wholeHistories,
 		opMemo: map[opKey]bool{}, linMemo: map[string]string{}}
 	x.clear()
 	x.lay = clocks{n: len(r.p.Threads), nl: len(r.p.Locs)}
@@ -229,6 +233,9 @@ func (x *states) initial(b *builder) (*sstate, error) {
 	if x.weak {
 		s.views = make([]*tview, len(x.p.Threads))
 	}
+	if x.tso {
+		s.bufs = make([][]pending, len(x.p.Threads))
+	}
 	if x.races {
 		s.clk = make([]uint32, x.lay.size())
 		s.locks = make([]uint64, recKinds*x.lay.nl*x.lay.n)
@@ -270,14 +277,15 @@ func (x *states) start(s *sstate, t int, b *builder) error {
 // only adds real-time order, so a history that does not linearize is
 // still found. An operation with no visible step is one step: its call
 // and return together.
-func (x *states) invisible(th *sthread) bool {
+func (x *states) invisible(s *sstate, t int) bool {
+	th := s.th[t]
 	switch th.a.Kind {
 	case model.ActCall:
 		return true
 	case model.ActRet:
 		return x.spec == nil || x.perOp || th.call == nil
 	case model.ActFence:
-		return !x.races
+		return !x.races && !x.waitsForBuffer(s, t, &th.a)
 	}
 	return false
 }
@@ -300,6 +308,9 @@ func (s *sstate) clone(t int) *sstate {
 		c.clk = slices.Clone(s.clk)
 		c.locks = slices.Clone(s.locks)
 	}
+	if s.bufs != nil {
+		c.bufs = slices.Clone(s.bufs)
+	}
 	c.own(t)
 	return c
 }
@@ -318,8 +329,11 @@ func (s *sstate) own(t int) {
 // properties the move violates.
 func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []string, error) {
 	n := s.clone(t)
-	viol, err := x.act(n, t, o, b)
-	if err != nil {
+	var viol []string
+	var err error
+	if o.flush {
+		x.flush(n, t, b)
+	} else if viol, err = x.act(n, t, o, b); err != nil {
 		return nil, nil, err
 	}
 	more, err := x.settle(n, t, b)
@@ -339,7 +353,7 @@ func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []strin
 // settle runs thread t's invisible actions.
 func (x *states) settle(s *sstate, t int, b *builder) ([]string, error) {
 	var viol []string
-	for s.th[t].st.Status == model.Running && x.invisible(s.th[t]) {
+	for s.th[t].st.Status == model.Running && x.invisible(s, t) {
 		v, err := x.act(s, t, option{}, b)
 		if err != nil {
 			return nil, err
@@ -367,7 +381,7 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		b.add(t, e)
 		th.n++
 	}
-	if x.spec != nil && th.call != nil && !x.invisible(th) {
+	if x.spec != nil && th.call != nil && !x.invisible(s, t) {
 		s.hist = append(s.hist, *th.call)
 		th.call = nil
 	}
@@ -380,14 +394,25 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 			race(k.access(s.clk, s.locks, t, a.Loc, true, wo, x.held[t][a.Instr]))
 			vc = k.release(s.clk, t, a.Loc, wo, rm)
 		}
-		x.writeMsg(s, t, a.Loc, q, val, wo, rm, vc)
+		if x.buffered(&a) {
+			x.bufferWrite(s, t, a.Loc, &msg{val: val, vc: vc})
+		} else {
+			x.writeMsg(s, t, a.Loc, q, val, wo, rm, vc)
+		}
 		th.n++
 	}
 	switch a.Kind {
 	case model.ActRead:
-		m := x.readMsg(s, t, a.Loc, o.pos, a.Ord)
+		var m *msg
+		if o.pos == fromBuffer {
+			i := s.lastBuffered(t, a.Loc)
+			m = s.bufs[t][i].m
+			b.readBuffered(t, &a, m.val, i)
+		} else {
+			m = x.readMsg(s, t, a.Loc, o.pos, a.Ord)
+			b.read(t, &a, m.val, false, s.base[a.Loc]+o.pos)
+		}
 		v = m.val
-		b.read(t, &a, v, false, s.base[a.Loc]+o.pos)
 		if s.clk != nil {
 			k.tick(s.clk, t)
 			k.acquire(s.clk, t, m.vc, a.Ord)
@@ -395,7 +420,11 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		}
 		th.n++
 	case model.ActWrite, model.ActUnlock:
-		b.write(t, simpleEvent(&a), s.base[a.Loc]+o.pos)
+		if x.buffered(&a) {
+			b.buffer(t, simpleEvent(&a))
+		} else {
+			b.write(t, simpleEvent(&a), s.base[a.Loc]+o.pos)
+		}
 		write(o.pos, a.Val, a.Ord, nil)
 	case model.ActRMW, model.ActCAS, model.ActLock:
 		var wv int64
@@ -490,6 +519,12 @@ func (x *states) search(s *sstate) error {
 	}
 	moved, bounded := false, false
 	for t, th := range s.th {
+		if x.tso && len(s.bufs[t]) > 0 {
+			moved = true
+			if err := x.visit(s, t, option{flush: true}); err != nil {
+				return err
+			}
+		}
 		if th.st.Status != model.Running {
 			continue
 		}
@@ -500,20 +535,9 @@ func (x *states) search(s *sstate) error {
 		}
 		for _, o := range opts {
 			moved = true
-			n, viol, err := x.apply(s, t, o, nil)
-			if err != nil {
+			if err := x.visit(s, t, o); err != nil {
 				return err
 			}
-			x.path = append(x.path, move{int32(t), o})
-			for _, p := range viol {
-				x.record(p, "")
-			}
-			if x.fresh(n) {
-				if err := x.search(n); err != nil {
-					return err
-				}
-			}
-			x.path = x.path[:len(x.path)-1]
 		}
 	}
 	if moved {
@@ -524,6 +548,26 @@ func (x *states) search(s *sstate) error {
 		return nil
 	}
 	return x.final(s)
+}
+
+// visit makes move (t, o) from s and searches on from the state it
+// reaches, when that is new.
+func (x *states) visit(s *sstate, t int, o option) error {
+	n, viol, err := x.apply(s, t, o, nil)
+	if err != nil {
+		return err
+	}
+	x.path = append(x.path, move{int32(t), o})
+	for _, p := range viol {
+		x.record(p, "")
+	}
+	if x.fresh(n) {
+		if err := x.search(n); err != nil {
+			return err
+		}
+	}
+	x.path = x.path[:len(x.path)-1]
+	return nil
 }
 
 // fresh records s and reports whether it was new.
@@ -717,6 +761,17 @@ func (x *states) key(s *sstate) []byte {
 			b = append(b, 0)
 		}
 	}
+	for _, t := range perm {
+		if s.bufs == nil {
+			break
+		}
+		b = appendBuffer(b, s.bufs[t])
+		for _, p := range s.bufs[t] {
+			if s.clk != nil {
+				b = appendVector(b, p.m.vc, perm)
+			}
+		}
+	}
 	if s.clk != nil {
 		b = x.appendClocks(b, s.clk, s.locks, perm)
 	}
@@ -805,6 +860,9 @@ func (x *states) order(s *sstate) []int {
 	for _, g := range x.groups {
 		for _, t := range g {
 			x.keys[t] = x.appendLocal(x.keys[t][:0], t, s.th[t])
+			if s.bufs != nil {
+				x.keys[t] = appendBuffer(x.keys[t], s.bufs[t])
+			}
 			if s.clk != nil {
 				x.keys[t] = x.appendSignature(x.keys[t], s.clk, t)
 			}
@@ -1172,28 +1230,48 @@ func (x *states) normalize(s *sstate) {
 	// clocks change (or are read by nobody) is a new one.
 	for l, ms := range s.msgs {
 		for i, m := range ms {
-			if m.vc == nil {
-				continue
-			}
-			if reads>>uint(l)&1 == 0 {
-				c := *m
-				c.vc = nil
-				ms[i] = &c
-				continue
-			}
-			for u, e := range m.vc {
-				if rank(x.recs[u], e) != e {
-					c := *m
-					c.vc = clone32(m.vc)
-					for u, e := range c.vc {
-						c.vc[u] = rank(x.recs[u], e)
-					}
-					ms[i] = &c
-					break
-				}
-			}
+			ms[i] = x.rankMsg(m, reads>>uint(l)&1 != 0)
 		}
 	}
+	for t, buf := range s.bufs {
+		owned := false
+		for i, p := range buf {
+			m := x.rankMsg(p.m, reads>>uint(p.l)&1 != 0)
+			if m == p.m {
+				continue
+			}
+			if !owned { // the buffer is shared with the state s came from
+				buf, owned = slices.Clone(buf), true
+				s.bufs[t] = buf
+			}
+			buf[i].m = m
+		}
+	}
+}
+
+// rankMsg returns m with its clocks numbered by the ranks of the records
+// normalize kept, or without clocks when nobody reads it (read false): a
+// new message when they change.
+func (x *states) rankMsg(m *msg, read bool) *msg {
+	if m.vc == nil {
+		return m
+	}
+	if !read {
+		c := *m
+		c.vc = nil
+		return &c
+	}
+	for u, e := range m.vc {
+		if rank(x.recs[u], e) != e {
+			c := *m
+			c.vc = clone32(m.vc)
+			for u, e := range c.vc {
+				c.vc[u] = rank(x.recs[u], e)
+			}
+			return &c
+		}
+	}
+	return m
 }
 
 // rank returns the number of records (sorted) at or below clock value e.
@@ -1218,12 +1296,13 @@ func (k clocks) retire(clk []uint32, t int) {
 // builder records the events of a path as an execution graph, for
 // witnesses; a nil builder records nothing.
 type builder struct {
-	g  *model.Graph
-	co [][]model.EventRef // per location: its writes in modification order, the initial one first
+	g    *model.Graph
+	co   [][]model.EventRef // per location: its writes in modification order, the initial one first
+	pend [][]model.EventRef // per thread, under tso: the writes in its store buffer, oldest first
 }
 
 func newBuilder(p *model.Program) *builder {
-	b := &builder{g: model.NewGraph(p), co: make([][]model.EventRef, len(p.Locs))}
+	b := &builder{g: model.NewGraph(p), co: make([][]model.EventRef, len(p.Locs)), pend: make([][]model.EventRef, len(p.Threads))}
 	for l := range b.co {
 		b.co[l] = []model.EventRef{model.InitRef(model.Loc(l))}
 	}
@@ -1245,6 +1324,34 @@ func (b *builder) write(t int, e model.Event, q int) {
 	}
 	w := b.add(t, e)
 	b.co[e.Loc] = slices.Insert(b.co[e.Loc], q, w)
+}
+
+// buffer records thread t's write e, which enters its store buffer.
+func (b *builder) buffer(t int, e model.Event) {
+	if b == nil {
+		return
+	}
+	b.pend[t] = append(b.pend[t], b.add(t, e))
+}
+
+// flush places the oldest write of thread t's store buffer last in the
+// modification order of l, its location.
+func (b *builder) flush(t int, l model.Loc) {
+	if b == nil {
+		return
+	}
+	b.co[l] = append(b.co[l], b.pend[t][0])
+	b.pend[t] = b.pend[t][1:]
+}
+
+// readBuffered records thread t's read a of v from the write at index i
+// of its store buffer.
+func (b *builder) readBuffered(t int, a *model.Action, v int64, i int) {
+	if b == nil {
+		return
+	}
+	r, _, _ := readEvent(a, b.pend[t][i], v, false)
+	b.add(t, r)
 }
 
 // read records thread t's read-like action a reading v from the write at
@@ -1290,6 +1397,11 @@ func (x *states) witness(prop string, f *finding) (*Witness, error) {
 					t = u
 					break
 				}
+			}
+		}
+		for u := range s.bufs {
+			if t < 0 && len(s.bufs[u]) > 0 {
+				t, opts = u, []option{{flush: true}}
 			}
 		}
 		if t < 0 {

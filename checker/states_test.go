@@ -40,11 +40,11 @@ func withTwins(t *rapid.T, p *model.Program) *model.Program {
 }
 
 // TestStatesMatchExecutions checks the state-merging explorer against the
-// execution-graph explorer, under SC and under RC11 without seq_cst: the same final states (registers,
+// execution-graph explorer, under SC, TSO and RC11 without seq_cst: the same final states (registers,
 // memory, and which threads block), and the same verdicts on data races
 // and deadlocks, with a witness that shows each violation.
 func TestStatesMatchExecutions(t *testing.T) {
-	for _, name := range []string{"sc", "rc11"} {
+	for _, name := range []string{"sc", "tso", "rc11"} {
 		t.Run(name, func(t *testing.T) { statesMatchExecutions(t, mustModel(t, name)) })
 	}
 }
@@ -165,7 +165,7 @@ func upToTwins(p *model.Program, f model.FinalState, status []model.Status) stri
 // every test of the shared corpus it can explore (under rc11, those
 // without seq_cst) against herd7's.
 func TestHerdConformanceStates(t *testing.T) {
-	for _, tc := range []struct{ model, file string }{{"rc11", "expected-rc11.tsv"}, {"sc", "expected-sc.tsv"}} {
+	for _, tc := range []struct{ model, file string }{{"rc11", "expected-rc11.tsv"}, {"sc", "expected-sc.tsv"}, {"tso", "expected-tso.tsv"}} {
 		t.Run(tc.model, func(t *testing.T) {
 			m := mustModel(t, tc.model)
 			checked := 0
@@ -200,9 +200,9 @@ func TestHerdConformanceStates(t *testing.T) {
 }
 
 // TestStatesAtomicity checks, on programs whose every behaviour hangs on
-// it, that the state explorer keeps read-modify-writes atomic and locks
-// exclusive, under both memories: the same final states and verdicts as
-// the graph explorer.
+// it, that the state explorer keeps read-modify-writes atomic, locks
+// exclusive and a spawn after its parent's stores, under each memory: the
+// same verdicts as the graph explorer (the random programs spawn nothing).
 func TestStatesAtomicity(t *testing.T) {
 	for _, tc := range []struct{ name, src string }{
 		{"fetch-add", `
@@ -234,8 +234,19 @@ thread t[2] {
   }
 }
 final one: won == 1, "not exactly one winner"`},
+		{"spawn", `
+shared x = 0
+property seen "a spawned thread sees what its parent stored before"
+thread parent {
+  store(x, 1, rlx)
+  spawn child
+}
+thread child spawned {
+  r = load(x, rlx)
+  assert seen: r == 1, "the child missed its parent's store"
+}`},
 	} {
-		for _, name := range []string{"sc", "rc11"} {
+		for _, name := range []string{"sc", "tso", "rc11"} {
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
 				pr, err := lang.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
 				if err != nil {
@@ -327,7 +338,7 @@ func drawSpec(t *rapid.T) (spec *porcupine.Model, stateless bool) {
 // graph explorer's verdict (one real-time order per execution) must agree
 // too, since the order of operations cannot matter.
 func TestOperationsOneAtATime(t *testing.T) {
-	for _, name := range []string{"sc", "rc11"} {
+	for _, name := range []string{"sc", "tso", "rc11"} {
 		t.Run(name, func(t *testing.T) {
 			m := mustModel(t, name)
 			rapid.Check(t, func(t *rapid.T) {

@@ -78,7 +78,7 @@ func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
 	cmd.Flags().IntVar(&b.maxDepth, "max-depth", 0, "explore at most this many events per thread: the verdict is then bounded (0: no bound)")
 	cmd.Flags().IntVar(&b.workers, "workers", runtime.NumCPU(), "explore on this many cores (the result does not depend on it)")
-	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto, "how to explore: states (merge equal states; sc only), dpor (one visit per execution graph), auto (states where it applies)")
+	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto, "how to explore: states (merge equal states; sc, tso, and rc11 without seq_cst), dpor (one visit per execution graph), auto (states where it applies)")
 }
 
 // options returns the exploration bounds; Ctrl-C (the context) stops an
