@@ -223,9 +223,11 @@ func symmetricThreads(p *model.Program) [][]int {
 	return groups
 }
 
-// initial returns the program's first state; b, when not nil, records the
-// events it takes (threads run their invisible actions at once).
-func (x *states) initial(b *builder) (*sstate, error) {
+// initial returns the program's first state and the properties its
+// threads violate on the way (they run their invisible actions at once);
+// b, when not nil, records the events.
+func (x *states) initial(b *builder) (*sstate, []string, error) {
+	var viol []string
 	s := &sstate{th: make([]*sthread, len(x.p.Threads)), msgs: make([][]*msg, len(x.p.Locs)), base: make([]int, len(x.p.Locs))}
 	for l, loc := range x.p.Locs {
 		s.msgs[l] = []*msg{{val: loc.Init}}
@@ -248,23 +250,24 @@ func (x *states) initial(b *builder) (*sstate, error) {
 			if x.weak {
 				s.views[t] = newView(len(x.p.Locs), nil)
 			}
-			if err := x.start(s, t, b); err != nil {
-				return nil, err
+			v, err := x.start(s, t, b)
+			if err != nil {
+				return nil, nil, err
 			}
+			viol = append(viol, v...)
 		}
 	}
-	return s, nil
+	return s, viol, nil
 }
 
 // start begins thread t in s.
-func (x *states) start(s *sstate, t int, b *builder) error {
+func (x *states) start(s *sstate, t int, b *builder) ([]string, error) {
 	st, a, err := x.p.Replay(t, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.th[t] = &sthread{st: st, a: a}
-	_, err = x.settle(s, t, b)
-	return err
+	return x.settle(s, t, b)
 }
 
 // invisible reports whether an action can run at once, before any other
@@ -463,9 +466,11 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		if x.weak {
 			s.views[child] = newView(len(x.p.Locs), s.views[t].cur)
 		}
-		if err := x.start(s, child, b); err != nil {
+		v, err := x.start(s, child, b)
+		if err != nil {
 			return nil, err
 		}
+		viol = append(viol, v...)
 	case model.ActCall, model.ActRet:
 		switch {
 		case x.spec == nil:
@@ -1380,7 +1385,7 @@ func (b *builder) graph() *model.Graph {
 // execution and its violation of property prop.
 func (x *states) witness(prop string, f *finding) (*Witness, error) {
 	b := newBuilder(x.p)
-	s, err := x.initial(b)
+	s, _, err := x.initial(b)
 	if err != nil {
 		return nil, err
 	}
@@ -1442,9 +1447,12 @@ func (x *states) witness(prop string, f *finding) (*Witness, error) {
 // whole histories.
 func (x *states) explore() (Stats, error) {
 	root := func() error {
-		s, err := x.initial(nil)
+		s, viol, err := x.initial(nil)
 		if err != nil {
 			return err
+		}
+		for _, p := range viol {
+			x.record(p, "")
 		}
 		x.fresh(s)
 		return x.search(s)
