@@ -43,9 +43,9 @@ type Options struct {
 	// statistics so far.
 	Progress func(Stats)
 	// Workers explores on this many goroutines; 0 or 1 explores
-	// sequentially (the state explorer always does). Parallel exploration visits the same executions in
-	// another order and calls visit from several goroutines at once; Check's
-	// verdicts and witnesses do not depend on the order.
+	// sequentially. Parallel exploration visits the same executions (or
+	// states) in another order and calls visit from several goroutines at
+	// once; Check's verdicts, counts and witnesses do not depend on it.
 	Workers int
 	// Engine chooses how Check explores: EngineDPOR visits each
 	// consistent execution graph once, EngineStates each reachable state

@@ -15,6 +15,12 @@ func TestLimits(t *testing.T) {
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	p := sbN(6)
+	// The registers shown, so that the state explorer too finds many final
+	// states (64) for the execution bound to cut.
+	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
+	for ti := range p.Threads {
+		p.Final.Show = append(p.Final.Show, model.Observable{Thread: ti, Reg: 0, Loc: model.NoLoc})
+	}
 	m := mustModel(t, "rc11")
 	for _, engine := range []string{checker.EngineDPOR, checker.EngineStates} {
 		limits(t, p, m, engine, cancelled)

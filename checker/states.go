@@ -147,7 +147,7 @@ type states struct {
 	lay     clocks
 	groups  [][]int // interchangeable threads
 	seen    map[string]struct{}
-	path    []move
+	links   []link // per state found, in order: how the search first reached it
 	found   map[string]*finding
 	reached map[string]bool
 	free    bool // some final state has no blocked thread
@@ -515,140 +515,6 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		k.retire(s.clk, t)
 	}
 	return viol, nil
-}
-
-// search explores every state reachable from s, which is new.
-func (x *states) search(s *sstate) error {
-	if err := x.step(); err != nil {
-		return err
-	}
-	moved, bounded := false, false
-	for t, th := range s.th {
-		if x.tso && len(s.bufs[t]) > 0 {
-			moved = true
-			if err := x.visit(s, t, option{flush: true}); err != nil {
-				return err
-			}
-		}
-		if th.st.Status != model.Running {
-			continue
-		}
-		opts := x.options(s, t, &th.a)
-		if len(opts) > 0 && th.n >= x.opt.MaxEvents {
-			bounded = true
-			continue
-		}
-		for _, o := range opts {
-			moved = true
-			if err := x.visit(s, t, o); err != nil {
-				return err
-			}
-		}
-	}
-	if moved {
-		return nil
-	}
-	if bounded {
-		x.setLimit("max-events")
-		return nil
-	}
-	return x.final(s)
-}
-
-// visit makes move (t, o) from s and searches on from the state it
-// reaches, when that is new.
-func (x *states) visit(s *sstate, t int, o option) error {
-	n, viol, err := x.apply(s, t, o, nil)
-	if err != nil {
-		return err
-	}
-	x.path = append(x.path, move{int32(t), o})
-	for _, p := range viol {
-		x.record(p, "")
-	}
-	if x.fresh(n) {
-		if err := x.search(n); err != nil {
-			return err
-		}
-	}
-	x.path = x.path[:len(x.path)-1]
-	return nil
-}
-
-// fresh records s and reports whether it was new.
-func (x *states) fresh(s *sstate) bool {
-	k := x.key(s)
-	if _, ok := x.seen[string(k)]; ok {
-		return false
-	}
-	x.seen[string(k)] = struct{}{}
-	return true
-}
-
-// record notes a violation of property p at the end of the current path.
-func (x *states) record(p, msg string) {
-	f := x.found[p]
-	if f == nil {
-		f = &finding{}
-		x.found[p] = f
-	}
-	f.count++
-	if f.count == 1 || len(x.path) < len(f.path) {
-		f.path, f.msg = slices.Clone(x.path), msg
-	}
-}
-
-// final judges a state in which no thread can move.
-func (x *states) final(s *sstate) error {
-	if x.onFinal != nil {
-		x.onFinal(s)
-	}
-	x.mu.Lock()
-	x.stats.Executions++
-	x.mu.Unlock()
-	finished, blocked, waits := true, false, false
-	for _, th := range s.th {
-		switch th.st.Status {
-		case model.Running: // waiting for a held lock
-			finished, blocked, waits = false, true, true
-		case model.Blocked:
-			finished, blocked = false, true
-		case model.Failed:
-			finished = false
-		case model.Cut:
-			finished = false
-			x.setLimit("loop-bound")
-		}
-	}
-	x.reached[PropDataRace], x.reached[PropDeadlock] = true, true
-	if blocked {
-		x.mu.Lock()
-		x.stats.Blocked++
-		x.mu.Unlock()
-	} else {
-		x.free = true
-	}
-	if waits {
-		x.record(PropDeadlock, "")
-	}
-	if finished {
-		fs := s.finalState()
-		for _, c := range x.p.Checks {
-			x.reached[c.Prop] = true
-			if !c.Cond.Eval(&fs) {
-				x.record(c.Prop, "")
-			}
-		}
-	}
-	if x.spec != nil {
-		x.reached[PropLinearizability] = true
-		if !x.perOp {
-			if msg := x.linearize(s.hist); msg != "" {
-				x.record(PropLinearizability, msg)
-			}
-		}
-	}
-	return nil
 }
 
 // opKey is an operation's name and result.
@@ -1446,22 +1312,11 @@ func (x *states) witness(prop string, f *finding) (*Witness, error) {
 // judged one at a time while the specification allows it, otherwise with
 // whole histories.
 func (x *states) explore() (Stats, error) {
-	root := func() error {
-		s, viol, err := x.initial(nil)
-		if err != nil {
-			return err
-		}
-		for _, p := range viol {
-			x.record(p, "")
-		}
-		x.fresh(s)
-		return x.search(s)
-	}
-	err := x.run(root)
+	err := x.search()
 	if errors.Is(err, errStateful) {
 		x.perOp = false
 		x.clear()
-		err = x.run(root)
+		err = x.search()
 	}
 	stats, err := x.finish(err)
 	stats.States = int64(len(x.seen))
@@ -1471,7 +1326,7 @@ func (x *states) explore() (Stats, error) {
 // clear forgets what a search found, for a fresh one.
 func (x *states) clear() {
 	x.restart()
-	x.seen, x.found, x.reached, x.free, x.path = map[string]struct{}{}, map[string]*finding{}, map[string]bool{}, false, nil
+	x.seen, x.found, x.reached, x.free, x.links = map[string]struct{}{}, map[string]*finding{}, map[string]bool{}, false, nil
 }
 
 // checkStates is Check by states.

@@ -1,0 +1,297 @@
+package checker
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// The state explorer's search is breadth-first, one level at a time: the
+// workers (Options.Workers) expand a batch of a level's states, each into
+// the result slot of its state, and the results are merged in the level's
+// order, batch after batch. The states found, the counts and the
+// counterexamples therefore do not depend on the number of workers, and
+// every counterexample is a shortest path to its violation.
+
+// link says how the search first reached a state: from the state numbered
+// from, by move m, depth moves from the initial state.
+type link struct {
+	from  int32
+	depth int32
+	m     move
+}
+
+// node is a state of a level, with its number.
+type node struct {
+	s  *sstate
+	id int32
+}
+
+// successor is a move a worker made from a state of a level.
+type successor struct {
+	m    move
+	viol []string
+	s    *sstate // the state it reached, unless an earlier level had it (nil)
+	key  string
+}
+
+// expansion is what a worker found from a state of a level.
+type expansion struct {
+	next    []successor
+	bounded bool     // a thread could move but for the event bound
+	final   *outcome // no thread could move
+	err     error
+}
+
+// outcome judges a state in which no thread can move.
+type outcome struct {
+	s       *sstate
+	viol    []violated
+	blocked bool // some thread never finishes
+}
+
+// violated is a property a final state violates, and why.
+type violated struct{ prop, msg string }
+
+// search explores every state reachable from the initial one.
+func (x *states) search() error {
+	s, viol, err := x.initial(nil)
+	if err != nil {
+		return err
+	}
+	x.seen[string(x.key(s))] = struct{}{}
+	x.links = append(x.links[:0], link{from: -1})
+	for _, p := range viol {
+		x.record(p, "", 0, nil)
+	}
+	n := max(x.opt.Workers, 1)
+	workers := make([]*states, n)
+	for i := range workers {
+		workers[i] = x.worker()
+	}
+	defer func() {
+		for _, w := range workers {
+			for p := range w.reached {
+				x.reached[p] = true
+			}
+		}
+	}()
+	results := make([]expansion, batch)
+	for level := []node{{s: s}}; len(level) > 0; {
+		var next []node
+		for lo := 0; lo < len(level); lo += batch {
+			part := level[lo:min(lo+batch, len(level))]
+			var i atomic.Int64
+			run := func(w *states) {
+				for k := int(i.Add(1) - 1); k < len(part); k = int(i.Add(1) - 1) {
+					results[k] = w.expand(part[k].s)
+					part[k].s = nil
+				}
+			}
+			if n == 1 || len(part) == 1 {
+				run(workers[0])
+			} else {
+				var wg sync.WaitGroup
+				for _, w := range workers {
+					wg.Go(func() { run(w) })
+				}
+				wg.Wait()
+			}
+			var err error
+			if next, err = x.merge(next, part, results[:len(part)]); err != nil {
+				return err
+			}
+		}
+		level = next
+	}
+	return nil
+}
+
+// batch is how many states of a level the workers expand before their
+// results are merged: it bounds the successors held at once.
+const batch = 128
+
+// worker returns a copy of x that expands states beside the others: its
+// own scratch space and memos, and the properties it reaches.
+func (x *states) worker() *states {
+	w := *x
+	w.buf, w.scratch, w.fut, w.recs, w.kept = nil, nil, nil, nil, nil
+	w.keys = make([][]byte, len(x.keys))
+	w.opMemo, w.linMemo, w.reached = map[opKey]bool{}, map[string]string{}, map[string]bool{}
+	return &w
+}
+
+// expand makes every move from s and judges s when there is none. It
+// reads the states of earlier levels and writes nothing shared.
+func (w *states) expand(s *sstate) expansion {
+	var e expansion
+	if e.err = w.step(); e.err != nil {
+		return e
+	}
+	moved := false
+	try := func(t int, o option) bool {
+		moved = true
+		n, viol, err := w.apply(s, t, o, nil)
+		if err != nil {
+			e.err = err
+			return false
+		}
+		sc := successor{m: move{int32(t), o}, viol: viol}
+		if k := w.key(n); !w.isSeen(k) {
+			sc.s, sc.key = n, string(k)
+		}
+		if sc.s != nil || len(viol) > 0 {
+			e.next = append(e.next, sc)
+		}
+		return true
+	}
+	for t, th := range s.th {
+		if w.tso && len(s.bufs[t]) > 0 && !try(t, option{flush: true}) {
+			return e
+		}
+		if th.st.Status != model.Running {
+			continue
+		}
+		opts := w.options(s, t, &th.a)
+		if len(opts) > 0 && th.n >= w.opt.MaxEvents {
+			e.bounded = true
+			continue
+		}
+		for _, o := range opts {
+			if !try(t, o) {
+				return e
+			}
+		}
+	}
+	if !moved && !e.bounded {
+		e.final = w.judge(s)
+	}
+	return e
+}
+
+func (x *states) isSeen(k []byte) bool {
+	_, ok := x.seen[string(k)]
+	return ok
+}
+
+// judge judges a state in which no thread can move.
+func (w *states) judge(s *sstate) *outcome {
+	f := &outcome{s: s}
+	finished, waits := true, false
+	for _, th := range s.th {
+		switch th.st.Status {
+		case model.Running: // waiting for a held lock
+			finished, f.blocked, waits = false, true, true
+		case model.Blocked:
+			finished, f.blocked = false, true
+		case model.Failed:
+			finished = false
+		case model.Cut:
+			finished = false
+			w.setLimit("loop-bound")
+		}
+	}
+	w.reached[PropDataRace], w.reached[PropDeadlock] = true, true
+	if waits {
+		f.viol = append(f.viol, violated{prop: PropDeadlock})
+	}
+	if finished {
+		fs := s.finalState()
+		for _, c := range w.p.Checks {
+			w.reached[c.Prop] = true
+			if !c.Cond.Eval(&fs) {
+				f.viol = append(f.viol, violated{prop: c.Prop})
+			}
+		}
+	}
+	if w.spec != nil {
+		w.reached[PropLinearizability] = true
+		if !w.perOp {
+			if msg := w.linearize(s.hist); msg != "" {
+				f.viol = append(f.viol, violated{PropLinearizability, msg})
+			}
+		}
+	}
+	return f
+}
+
+// merge takes in, in order, what the workers found from the states of
+// part of a level, and appends the new states, numbered, to next.
+func (x *states) merge(next, part []node, results []expansion) ([]node, error) {
+	for _, e := range results {
+		if e.err != nil {
+			return nil, e.err
+		}
+	}
+	for i, e := range results {
+		results[i] = expansion{}
+		from := part[i].id
+		for j := range e.next {
+			sc := &e.next[j]
+			for _, p := range sc.viol {
+				x.record(p, "", from, &sc.m)
+			}
+			if _, ok := x.seen[sc.key]; ok || sc.s == nil {
+				continue
+			}
+			x.seen[sc.key] = struct{}{}
+			id := int32(len(x.links))
+			x.links = append(x.links, link{from: from, depth: x.links[from].depth + 1, m: sc.m})
+			next = append(next, node{s: sc.s, id: id})
+		}
+		if e.bounded {
+			x.setLimit("max-events")
+		}
+		if f := e.final; f != nil {
+			if x.onFinal != nil {
+				x.onFinal(f.s)
+			}
+			x.mu.Lock()
+			x.stats.Executions++
+			if f.blocked {
+				x.stats.Blocked++
+			}
+			var err error
+			if x.opt.MaxExecutions > 0 && x.stats.Executions > x.opt.MaxExecutions {
+				err = x.stop("max-executions") // as step would at the next state
+			}
+			x.mu.Unlock()
+			if err != nil {
+				return nil, err
+			}
+			x.free = x.free || !f.blocked
+			for _, v := range f.viol {
+				x.record(v.prop, v.msg, from, nil)
+			}
+		}
+	}
+	return next, nil
+}
+
+// record notes a violation of property p by the state numbered from, or
+// by its move m when m is not nil, keeping a shortest path to one.
+func (x *states) record(p, msg string, from int32, m *move) {
+	f := x.found[p]
+	if f == nil {
+		f = &finding{}
+		x.found[p] = f
+	}
+	f.count++
+	depth := int(x.links[from].depth)
+	if m != nil {
+		depth++
+	}
+	if f.count > 1 && depth >= len(f.path) {
+		return
+	}
+	f.path, f.msg = make([]move, depth), msg
+	if m != nil {
+		f.path[depth-1] = *m
+		depth--
+	}
+	for id := from; id > 0; id = x.links[id].from {
+		depth--
+		f.path[depth] = x.links[id].m
+	}
+}
