@@ -147,7 +147,7 @@ func BenchmarkStates(b *testing.B) {
 			var states int64
 			b.ReportAllocs()
 			for b.Loop() {
-				rep, err := checker.Check(c.p, m, c.props, checker.Options{Engine: checker.EngineStates, Spec: protocols.Spec("dlsym")})
+				rep, err := checker.Check(c.p, m, c.props, checker.Options{Engine: checker.EngineStates, Spec: protocols.Spec("dlsym"), Workers: *benchWorkers})
 				if err != nil {
 					b.Fatal(err)
 				}
