@@ -163,11 +163,12 @@ type states struct {
 	fut     []future
 	recs    [][]uint32    // normalize: per thread, the clock values of its records still kept
 	kept    []record      // normalize: one thread's records kept
-	onFinal func(*sstate) // tests: sees every final state
+	onFinal func(*sstate) // tests: sees every final state (also those of a search explore abandons for whole histories)
 }
 
 func newStates(r *runner, spec *porcupine.Model) *states {
-	x := &states{runner: r, races: r.opt.Races, weak: r.m.Name() == "rc11", tso: r.m.Name() == "tso", spec: spec, perOp: spec != nil && !r.opt.wholeHistories,
+	x := &states{runner: r, races: r.opt.Races, weak: r.m.Name() == "rc11", tso: r.m.Name() == "tso", spec: spec,
+		perOp:  spec != nil && spec.Partition == nil && spec.PartitionEvent == nil && !r.opt.wholeHistories,
 		opMemo: map[opKey]bool{}, linMemo: map[string]string{}}
 	x.clear()
 	x.lay = clocks{n: len(r.p.Threads), nl: len(r.p.Locs)}
@@ -384,7 +385,7 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		b.add(t, e)
 		th.n++
 	}
-	if x.spec != nil && th.call != nil && !x.invisible(s, t) {
+	if x.spec != nil && !x.perOp && th.call != nil && !x.invisible(s, t) {
 		s.hist = append(s.hist, *th.call)
 		th.call = nil
 	}
@@ -475,13 +476,22 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		switch {
 		case x.spec == nil:
 		case x.perOp:
-			if a.Kind == model.ActRet {
-				ok, err := x.judgeOp(t, a.Instr, a.Val)
-				if err != nil {
-					return nil, err
-				}
-				if !ok {
-					viol = append(viol, PropLinearizability)
+			// A return ends the thread's last open call, as History pairs
+			// them; a return with none (an outer operation) is no operation.
+			if a.Kind == model.ActCall {
+				th.call = &mark{t: int32(t), instr: int32(a.Instr)}
+			} else if th.call != nil {
+				th.call = nil
+				// The search judges; a witness's replay (b != nil) only
+				// records the events, which Judge then judges.
+				if b == nil {
+					ok, err := x.judgeOp(t, a.Instr, a.Val)
+					if err != nil {
+						return nil, err
+					}
+					if !ok {
+						viol = append(viol, PropLinearizability)
+					}
 				}
 			}
 		default:
@@ -1248,7 +1258,8 @@ func (b *builder) graph() *model.Graph {
 
 // witness replays path from the initial state, completes it to a final
 // state by running the first move of each state after it, and returns the
-// execution and its violation of property prop.
+// execution and its violation of property prop (nil when a bounded
+// search's finding does not stand).
 func (x *states) witness(prop string, f *finding) (*Witness, error) {
 	b := newBuilder(x.p)
 	s, _, err := x.initial(b)
@@ -1300,6 +1311,13 @@ func (x *states) witness(prop string, f *finding) (*Witness, error) {
 			return &Witness{Execution: e, Violation: v}, nil
 		}
 	}
+	if prop == PropLinearizability && x.perOp && x.stats.Limit != "" {
+		// A bounded search that judged operations one at a time may have
+		// stopped before meeting an operation that shows the specification
+		// has state; its finding stands only when the whole history
+		// confirms it.
+		return nil, nil
+	}
 	if prop == PropLinearizability && f.msg != "" {
 		// The execution's presentation order is one of its real-time
 		// orders; the state's history had another.
@@ -1346,11 +1364,14 @@ func checkStates(p *model.Program, m model.Model, rep *Report, index map[string]
 		if f == nil {
 			continue
 		}
-		pr.Violations = f.count
 		w, err := x.witness(name, f)
 		if err != nil {
 			return false, err
 		}
+		if w == nil {
+			continue
+		}
+		pr.Violations = f.count
 		pr.Witness, pr.Message = w, w.Violation.Msg
 	}
 	return !x.free, nil

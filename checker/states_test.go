@@ -406,3 +406,124 @@ func puts(p *model.Program) bool {
 		return slices.ContainsFunc(th.Code, func(in model.Instr) bool { return in.Msg == "put" })
 	})
 }
+
+// TestOperationsEdges checks judging operations one at a time where it
+// must defer to porcupine's reading of a history: operations a Partition
+// leaves out, an outer operation around an inner one (a return pairs with
+// its thread's last open call), and a bounded search that stops before the
+// operation that shows the specification has state.
+func TestOperationsEdges(t *testing.T) {
+	stateless := func(ok func(in, out interface{}) bool) *porcupine.Model {
+		return &porcupine.Model{
+			Init: func() interface{} { return 0 },
+			Step: func(s, in, out interface{}) (bool, interface{}) { return ok(in, out), s },
+		}
+	}
+	partitioned := stateless(func(in, _ interface{}) bool { return in == "get" })
+	partitioned.Partition = func(h []porcupine.Operation) [][]porcupine.Operation {
+		var gets []porcupine.Operation
+		for _, op := range h {
+			if op.Input == "get" {
+				gets = append(gets, op)
+			}
+		}
+		return [][]porcupine.Operation{gets}
+	}
+	counter := &porcupine.Model{
+		Init: func() interface{} { return int64(0) },
+		Step: func(s, _, _ interface{}) (bool, interface{}) { return true, s.(int64) + 1 },
+	}
+	for _, tc := range []struct {
+		name, src string
+		spec      *porcupine.Model
+		bounds    []int64 // MaxGraphs of bounded runs, which must end cleanly
+	}{
+		{"partition", `
+shared x = 0
+thread a {
+  op get {
+    r = load(x, rlx)
+    return r
+  }
+}
+thread b {
+  op noise {
+    store(x, 0, rlx)
+    return 7
+  }
+}`, partitioned, nil},
+		{"nested", `
+shared x = 0
+thread a {
+  op outer {
+    op inner {
+      r = load(x, rlx)
+      return 1
+    }
+    return 0
+  }
+}`, stateless(func(in, out interface{}) bool { return in != "outer" || out != int64(0) }), nil},
+		{"bounded", `
+shared x = 0
+property early "fails first"
+thread a {
+  assert early: 0 == 1, "fails"
+}
+thread b {
+  r = load(x, rlx)
+  r2 = load(x, rlx)
+  op put {
+    return 1
+  }
+}`, counter, []int64{1, 2, 3}},
+	} {
+		for _, name := range []string{"sc", "tso", "rc11"} {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				pr, err := lang.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				inst, err := pr.Compile("", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := mustModel(t, name)
+				props := []string{checker.PropLinearizability}
+				for _, pp := range pr.Props {
+					props = append(props, pp.Name)
+				}
+				opt := checker.Options{Engine: checker.EngineStates, Spec: tc.spec}
+				got, err := checker.Check(inst.Prog, m, props, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for by, o := range map[string]checker.Options{
+					"whole histories": checker.WholeHistories(opt),
+					"graphs":          {Engine: checker.EngineDPOR, Spec: tc.spec},
+				} {
+					want, err := checker.Check(inst.Prog, m, props, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i, w := range want.Props {
+						if g := got.Props[i]; g.Status != w.Status {
+							t.Errorf("%s: one at a time %s (%s), by %s %s", w.Name, g.Status, g.Message, by, w.Status)
+						}
+					}
+				}
+				for _, bound := range tc.bounds {
+					opt.MaxGraphs = bound
+					rep, err := checker.Check(inst.Prog, m, props, opt)
+					if err != nil {
+						t.Fatalf("MaxGraphs %d: %v", bound, err)
+					}
+					for _, p := range rep.Props {
+						if p.Status == checker.Violated && p.Witness == nil {
+							t.Errorf("MaxGraphs %d: %s violated without a witness", bound, p.Name)
+						}
+					}
+				}
+			})
+		}
+	}
+}
