@@ -1257,7 +1257,8 @@ func (b *builder) graph() *model.Graph {
 }
 
 // witness replays path from the initial state, completes it to a final
-// state by running the first move of each state after it, and returns the
+// state (flushing store buffers first, then moving the thread that has
+// taken the fewest steps, its first way), and returns the
 // execution and its violation of property prop (nil when a bounded
 // search's finding does not stand).
 func (x *states) witness(prop string, f *finding) (*Witness, error) {
@@ -1273,17 +1274,19 @@ func (x *states) witness(prop string, f *finding) (*Witness, error) {
 	}
 	for {
 		t, opts := -1, []option(nil)
-		for u, th := range s.th {
-			if th.st.Status == model.Running && th.n < x.opt.MaxEvents {
-				if opts = x.options(s, u, &th.a); len(opts) > 0 {
-					t = u
-					break
-				}
+		for u := range s.bufs { // stores reach memory first: a thread spinning on one then sees it
+			if len(s.bufs[u]) > 0 {
+				t, opts = u, []option{{flush: true}}
+				break
 			}
 		}
-		for u := range s.bufs {
-			if t < 0 && len(s.bufs[u]) > 0 {
-				t, opts = u, []option{{flush: true}}
+		if t < 0 { // the thread that has taken the fewest steps: a spinning thread lets the others on
+			for u, th := range s.th {
+				if th.st.Status == model.Running && th.n < x.opt.MaxEvents && (t < 0 || th.n < s.th[t].n) {
+					if o := x.options(s, u, &th.a); len(o) > 0 {
+						t, opts = u, o
+					}
+				}
 			}
 		}
 		if t < 0 {
