@@ -15,6 +15,7 @@ package checker
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -29,18 +30,31 @@ type msg struct {
 }
 
 // tview is a thread's views under weak memory (positions per location).
+// States share views: only the state that made them (gen) changes them,
+// any other copies them first (see sstate.view).
 type tview struct {
 	cur, acq, fence []uint32
 	rel             [][]uint32 // per location; nil: no release write there yet
+	gen             uint64
 }
 
-// newView returns the views of a thread starting at cur (zero: memory's
-// first messages).
-func newView(nl int, cur []uint32) *tview {
+// newView returns the views, made by state generation gen, of a thread
+// starting at cur (zero: memory's first messages).
+func newView(nl int, cur []uint32, gen uint64) *tview {
 	if cur == nil {
 		cur = make([]uint32, nl)
 	}
-	return &tview{cur: clone32(cur), acq: clone32(cur), rel: make([][]uint32, nl)}
+	return &tview{cur: clone32(cur), acq: clone32(cur), rel: make([][]uint32, nl), gen: gen}
+}
+
+// view returns thread t's views in s to change: a copy unless s made them.
+func (s *sstate) view(t int) *tview {
+	if v := s.views[t]; v.gen != s.gen {
+		c := v.clone()
+		c.gen = s.gen
+		s.views[t] = c
+	}
+	return s.views[t]
 }
 
 func (v *tview) clone() *tview {
@@ -211,7 +225,7 @@ func (x *states) readMsg(s *sstate, t int, l model.Loc, p int, o model.Ordering)
 	if !x.weak {
 		return m
 	}
-	v := s.views[t]
+	v := s.view(t)
 	v.cur[l] = max(v.cur[l], uint32(p))
 	if o.Atomic() && o != model.Con && m.view != nil {
 		join(v.acq, m.view)
@@ -230,7 +244,7 @@ func (x *states) writeMsg(s *sstate, t int, l model.Loc, q int, val int64, o mod
 	m := &msg{val: val, att: read != nil, vc: vc}
 	if x.weak {
 		x.shift(s, l, q)
-		v := s.views[t]
+		v := s.view(t)
 		v.cur[l] = uint32(q)
 		join(v.acq, v.cur)
 		if o.Atomic() {
@@ -255,7 +269,7 @@ func (x *states) fenceViews(s *sstate, t int, o model.Ordering) {
 	if !x.weak {
 		return
 	}
-	v := s.views[t]
+	v := s.view(t)
 	if o.IsAcquire() {
 		join(v.cur, v.acq)
 	}
@@ -278,15 +292,17 @@ func (x *states) shift(s *sstate, l model.Loc, q int) {
 // remap replaces every view's position p of location l by f(p), in the
 // threads' views and the messages' (a changed message is a new one).
 func (x *states) remap(s *sstate, l model.Loc, f func(uint32) uint32) {
+	changes := func(v []uint32) bool { return v != nil && f(v[l]) != v[l] }
 	set := func(v []uint32) {
 		if v != nil {
 			v[l] = f(v[l])
 		}
 	}
-	for _, v := range s.views {
-		if v == nil {
+	for t, v := range s.views {
+		if v == nil || !changes(v.cur) && !changes(v.acq) && !changes(v.fence) && !slices.ContainsFunc(v.rel, changes) {
 			continue
 		}
+		v = s.view(t)
 		set(v.cur)
 		set(v.acq)
 		set(v.fence)
@@ -352,21 +368,27 @@ func (x *states) trimViews(s *sstate) {
 			s.views[t] = nil
 			continue
 		}
-		for l := range v.rel {
-			if f.atomW>>uint(l)&1 == 0 {
-				v.rel[l] = nil
+		own := func() *tview { // changed views are s's own
+			v = s.view(t)
+			return v
+		}
+		for l, r := range v.rel {
+			if f.atomW>>uint(l)&1 == 0 && r != nil {
+				own().rel[l] = nil
 			}
 		}
 		if f.atomW == 0 {
-			v.fence = nil
+			if v.fence != nil {
+				own().fence = nil
+			}
 			for l := range v.cur {
-				if !f.touches(l) {
-					v.cur[l] = 0
+				if !f.touches(l) && v.cur[l] != 0 {
+					own().cur[l] = 0
 				}
 			}
 		}
-		if !f.acqFence {
-			copy(v.acq, v.cur)
+		if !f.acqFence && !slices.Equal(v.acq, v.cur) {
+			copy(own().acq, v.cur)
 		}
 	}
 	for l, ms := range s.msgs {

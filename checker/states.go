@@ -26,6 +26,7 @@ import (
 	"math/bits"
 	"reflect"
 	"slices"
+	"sync/atomic"
 
 	"github.com/anishathalye/porcupine"
 
@@ -97,6 +98,7 @@ type sstate struct {
 	hist  []mark      // operation calls and returns, when histories are checked
 	base  []int       // per location: messages dropped (for witnesses)
 	bufs  [][]pending // per thread, under tso: its store buffer, oldest first (never changed in place)
+	gen   uint64      // this state's generation: the views it made, it may change (see view)
 }
 
 // last returns the value of location l's last write.
@@ -143,6 +145,7 @@ type states struct {
 	tso     bool // SC's memory behind per-thread store buffers
 	spec    *porcupine.Model
 	perOp   bool           // operations judged one at a time (see judgeOp)
+	gens    *atomic.Uint64 // the last state generation (see sstate.view)
 	opMemo  map[opKey]bool // judgeOp's verdicts
 	lay     clocks
 	groups  [][]int // interchangeable threads
@@ -169,7 +172,7 @@ type states struct {
 func newStates(r *runner, spec *porcupine.Model) *states {
 	x := &states{runner: r, races: r.opt.Races, weak: r.m.Name() == "rc11", tso: r.m.Name() == "tso", spec: spec,
 		perOp:  spec != nil && spec.Partition == nil && spec.PartitionEvent == nil && !r.opt.wholeHistories,
-		opMemo: map[opKey]bool{}, linMemo: map[string]string{}}
+		opMemo: map[opKey]bool{}, linMemo: map[string]string{}, gens: new(atomic.Uint64)}
 	x.clear()
 	x.lay = clocks{n: len(r.p.Threads), nl: len(r.p.Locs)}
 	x.groups = symmetricThreads(r.p)
@@ -229,7 +232,7 @@ func symmetricThreads(p *model.Program) [][]int {
 // b, when not nil, records the events.
 func (x *states) initial(b *builder) (*sstate, []string, error) {
 	var viol []string
-	s := &sstate{th: make([]*sthread, len(x.p.Threads)), msgs: make([][]*msg, len(x.p.Locs)), base: make([]int, len(x.p.Locs))}
+	s := &sstate{th: make([]*sthread, len(x.p.Threads)), msgs: make([][]*msg, len(x.p.Locs)), base: make([]int, len(x.p.Locs)), gen: x.gens.Add(1)}
 	for l, loc := range x.p.Locs {
 		s.msgs[l] = []*msg{{val: loc.Init}}
 	}
@@ -249,7 +252,7 @@ func (x *states) initial(b *builder) (*sstate, []string, error) {
 	for t := range x.p.Threads {
 		if !x.p.Threads[t].Spawned {
 			if x.weak {
-				s.views[t] = newView(len(x.p.Locs), nil)
+				s.views[t] = newView(len(x.p.Locs), nil, s.gen)
 			}
 			v, err := x.start(s, t, b)
 			if err != nil {
@@ -294,20 +297,13 @@ func (x *states) invisible(s *sstate, t int) bool {
 	return false
 }
 
-// clone copies s for a move of thread t.
-func (s *sstate) clone(t int) *sstate {
-	c := &sstate{th: slices.Clone(s.th), msgs: slices.Clone(s.msgs), hist: s.hist[:len(s.hist):len(s.hist)], base: slices.Clone(s.base)}
+// clone copies s, as state generation gen, for a move of thread t.
+func (s *sstate) clone(t int, gen uint64) *sstate {
+	c := &sstate{th: slices.Clone(s.th), msgs: slices.Clone(s.msgs), hist: s.hist[:len(s.hist):len(s.hist)], base: slices.Clone(s.base), gen: gen}
 	for l, ms := range c.msgs {
 		c.msgs[l] = slices.Clone(ms)
 	}
-	if s.views != nil {
-		c.views = make([]*tview, len(s.views))
-		for t, v := range s.views {
-			if v != nil {
-				c.views[t] = v.clone()
-			}
-		}
-	}
+	c.views = slices.Clone(s.views) // shared until changed (see sstate.view)
 	if s.clk != nil {
 		c.clk = slices.Clone(s.clk)
 		c.locks = slices.Clone(s.locks)
@@ -332,7 +328,7 @@ func (s *sstate) own(t int) {
 // apply makes move (t, c) from s; it returns the new state and the
 // properties the move violates.
 func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []string, error) {
-	n := s.clone(t)
+	n := s.clone(t, x.gens.Add(1))
 	var viol []string
 	var err error
 	if o.flush {
@@ -465,7 +461,7 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 			copy(k.vec(s.clk, k.c(child)), k.vec(s.clk, k.c(t)))
 		}
 		if x.weak {
-			s.views[child] = newView(len(x.p.Locs), s.views[t].cur)
+			s.views[child] = newView(len(x.p.Locs), s.views[t].cur, s.gen)
 		}
 		v, err := x.start(s, child, b)
 		if err != nil {
