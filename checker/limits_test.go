@@ -49,6 +49,9 @@ func limits(t *testing.T, p *model.Program, m model.Model, engine string, cancel
 			if rep.Stats.Limit != tc.limit {
 				t.Errorf("limit %q, want %q", rep.Stats.Limit, tc.limit)
 			}
+			if max := tc.opt.MaxExecutions; max > 0 && rep.Stats.Executions > max {
+				t.Errorf("%d executions counted under a bound of %d", rep.Stats.Executions, max)
+			}
 			if v := rep.Verdict(); v == "verified" {
 				t.Errorf("a bounded search gave the verdict %s", v)
 			}

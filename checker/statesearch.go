@@ -248,13 +248,14 @@ func (x *states) merge(next, part []node, results []expansion) ([]node, error) {
 				x.onFinal(f.s)
 			}
 			x.mu.Lock()
-			x.stats.Executions++
-			if f.blocked {
-				x.stats.Blocked++
-			}
 			var err error
-			if x.opt.MaxExecutions > 0 && x.stats.Executions > x.opt.MaxExecutions {
-				err = x.stop("max-executions") // as step would at the next state
+			if x.opt.MaxExecutions > 0 && x.stats.Executions >= x.opt.MaxExecutions {
+				err = x.stop("max-executions") // one final state too many, as step would say at the next state
+			} else {
+				x.stats.Executions++
+				if f.blocked {
+					x.stats.Blocked++
+				}
 			}
 			x.mu.Unlock()
 			if err != nil {
