@@ -272,6 +272,9 @@ func (x *runner) step() error {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.halt.Load() { // another worker stopped while this one waited: count nothing more
+		return errStop
+	}
 	x.stats.Graphs++
 	if x.opt.MaxExecutions > 0 && x.stats.Executions >= x.opt.MaxExecutions {
 		return x.stop("max-executions")
