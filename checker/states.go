@@ -381,6 +381,7 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		b.add(t, e)
 		th.n++
 	}
+	buffered := x.buffered(&a) // a store that enters the thread's store buffer (tso)
 	if x.spec != nil && !x.perOp && th.call != nil && !x.invisible(s, t) {
 		s.hist = append(s.hist, *th.call)
 		th.call = nil
@@ -394,7 +395,7 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 			race(k.access(s.clk, s.locks, t, a.Loc, true, wo, x.held[t][a.Instr]))
 			vc = k.release(s.clk, t, a.Loc, wo, rm)
 		}
-		if x.buffered(&a) {
+		if buffered {
 			x.bufferWrite(s, t, a.Loc, &msg{val: val, vc: vc})
 		} else {
 			x.writeMsg(s, t, a.Loc, q, val, wo, rm, vc)
@@ -420,7 +421,7 @@ func (x *states) act(s *sstate, t int, o option, b *builder) ([]string, error) {
 		}
 		th.n++
 	case model.ActWrite, model.ActUnlock:
-		if x.buffered(&a) {
+		if buffered {
 			b.buffer(t, simpleEvent(&a))
 		} else {
 			b.write(t, simpleEvent(&a), s.base[a.Loc]+o.pos)

@@ -248,24 +248,14 @@ thread child spawned {
 	} {
 		for _, name := range []string{"sc", "tso", "rc11"} {
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
-				pr, err := lang.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
-				if err != nil {
-					t.Fatal(err)
-				}
-				inst, err := pr.Compile("", nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				p, own := compileProtocol(t, tc.name, tc.src)
 				m := mustModel(t, name)
-				props := []string{checker.PropDataRace, checker.PropDeadlock}
-				for _, pp := range pr.Props {
-					props = append(props, pp.Name)
-				}
-				want, err := checker.Check(inst.Prog, m, props, checker.Options{Engine: checker.EngineDPOR})
+				props := append([]string{checker.PropDataRace, checker.PropDeadlock}, own...)
+				want, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR})
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := checker.Check(inst.Prog, m, props, checker.Options{Engine: checker.EngineStates})
+				got, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineStates})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -479,21 +469,11 @@ thread b {
 	} {
 		for _, name := range []string{"sc", "tso", "rc11"} {
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
-				pr, err := lang.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
-				if err != nil {
-					t.Fatal(err)
-				}
-				inst, err := pr.Compile("", nil)
-				if err != nil {
-					t.Fatal(err)
-				}
+				p, own := compileProtocol(t, tc.name, tc.src)
 				m := mustModel(t, name)
-				props := []string{checker.PropLinearizability}
-				for _, pp := range pr.Props {
-					props = append(props, pp.Name)
-				}
+				props := append([]string{checker.PropLinearizability}, own...)
 				opt := checker.Options{Engine: checker.EngineStates, Spec: tc.spec}
-				got, err := checker.Check(inst.Prog, m, props, opt)
+				got, err := checker.Check(p, m, props, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -501,7 +481,7 @@ thread b {
 					"whole histories": checker.WholeHistories(opt),
 					"graphs":          {Engine: checker.EngineDPOR, Spec: tc.spec},
 				} {
-					want, err := checker.Check(inst.Prog, m, props, o)
+					want, err := checker.Check(p, m, props, o)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -513,17 +493,36 @@ thread b {
 				}
 				for _, bound := range tc.bounds {
 					opt.MaxGraphs = bound
-					rep, err := checker.Check(inst.Prog, m, props, opt)
+					rep, err := checker.Check(p, m, props, opt)
 					if err != nil {
 						t.Fatalf("MaxGraphs %d: %v", bound, err)
 					}
-					for _, p := range rep.Props {
-						if p.Status == checker.Violated && p.Witness == nil {
-							t.Errorf("MaxGraphs %d: %s violated without a witness", bound, p.Name)
+					for _, pr := range rep.Props {
+						if pr.Status == checker.Violated && pr.Witness == nil {
+							t.Errorf("MaxGraphs %d: %s violated without a witness", bound, pr.Name)
 						}
 					}
 				}
 			})
 		}
 	}
+}
+
+// compileProtocol compiles the protocol named name whose body is src and
+// returns its program and the names of its properties.
+func compileProtocol(t *testing.T, name, src string) (*model.Program, []string) {
+	t.Helper()
+	pr, err := lang.Parse(name+".oc", "protocol "+name+"\n"+src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Compile("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var props []string
+	for _, pp := range pr.Props {
+		props = append(props, pp.Name)
+	}
+	return inst.Prog, props
 }
