@@ -6,22 +6,21 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestHistory checks the operation histories the explorer derives from the
 // dlsym protocol's call markers: one operation per caller, returning what
 // the caller read, linearizable exactly when every call returned 42.
 func TestHistory(t *testing.T) {
-	pr, err := protocols.Load("dlsym")
+	pr, err := checker.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst, err := pr.Compile("unordered", nil)
+	inst, err := pr.Instance("unordered", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := protocols.Spec("dlsym")
+	spec := pr.Spec
 	stale := 0
 	_, err = checker.Explore(inst.Prog, mustModel(t, "rc11"), checker.Options{}, func(e *checker.Execution) {
 		h := checker.History(e)

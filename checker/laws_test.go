@@ -14,7 +14,7 @@ import (
 
 var modelNames = []string{"sc", "tso", "rc11"}
 
-func mustModel(t interface{ Fatal(...any) }, name string) model.Model {
+func mustModel(t interface{ Fatal(...any) }, name string) *model.Model {
 	m, err := model.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
@@ -27,12 +27,12 @@ func mustModel(t interface{ Fatal(...any) }, name string) model.Model {
 //
 // Programs whose exploration exceeds a budget of partial graphs are skipped,
 // so that a rare large draw cannot stall the suite.
-func outcomes(t *rapid.T, p *model.Program, m model.Model, explore func(*model.Program, model.Model, checker.Options, func(*checker.Execution)) (checker.Stats, error)) (states map[string]bool, graphs map[string]string) {
+func outcomes(t *rapid.T, p *model.Program, m *model.Model, explore func(*model.Program, *model.Model, checker.Options, func(*checker.Execution)) (checker.Stats, error)) (states map[string]bool, graphs map[string]string) {
 	states, graphs = map[string]bool{}, map[string]string{}
 	st, err := explore(p, m, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
 		key := e.Graph.Key()
 		if _, dup := graphs[key]; dup {
-			t.Fatalf("%s: execution visited twice:\n%s", m.Name(), e.Graph)
+			t.Fatalf("%s: execution visited twice:\n%s", m.Name, e.Graph)
 		}
 		graphs[key] = e.Graph.String()
 		states[checker.FormatState(p, p.Final.Show, &e.Final)] = true
@@ -41,7 +41,7 @@ func outcomes(t *rapid.T, p *model.Program, m model.Model, explore func(*model.P
 		t.Fatal(err)
 	}
 	if !st.Exhaustive() {
-		t.Skipf("%s: exploration exceeds the budget (%s)", m.Name(), st.Limit)
+		t.Skipf("%s: exploration exceeds the budget (%s)", m.Name, st.Limit)
 	}
 	return states, graphs
 }
@@ -229,7 +229,7 @@ func TestStrongerOrderingNeverAddsRaces(t *testing.T) {
 	})
 }
 
-func racy(t *rapid.T, p *model.Program, m model.Model) bool {
+func racy(t *rapid.T, p *model.Program, m *model.Model) bool {
 	found := false
 	st, err := checker.Explore(p, m, checker.Options{Races: true, MaxGraphs: 50000}, func(e *checker.Execution) {
 		found = found || len(e.Races) > 0
@@ -250,7 +250,7 @@ func TestCounterexamplesReplay(t *testing.T) {
 		p := genProgram(t, protocolSized)
 		for _, name := range []string{"sc", "rc11"} {
 			m := mustModel(t, name)
-			rep, err := checker.Check(p, m, []string{checker.PropDataRace, checker.PropDeadlock}, checker.Options{MaxGraphs: 50000})
+			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace, checker.Deadlock}, checker.Options{MaxGraphs: 50000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -258,7 +258,7 @@ func TestCounterexamplesReplay(t *testing.T) {
 				if pr.Witness == nil {
 					continue
 				}
-				tr := checker.NewTrace(pr.Witness, name)
+				tr := checker.NewTrace(pr.Witness, m)
 				g, err := tr.Rebuild(p)
 				if err != nil {
 					t.Fatalf("%s: %v\n%s", pr.Name, err, p)
@@ -266,7 +266,7 @@ func TestCounterexamplesReplay(t *testing.T) {
 				if g.Key() != pr.Witness.Graph.Key() {
 					t.Fatalf("%s: the rebuilt execution differs:\n%s\nrecorded:\n%s", pr.Name, g, pr.Witness.Graph)
 				}
-				w, reason, err := tr.Replay(g, m, nil)
+				w, reason, err := tr.Judge(g, m, []checker.Property{checker.DataRace, checker.Deadlock})
 				if err != nil || w == nil {
 					t.Fatalf("%s does not reproduce: %v %s\n%s", pr.Name, err, reason, p)
 				}
@@ -294,7 +294,7 @@ func TestPreemptionBounding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.Limit == "max-graphs" {
+			if st.Limit == checker.MaxGraphs {
 				t.Skip("exploration exceeds the budget")
 			}
 			if key, ok := subset(got, all); !ok {
@@ -318,7 +318,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 		p := genProgram(t, protocolSized)
 		m := mustModel(t, rapid.SampledFrom(modelNames).Draw(t, "model"))
 		var mu sync.Mutex
-		parallel := func(p *model.Program, m model.Model, opt checker.Options, visit func(*checker.Execution)) (checker.Stats, error) {
+		parallel := func(p *model.Program, m *model.Model, opt checker.Options, visit func(*checker.Execution)) (checker.Stats, error) {
 			opt.Workers = 2
 			return checker.Explore(p, m, opt, func(e *checker.Execution) {
 				mu.Lock()
@@ -328,8 +328,8 @@ func TestParallelMatchesSequential(t *testing.T) {
 		}
 		_, seq := outcomes(t, p, m, checker.Explore)
 		_, par := outcomes(t, p, m, parallel)
-		same(t, p, m.Name()+": the sequential explorer", seq, "the parallel one", par)
-		props := []string{checker.PropDataRace, checker.PropDeadlock}
+		same(t, p, m.Name+": the sequential explorer", seq, "the parallel one", par)
+		props := []checker.Property{checker.DataRace, checker.Deadlock}
 		a, err := checker.Check(p, m, props, checker.Options{MaxGraphs: 50000})
 		if err != nil {
 			t.Fatal(err)

@@ -22,37 +22,37 @@ func TestLimits(t *testing.T) {
 		p.Final.Show = append(p.Final.Show, model.Observable{Thread: ti, Reg: 0, Loc: model.NoLoc})
 	}
 	m := mustModel(t, "rc11")
-	for _, engine := range []string{checker.EngineDPOR, checker.EngineStates} {
+	for _, engine := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
 		limits(t, p, m, engine, cancelled)
 	}
 }
 
-func limits(t *testing.T, p *model.Program, m model.Model, engine string, cancelled context.Context) {
+func limits(t *testing.T, p *model.Program, m *model.Model, engine checker.Engine, cancelled context.Context) {
 	for _, tc := range []struct {
 		name  string
 		opt   checker.Options
-		limit string
+		limit checker.Limit
 	}{
-		{"executions", checker.Options{MaxExecutions: 1}, "max-executions"},
-		{"graphs", checker.Options{MaxGraphs: 10}, "max-graphs"},
-		{"events", checker.Options{MaxEvents: 1}, "max-events"},
-		{"interrupt", checker.Options{Context: cancelled}, "interrupted"},
-		{"timeout", checker.Options{Timeout: time.Nanosecond}, "timeout"},
-		{"memory", checker.Options{MaxMemory: 1}, "max-memory"},
+		{"executions", checker.Options{MaxExecutions: 1}, checker.MaxExecutions},
+		{"graphs", checker.Options{MaxGraphs: 10}, checker.MaxGraphs},
+		{"events", checker.Options{MaxEvents: 1}, checker.MaxEvents},
+		{"interrupt", checker.Options{Context: cancelled}, checker.Interrupted},
+		{"timeout", checker.Options{Timeout: time.Nanosecond}, checker.Timeout},
+		{"memory", checker.Options{MaxMemory: 1}, checker.MaxMemory},
 	} {
-		t.Run(engine+"/"+tc.name, func(t *testing.T) {
+		t.Run(engine.String()+"/"+tc.name, func(t *testing.T) {
 			tc.opt.Engine = engine
-			rep, err := checker.Check(p, m, []string{checker.PropDataRace}, tc.opt)
+			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace}, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if rep.Stats.Limit != tc.limit {
-				t.Errorf("limit %q, want %q", rep.Stats.Limit, tc.limit)
+				t.Errorf("limit %s, want %s", rep.Stats.Limit, tc.limit)
 			}
 			if max := tc.opt.MaxExecutions; max > 0 && rep.Stats.Executions > max {
 				t.Errorf("%d executions counted under a bound of %d", rep.Stats.Executions, max)
 			}
-			if v := rep.Verdict(); v == "verified" {
+			if v := rep.Verdict(); v == checker.VerdictVerified {
 				t.Errorf("a bounded search gave the verdict %s", v)
 			}
 			if s := rep.Props[0].Status; s != checker.Unknown {

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -14,7 +13,7 @@ import (
 // herd7 reports it.
 type LitmusResult struct {
 	Prog  *model.Program
-	Model string
+	Model *model.Model
 	// States are the distinct final states, formatted as herd7 prints them
 	// ("1:r0=1; [x]=2;"), sorted.
 	States []string
@@ -31,13 +30,13 @@ type LitmusResult struct {
 }
 
 // RunLitmus explores p under m and evaluates its final condition.
-func RunLitmus(p *model.Program, m model.Model, opt Options) (*LitmusResult, error) {
-	res := &LitmusResult{Prog: p, Model: m.Name()}
+func RunLitmus(p *model.Program, m *model.Model, opt Options) (*LitmusResult, error) {
+	res := &LitmusResult{Prog: p, Model: m}
 	final := p.Final
 	if final == nil {
 		final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
 	}
-	opt.Races = m.RacesUndefined()
+	opt.Races = m.RacesUndefined
 	states := map[string]bool{}
 	var mu sync.Mutex // the explorer's workers report executions concurrently
 	raceKey := ""
@@ -122,38 +121,5 @@ func (r *LitmusResult) Observation() string {
 	return "Sometimes"
 }
 
-// Herd renders the result in herd7's output format.
-func (r *LitmusResult) Herd() string {
-	var b strings.Builder
-	name := r.Prog.Name
-	kind := map[model.Quantifier]string{model.Exists: "Allowed", model.NotExists: "Forbidden", model.Forall: "Required"}[r.quant()]
-	fmt.Fprintf(&b, "Test %s %s\n", name, kind)
-	if !r.Stats.Exhaustive() {
-		fmt.Fprintf(&b, "Bounded %s: the states below are incomplete and no verdict is given\n", r.Stats.Limit)
-	}
-	fmt.Fprintf(&b, "States %d\n", len(r.States))
-	for _, s := range r.States {
-		fmt.Fprintln(&b, s)
-	}
-	verdict := r.Verdict()
-	if !r.Stats.Exhaustive() {
-		verdict = "Unknown"
-	}
-	fmt.Fprintln(&b, verdict)
-	pos, neg := r.Positive, r.Negative
-	if r.quant() == model.NotExists {
-		pos, neg = neg, pos
-	}
-	fmt.Fprintf(&b, "Witnesses\nPositive: %d Negative: %d\n", pos, neg)
-	if r.Undef {
-		fmt.Fprintln(&b, "Flag *undef*")
-	}
-	cond := "true"
-	if r.Prog.Final != nil {
-		cond = r.Prog.Final.Cond.Format(r.Prog)
-	}
-	fmt.Fprintf(&b, "Condition %s (%s)\n", r.quant(), cond)
-	fmt.Fprintf(&b, "Observation %s %s %d %d\n", name, r.Observation(), r.Positive, r.Negative)
-	fmt.Fprintf(&b, "Time %s %.2f\n\n", name, r.Stats.Elapsed.Round(10*time.Millisecond).Seconds())
-	return b.String()
-}
+// Quant is the quantifier of the test's condition (forall when it has none).
+func (r *LitmusResult) Quant() model.Quantifier { return r.quant() }

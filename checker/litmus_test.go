@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
@@ -43,7 +44,9 @@ func TestClassicShapes(t *testing.T) {
 					t.Fatal(err)
 				}
 				if got := res.Verdict(); got != want {
-					t.Errorf("%s: %s, expected %s\n%s", name, got, want, res.Herd())
+					var herd strings.Builder
+					render.Herd(&herd, res)
+					t.Errorf("%s: %s, expected %s\n%s", name, got, want, herd.String())
 				}
 			}
 		})

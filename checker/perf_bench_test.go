@@ -7,7 +7,6 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
@@ -15,12 +14,12 @@ import (
 // BenchmarkDlsym covers the dlsym rows of docs/performance.md: the
 // catalogue's fixed variant with N callers.
 func BenchmarkDlsym(b *testing.B) {
-	pr, err := protocols.Load("dlsym")
+	pr, err := checker.Load("dlsym")
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, n := range []int{2, 3} {
-		inst, err := pr.Compile("fixed", map[string]string{"N": fmt.Sprint(n)})
+		inst, err := pr.Instance("fixed", map[string]string{"N": fmt.Sprint(n)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -116,12 +115,13 @@ func TestPerfLitmus(t *testing.T) {
 // rc11): the reference dlsym program and the catalogue's fixed variant,
 // every property of theirs checked.
 func BenchmarkStates(b *testing.B) {
-	pr, err := protocols.Load("dlsym")
+	pr, err := checker.Load("dlsym")
 	if err != nil {
 		b.Fatal(err)
 	}
+	dlsymSpec := pr.Spec
 	catalogue := func(n int) *model.Program {
-		inst, err := pr.Compile("fixed", map[string]string{"N": fmt.Sprint(n)})
+		inst, err := pr.Instance("fixed", map[string]string{"N": fmt.Sprint(n)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -147,11 +147,11 @@ func BenchmarkStates(b *testing.B) {
 			var states int64
 			b.ReportAllocs()
 			for b.Loop() {
-				rep, err := checker.Check(c.p, m, c.props, checker.Options{Engine: checker.EngineStates, Spec: protocols.Spec("dlsym"), Workers: *benchWorkers})
+				rep, err := checker.Check(c.p, m, checker.Properties(dlsymSpec, c.props...), checker.Options{Engine: checker.EngineStates, Workers: *benchWorkers})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if rep.Verdict() != "verified" {
+				if rep.Verdict() != checker.VerdictVerified {
 					b.Fatalf("verdict %s", rep.Verdict())
 				}
 				states = rep.Stats.States

@@ -2,35 +2,57 @@ package checker
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/anishathalye/porcupine"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ordercheck/ordercheck/checker/internal/walk"
 	"github.com/ordercheck/ordercheck/model"
 )
+
+// Scheduler picks the thread that moves in a simulation.
+type Scheduler = walk.Scheduler
+
+// The schedulers: Uniform picks any runnable thread, uniformly; PCT
+// (probabilistic concurrency testing, Burckhardt et al., ASPLOS 2010)
+// gives the threads random priorities and drops them at Depth-1 random
+// points.
+const (
+	Uniform = walk.Uniform
+	PCT     = walk.PCT
+)
+
+// ParseScheduler reads a scheduler's name: uniform or pct.
+func ParseScheduler(s string) (Scheduler, error) {
+	switch s {
+	case "uniform", "":
+		return Uniform, nil
+	case "pct":
+		return PCT, nil
+	}
+	return 0, fmt.Errorf("unknown scheduler %q (uniform, pct)", s)
+}
 
 // SimOptions configure a simulation.
 type SimOptions struct {
 	Runs int
 	Seed uint64
-	// Scheduler is "uniform" (any runnable thread, uniformly) or "pct"
-	// (probabilistic concurrency testing: random thread priorities with
-	// Depth-1 random priority drops, Burckhardt et al., ASPLOS 2010).
-	Scheduler string
+	// Scheduler picks the thread that moves; Depth is PCT's depth
+	// (priority change points plus one; 0 means 3).
+	Scheduler Scheduler
 	Depth     int
 	// MaxSteps bounds one run (a guard for unbounded loops); 0 means 10,000.
 	MaxSteps int
 	// Progress, when set, is called about once a second with the runs done.
 	Progress func(done int, elapsed time.Duration)
-	// Spec is the sequential specification for the linearizability property.
-	Spec *porcupine.Model
+	// Minimize replaces each counterexample found by the shortest one a
+	// bounded exhaustive search finds, when that is shorter.
+	Minimize bool
+	// Minimized, when set, is told of each counterexample Minimize shrank.
+	Minimized func(prop string, from, to int)
 }
 
 // SimProp is a property's statistics over the runs.
@@ -61,22 +83,26 @@ type SimResult struct {
 	Blocked int `json:"blocked"`
 }
 
+// Violated reports whether some run violated a property.
+func (s *SimResult) Violated() bool {
+	for _, p := range s.Properties {
+		if p.Violations > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Simulate runs p under m opt.Runs times, each time walking one execution:
 // a scheduler picks the thread, and each read or write takes one of its
-// consistent choices uniformly at random. The same seed gives the same
-// result.
-func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (*SimResult, error) {
+// consistent choices uniformly at random; each run is judged on props.
+// The same seed gives the same result.
+func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions) (*SimResult, error) {
 	if opt.Runs <= 0 {
 		return nil, fmt.Errorf("the number of runs must be positive")
 	}
 	if opt.MaxSteps == 0 {
 		opt.MaxSteps = 10000
-	}
-	if opt.Scheduler == "" {
-		opt.Scheduler = "uniform"
-	}
-	if opt.Scheduler != "uniform" && opt.Scheduler != "pct" {
-		return nil, fmt.Errorf("unknown scheduler %q (uniform, pct)", opt.Scheduler)
 	}
 	if opt.Depth <= 0 {
 		opt.Depth = 3
@@ -84,14 +110,11 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x6f72646572636865))
 	res := &SimResult{Runs: opt.Runs, Seed: opt.Seed}
 	index := map[string]int{}
-	for _, name := range props {
-		index[name] = len(res.Properties)
-		res.Properties = append(res.Properties, SimProp{Name: name})
+	for _, pr := range props {
+		index[pr.Name()] = len(res.Properties)
+		res.Properties = append(res.Properties, SimProp{Name: pr.Name()})
 	}
-	spec := opt.Spec
-	if !slices.Contains(props, PropLinearizability) {
-		spec = nil
-	}
+	races, _ := needs(props)
 	show := finalShow(p)
 	counts := map[string]int{}
 	start, last := time.Now(), time.Now()
@@ -100,7 +123,7 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 			last = time.Now()
 			opt.Progress(run, time.Since(start))
 		}
-		e, err := walk(p, m, rng, opt, slices.Contains(props, PropDataRace))
+		e, err := walk.Run(p, m, rng, walk.Config{Scheduler: opt.Scheduler, Depth: opt.Depth, MaxSteps: opt.MaxSteps, Races: races})
 		if err != nil {
 			return nil, err
 		}
@@ -108,12 +131,8 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 		if len(e.Blocked) > 0 {
 			res.Blocked++
 		}
-		for _, v := range Judge(e, spec) {
-			k, ok := index[v.Prop]
-			if !ok {
-				continue
-			}
-			sp := &res.Properties[k]
+		for _, v := range Judge(e, props) {
+			sp := &res.Properties[index[v.Prop]]
 			sp.Violations++
 			if sp.Witness == nil {
 				sp.Witness = &Witness{Execution: e, Violation: v}
@@ -135,7 +154,37 @@ func Simulate(p *model.Program, m model.Model, props []string, opt SimOptions) (
 		}
 		return a.State < b.State
 	})
+	if opt.Minimize {
+		minimize(p, m, props, res, opt)
+	}
 	return res, nil
+}
+
+// Simulate simulates the instance under m, judging the protocol's
+// properties.
+func (in *Instance) Simulate(m *model.Model, opt SimOptions) (*SimResult, error) {
+	return Simulate(in.Prog, m, in.Protocol.Properties(), opt)
+}
+
+// minimize replaces each simulated counterexample by the shortest one a
+// bounded exhaustive search finds, when it is shorter.
+func minimize(p *model.Program, m *model.Model, props []Property, res *SimResult, opt SimOptions) {
+	for i := range res.Properties {
+		sp := &res.Properties[i]
+		if sp.Witness == nil {
+			continue
+		}
+		rep, err := Check(p, m, []Property{props[i]}, Options{MaxExecutions: 100000, Timeout: 30 * time.Second})
+		if err != nil || rep.Props[0].Witness == nil {
+			continue
+		}
+		if w := rep.Props[0].Witness; len(w.Cone()) < len(sp.Witness.Cone()) {
+			if opt.Minimized != nil {
+				opt.Minimized(sp.Name, len(sp.Witness.Cone()), len(w.Cone()))
+			}
+			sp.Witness = w
+		}
+	}
 }
 
 // finalShow is what a final state shows: the litmus condition's
@@ -171,141 +220,20 @@ func wilson(k, n int) (lo, hi float64) {
 	return lo, hi
 }
 
-// walk runs one random execution to its end.
-func walk(p *model.Program, m model.Model, rng *rand.Rand, opt SimOptions, races bool) (*Execution, error) {
-	g := model.NewGraph(p)
-	// PCT: the highest priority runs; at Depth-1 random steps within the
-	// expected length of a run (the program's instruction count), the
-	// running thread drops below all others.
-	prio := rng.Perm(len(p.Threads))
-	length := 1
-	for _, th := range p.Threads {
-		length += len(th.Code)
-	}
-	drops := map[int]int{}
-	for i := 1; i < opt.Depth; i++ {
-		drops[rng.IntN(length)] = -i
-	}
-	r := &runner{p: p, m: m}
-	for step := 0; ; step++ {
-		if step > opt.MaxSteps {
-			return nil, fmt.Errorf("a run exceeded %d steps (an unbounded loop?)", opt.MaxSteps)
-		}
-		// A thread blocked on a lock that has since been released retries.
-		for t, evs := range g.Threads {
-			if n := len(evs); n > 0 {
-				if e := &evs[n-1]; e.Kind == model.KRead && p.Locs[e.Loc].Mutex && e.RMW && e.Val != 0 && e.Rf != g.CoMax(e.Loc) {
-					g = g.Clone()
-					g.Threads[t] = g.Threads[t][:n-1]
-				}
-			}
-		}
-		var ready []int
-		acts := map[int]model.Action{}
-		for t := range p.Threads {
-			a, err := r.action(g, t)
-			if err != nil {
-				return nil, err
-			}
-			if a.Kind != model.ActNone {
-				ready = append(ready, t)
-				acts[t] = a
-			}
-		}
-		if len(ready) == 0 {
-			e, err := NewExecution(g, m, races)
-			if err != nil {
-				return nil, err
-			}
-			if e != nil {
-				return e, nil
-			}
-			return nil, fmt.Errorf("internal error: a run ended waiting for a lock released later")
-		}
-		t := ready[rng.IntN(len(ready))]
-		if opt.Scheduler == "pct" {
-			best := ready[0]
-			for _, u := range ready {
-				if prio[u] > prio[best] {
-					best = u
-				}
-			}
-			t = best
-			if d, ok := drops[step]; ok {
-				prio[t] = d
-			}
-		}
-		a := acts[t]
-		var next []*model.Graph
-		if a.Pending {
-			e, pos := pendingWrite(g, t, &a)
-			h := g.Clone()
-			h.Threads[t] = append(h.Threads[t], e)
-			h.InsertCo(a.Loc, model.EventRef{T: int32(t), I: int32(len(h.Threads[t]) - 1)}, pos)
-			next = []*model.Graph{h}
-		} else {
-			next = Successors(g, t, &a)
-			if a.Kind == model.ActLock {
-				// A lock request that saw an older, held value would retry:
-				// it reads the last value.
-				next = next[len(next)-1:]
-			}
-		}
-		// The first consistent graph of a random permutation is a uniform
-		// choice among the consistent ones, found with fewer checks.
-		// The last successor is the maximal choice (the last write read, or
-		// placed last), always consistent; so are fences and choices.
-		maximalLast := !a.Pending && !(a.Kind == model.ActCAS && a.Weak)
-		var chosen *model.Graph
-		for _, k := range rng.Perm(len(next)) {
-			if (maximalLast && k == len(next)-1) || a.Kind == model.ActFence || a.Kind == model.ActChoose || a.Kind == model.ActFail || a.Kind == model.ActSpawn || a.Kind == model.ActCall || a.Kind == model.ActRet ||
-				m.Check(model.NewExec(next[k])) == "" {
-				chosen = next[k]
-				break
-			}
-		}
-		if chosen == nil {
-			return nil, fmt.Errorf("internal error: no consistent step for thread %s", p.Threads[t].Name)
-		}
-		g = chosen
-	}
+// Difference is Pearson's chi-square test of whether two simulations'
+// final-state distributions differ.
+type Difference struct {
+	Chi2 float64
+	DF   int
+	P    float64
 }
 
-// WriteText prints the statistics, a bar chart of the final states, and
-// the first counterexample of each violated property.
-func (s *SimResult) WriteText(w io.Writer, m model.Model) {
-	fmt.Fprintf(w, "%d runs, seed %d\n\n", s.Runs, s.Seed)
-	width := 0
-	for _, p := range s.Properties {
-		width = max(width, len(p.Name))
-	}
-	for _, p := range s.Properties {
-		line := fmt.Sprintf("  %-*s  %6d violations  p = %.4f  95%% CI [%.4f, %.4f]", width, p.Name, p.Violations, p.Probability, p.CILow, p.CIHigh)
-		if p.Violations > 0 {
-			line += fmt.Sprintf("  ~%.0f runs to the first failure", 1/p.Probability)
-		}
-		fmt.Fprintln(w, line)
-	}
-	fmt.Fprintln(w, "\nfinal states:")
-	sw := 0
-	for _, o := range s.Outcomes {
-		sw = max(sw, len(o.State))
-	}
-	for _, o := range s.Outcomes {
-		bar := strings.Repeat("#", int(math.Round(o.Frequency*40)))
-		fmt.Fprintf(w, "  %-*s  %6d  %6.2f%%  %s\n", sw, o.State, o.Count, 100*o.Frequency, bar)
-	}
-	for _, p := range s.Properties {
-		if p.Witness != nil {
-			fmt.Fprintf(w, "\ncounterexample for %s (%s):\n%s", p.Name, p.Witness.Violation.Msg, FormatWitness(p.Witness, m))
-		}
-	}
-}
+// Significant reports a difference at the 5% level.
+func (d Difference) Significant() bool { return d.P < 0.05 }
 
 // Homogeneity tests whether two simulations' final-state distributions
-// differ: Pearson's chi-square test on their contingency table. It returns
-// the statistic, the degrees of freedom and the p-value.
-func Homogeneity(a, b *SimResult) (chi2 float64, df int, p float64) {
+// differ: Pearson's chi-square test on their contingency table.
+func Homogeneity(a, b *SimResult) Difference {
 	ca, cb := map[string]float64{}, map[string]float64{}
 	states := map[string]bool{}
 	for _, o := range a.Outcomes {
@@ -316,17 +244,32 @@ func Homogeneity(a, b *SimResult) (chi2 float64, df int, p float64) {
 		cb[o.State] = float64(o.Count)
 		states[o.State] = true
 	}
+	var d Difference
 	na, nb := float64(a.Runs), float64(b.Runs)
 	for s := range states {
 		col := ca[s] + cb[s]
 		for _, cell := range []struct{ obs, n float64 }{{ca[s], na}, {cb[s], nb}} {
 			exp := col * cell.n / (na + nb)
-			chi2 += (cell.obs - exp) * (cell.obs - exp) / exp
+			d.Chi2 += (cell.obs - exp) * (cell.obs - exp) / exp
 		}
 	}
-	df = len(states) - 1
-	if df == 0 {
-		return 0, 0, 1
+	d.DF = len(states) - 1
+	if d.DF == 0 {
+		return Difference{P: 1}
 	}
-	return chi2, df, distuv.ChiSquared{K: float64(df)}.Survival(chi2)
+	d.P = distuv.ChiSquared{K: float64(d.DF)}.Survival(d.Chi2)
+	return d
+}
+
+// Against simulates p under m as opt says, but from the next seed, so that
+// the samples are independent, and tests whether its final states are
+// distributed as s's.
+func (s *SimResult) Against(p *model.Program, m *model.Model, props []Property, opt SimOptions) (*SimResult, Difference, error) {
+	opt.Seed = s.Seed + 1
+	opt.Minimize = false
+	other, err := Simulate(p, m, props, opt)
+	if err != nil {
+		return nil, Difference{}, err
+	}
+	return other, Homogeneity(s, other), nil
 }

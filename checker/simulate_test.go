@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -9,9 +10,9 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
-func simulateJSON(t *testing.T, p *model.Program, m model.Model, opt checker.SimOptions) (*checker.SimResult, string) {
+func simulateJSON(t *testing.T, p *model.Program, m *model.Model, opt checker.SimOptions) (*checker.SimResult, string) {
 	t.Helper()
-	res, err := checker.Simulate(p, m, []string{checker.PropDataRace}, opt)
+	res, err := checker.Simulate(p, m, []checker.Property{checker.DataRace}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,8 +28,8 @@ func simulateJSON(t *testing.T, p *model.Program, m model.Model, opt checker.Sim
 // seed gives the same result, and that frequencies sum to one.
 func TestSimulationFindsEveryState(t *testing.T) {
 	for _, f := range []string{"SB+rlx", "MP+rlx", "IRIW+rlx", "2+2W+rlx", "CAS+weak"} {
-		for _, sched := range []string{"uniform", "pct"} {
-			t.Run(f+"/"+sched, func(t *testing.T) {
+		for _, sched := range []checker.Scheduler{checker.Uniform, checker.PCT} {
+			t.Run(fmt.Sprint(f, "/", sched), func(t *testing.T) {
 				p, err := litmus.ParseFile("../protocols/litmus/testdata/" + f + ".litmus")
 				if err != nil {
 					t.Fatal(err)
@@ -115,10 +116,10 @@ func TestHomogeneity(t *testing.T) {
 	a, _ := simulateJSON(t, rlx, m, checker.SimOptions{Runs: 500, Seed: 1})
 	b, _ := simulateJSON(t, rlx, m, checker.SimOptions{Runs: 500, Seed: 2})
 	c, _ := simulateJSON(t, sc, m, checker.SimOptions{Runs: 500, Seed: 3})
-	if _, _, p := checker.Homogeneity(a, b); p < 0.01 {
-		t.Errorf("two seeds of one program differ: p = %g", p)
+	if d := checker.Homogeneity(a, b); d.P < 0.01 {
+		t.Errorf("two seeds of one program differ: p = %g", d.P)
 	}
-	if _, df, p := checker.Homogeneity(a, c); p > 1e-6 || df != 3 {
-		t.Errorf("relaxed and seq_cst SB do not differ: p = %g, df %d", p, df)
+	if d := checker.Homogeneity(a, c); d.P > 1e-6 || d.DF != 3 {
+		t.Errorf("relaxed and seq_cst SB do not differ: p = %g, df %d", d.P, d.DF)
 	}
 }

@@ -74,10 +74,10 @@ func withoutSC(p *model.Program) {
 	}
 }
 
-func statesMatchExecutions(t *testing.T, sc model.Model) {
+func statesMatchExecutions(t *testing.T, sc *model.Model) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := withTwins(t, genProgram(t, protocolSized))
-		if sc.Name() == "rc11" {
+		if sc.Name == "rc11" {
 			withoutSC(p)
 		}
 		want, got := map[string]bool{}, map[string]bool{}
@@ -106,7 +106,7 @@ func statesMatchExecutions(t *testing.T, sc model.Model) {
 		if k, ok := subset(got, want); !ok {
 			t.Fatalf("states find the final state %s no execution has:\n%s", k, p)
 		}
-		props := []string{checker.PropDataRace, checker.PropDeadlock}
+		props := checker.Properties(nil, checker.PropDataRace, checker.PropDeadlock)
 		byGraphs, err := checker.Check(p, sc, props, checker.Options{Engine: checker.EngineDPOR})
 		if err != nil {
 			t.Fatal(err)
@@ -250,7 +250,7 @@ thread child spawned {
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
 				p, own := compileProtocol(t, tc.name, tc.src)
 				m := mustModel(t, name)
-				props := append([]string{checker.PropDataRace, checker.PropDeadlock}, own...)
+				props := checker.Properties(nil, append([]string{checker.PropDataRace, checker.PropDeadlock}, own...)...)
 				want, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR})
 				if err != nil {
 					t.Fatal(err)
@@ -345,8 +345,8 @@ func TestOperationsOneAtATime(t *testing.T) {
 					withoutSC(p)
 				}
 				spec, stateless := drawSpec(t)
-				props := []string{checker.PropLinearizability, checker.PropDataRace, checker.PropDeadlock}
-				opt := checker.Options{Engine: checker.EngineStates, Spec: spec, MaxGraphs: 5000}
+				props := checker.Properties(spec, checker.PropLinearizability, checker.PropDataRace, checker.PropDeadlock)
+				opt := checker.Options{Engine: checker.EngineStates, MaxGraphs: 5000}
 				byOps, err := checker.Check(p, m, props, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -363,7 +363,7 @@ func TestOperationsOneAtATime(t *testing.T) {
 				}
 				reports := map[string]*checker.Report{"whole histories": whole}
 				if stateless {
-					graphs, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR, Spec: spec, MaxGraphs: 5000})
+					graphs, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR, MaxGraphs: 5000})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -471,15 +471,15 @@ thread b {
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
 				p, own := compileProtocol(t, tc.name, tc.src)
 				m := mustModel(t, name)
-				props := append([]string{checker.PropLinearizability}, own...)
-				opt := checker.Options{Engine: checker.EngineStates, Spec: tc.spec}
+				props := checker.Properties(tc.spec, append([]string{checker.PropLinearizability}, own...)...)
+				opt := checker.Options{Engine: checker.EngineStates}
 				got, err := checker.Check(p, m, props, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for by, o := range map[string]checker.Options{
 					"whole histories": checker.WholeHistories(opt),
-					"graphs":          {Engine: checker.EngineDPOR, Spec: tc.spec},
+					"graphs":          {Engine: checker.EngineDPOR},
 				} {
 					want, err := checker.Check(p, m, props, o)
 					if err != nil {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/anishathalye/porcupine"
-
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -48,11 +46,18 @@ type TraceEvent struct {
 	Pos      string    `json:"pos"`
 }
 
-// NewTrace records w.
-func NewTrace(w *Witness, modelName string) *Trace {
+// Trace records w, a witness of the instance under m.
+func (in *Instance) Trace(w *Witness, m *model.Model) *Trace {
+	t := NewTrace(w, m)
+	t.Variant, t.Params, t.Source = in.Variant, in.ParamMap(), in.Protocol.Path
+	return t
+}
+
+// NewTrace records w, a witness under m, of a program that is no protocol's.
+func NewTrace(w *Witness, m *model.Model) *Trace {
 	g := w.Graph
 	p := g.Prog
-	t := &Trace{Format: TraceFormat, Protocol: p.Name, Model: modelName, Property: w.Violation.Prop, Message: w.Violation.Msg, Co: map[string][][2]int32{}}
+	t := &Trace{Format: TraceFormat, Protocol: p.Name, Model: m.Name, Property: w.Violation.Prop, Message: w.Violation.Msg, Co: map[string][][2]int32{}}
 	for ti, evs := range g.Threads {
 		th := TraceThread{Name: p.Threads[ti].Name}
 		for i := range evs {
@@ -68,7 +73,7 @@ func NewTrace(w *Witness, modelName string) *Trace {
 		}
 		t.Threads = append(t.Threads, th)
 	}
-	for _, r := range Steps(g) {
+	for _, r := range g.Steps() {
 		t.Steps = append(t.Steps, [2]int32{r.T, r.I})
 	}
 	for l, co := range g.Co {
@@ -179,7 +184,7 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 		if rec.Kind != "W" {
 			return model.Event{}, fmt.Errorf("an RMW's write is next, %s was recorded", rec.Kind)
 		}
-		e, _ := pendingWrite(g, t, a)
+		e, _ := g.PendingWrite(t, a)
 		return e, nil
 	case a.IsReadAction():
 		if rec.Kind != "R" {
@@ -192,29 +197,71 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 				return model.Event{}, fmt.Errorf("it reads from %v, which is not an earlier write of %s", *rec.Rf, p.Locs[a.Loc].Name)
 			}
 		}
-		e, _, _ := readEvent(a, w, g.WriteValue(w), rec.Spurious)
+		e, _, _ := a.ReadEvent(w, g.WriteValue(w), rec.Spurious)
 		return e, nil
 	case a.Kind == model.ActChoose:
 		if rec.Kind != "C" || rec.Value < 0 || rec.Value >= int64(a.N) {
 			return model.Event{}, fmt.Errorf("a choice among %d is next, %s=%d was recorded", a.N, rec.Kind, rec.Value)
 		}
-		e := simpleEvent(a)
+		e := a.SimpleEvent()
 		e.Val = rec.Value
 		return e, nil
 	}
-	e := simpleEvent(a)
+	e := a.SimpleEvent()
 	if e.Kind.String() != rec.Kind {
 		return model.Event{}, fmt.Errorf("a %s event is next, %s was recorded", e.Kind, rec.Kind)
 	}
 	return e, nil
 }
 
-// Replay re-checks a rebuilt execution under m (and, for linearizability,
-// against spec). It returns the violation of the trace's property when the
-// execution still shows it, and a reason when it no longer does.
-func (t *Trace) Replay(g *model.Graph, m model.Model, spec *porcupine.Model) (*Witness, string, error) {
+// Replayed is a trace replayed on its protocol.
+type Replayed struct {
+	Instance *Instance
+	Model    *model.Model
+	// Witness is the violation the execution still shows; nil when it no
+	// longer does, and Reason says why.
+	Witness *Witness
+	Reason  string
+}
+
+// Replay rebuilds a trace's execution on its protocol (the catalogue's, or
+// the file it names), deterministically, and judges it again under the
+// trace's model. An error says that the trace does not fit the protocol
+// (a *MismatchError) or names what does not exist.
+func Replay(t *Trace) (*Replayed, error) {
+	src := t.Source
+	if src == "" {
+		src = t.Protocol
+	}
+	pr, err := Load(src)
+	if err != nil {
+		return nil, err
+	}
+	m, err := model.Lookup(t.Model)
+	if err != nil {
+		return nil, err
+	}
+	inst, err := pr.Instance(t.Variant, t.Params)
+	if err != nil {
+		return nil, err
+	}
+	g, err := t.Rebuild(inst.Prog)
+	if err != nil {
+		return nil, err
+	}
+	w, reason, err := t.Judge(g, m, Properties(pr.Spec, t.Property))
+	if err != nil {
+		return nil, err
+	}
+	return &Replayed{Instance: inst, Model: m, Witness: w, Reason: reason}, nil
+}
+
+// Judge judges a rebuilt execution under m on props, which include the
+// trace's property. It returns the violation of that property when the
+// execution still shows it, and otherwise the reason it does not.
+func (t *Trace) Judge(g *model.Graph, m *model.Model, props []Property) (*Witness, string, error) {
 	if ax := m.Check(model.NewExec(g)); ax != "" {
-		return nil, fmt.Sprintf("%s no longer allows this execution (it violates the axiom %s)", m.Name(), ax), nil
+		return nil, fmt.Sprintf("%s no longer allows this execution (it violates the axiom %s)", m.Name, ax), nil
 	}
 	e, err := NewExecution(g, m, t.Property == PropDataRace)
 	if err != nil {
@@ -223,10 +270,7 @@ func (t *Trace) Replay(g *model.Graph, m model.Model, spec *porcupine.Model) (*W
 	if e == nil {
 		return nil, "a thread now waits for a lock that is released later: not an execution", nil
 	}
-	if t.Property != PropLinearizability {
-		spec = nil
-	}
-	for _, v := range Judge(e, spec) {
+	for _, v := range Judge(e, props) {
 		if v.Prop == t.Property {
 			return &Witness{Execution: e, Violation: v}, "", nil
 		}

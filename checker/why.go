@@ -1,68 +1,60 @@
 package checker
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// candidates accepts every graph: it turns the reference explorer into an
-// enumerator of candidate executions, as herd7 builds them before it
-// applies a model.
-type candidates struct{}
+// Explanation says whether an outcome is allowed under a model, and why.
+type Explanation struct {
+	Prog    *model.Program
+	Model   *model.Model
+	Outcome *model.Cond
+	// Witness is a smallest execution producing the outcome, when the
+	// model allows one.
+	Witness *Execution
+	// Candidates counts the candidate executions producing the outcome;
+	// ByAxiom how many of them each axiom rejects (the first it violates),
+	// and Example is a smallest one that Axiom rejects.
+	Candidates int
+	ByAxiom    map[string]int
+	Example    *Execution
+	Axiom      string
+}
 
-func (candidates) Name() string             { return "candidates" }
-func (candidates) Check(*model.Exec) string { return "" }
-func (candidates) RacesUndefined() bool     { return false }
+// Allowed reports whether the model allows the outcome.
+func (x *Explanation) Allowed() bool { return x.Witness != nil }
 
-// Why explains whether a final outcome is allowed under m: by a witness
-// execution when it is, and otherwise by the axioms that reject each
-// candidate execution producing it.
-func Why(p *model.Program, m model.Model, outcome *model.Cond, opt Options) (string, error) {
-	var witness, example *Execution
-	var exampleAxiom string
-	byAxiom := map[string]int{}
-	total := 0
-	_, err := ExploreReference(p, candidates{}, opt, func(e *Execution) {
+// Axioms lists the axioms that reject candidates, most first.
+func (x *Explanation) Axioms() []string { return sortedAxioms(x.ByAxiom) }
+
+// Explain explains whether a final outcome is allowed under m: by a
+// witness execution when it is, and otherwise by the axioms that reject
+// each candidate execution producing it.
+func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt Options) (*Explanation, error) {
+	x := &Explanation{Prog: p, Model: m, Outcome: outcome, ByAxiom: map[string]int{}}
+	_, err := ExploreReference(p, Candidates(), opt, func(e *Execution) {
 		if !outcome.Eval(&e.Final) {
 			return
 		}
-		total++
+		x.Candidates++
 		ax := m.Check(model.NewExec(e.Graph))
 		if ax == "" {
-			if witness == nil || e.Graph.Size() < witness.Graph.Size() {
-				witness = e
+			if x.Witness == nil || e.Graph.Size() < x.Witness.Graph.Size() {
+				x.Witness = e
 			}
 			return
 		}
-		byAxiom[ax]++
-		if example == nil || e.Graph.Size() < example.Graph.Size() {
-			example, exampleAxiom = e, ax
+		x.ByAxiom[ax]++
+		if x.Example == nil || e.Graph.Size() < x.Example.Graph.Size() {
+			x.Example, x.Axiom = e, ax
 		}
 	})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	cond := outcome.Format(p)
-	var b strings.Builder
-	switch {
-	case witness != nil:
-		fmt.Fprintf(&b, "%s is allowed by %s; a witness execution:\n", cond, m.Name())
-		b.WriteString(FormatWitness(&Witness{Execution: witness}, m))
-	case total == 0:
-		fmt.Fprintf(&b, "%s is forbidden by %s: no candidate execution produces it; its values could only come out of thin air (a cycle in po ∪ rf), which no-thin-air forbids\n", cond, m.Name())
-	default:
-		var parts []string
-		for _, ax := range sortedAxioms(byAxiom) {
-			parts = append(parts, fmt.Sprintf("%s (%d)", ax, byAxiom[ax]))
-		}
-		fmt.Fprintf(&b, "%s is forbidden by %s: each of the %d candidate executions producing it violates an axiom: %s\n", cond, m.Name(), total, strings.Join(parts, ", "))
-		fmt.Fprintf(&b, "for instance, this one violates %s:\n", exampleAxiom)
-		b.WriteString(FormatWitness(&Witness{Execution: example}, m))
-	}
-	return b.String(), nil
+	return x, nil
 }
 
 func sortedAxioms(m map[string]int) []string {
@@ -78,8 +70,3 @@ func sortedAxioms(m map[string]int) []string {
 	})
 	return out
 }
-
-// Candidates returns the model that accepts every graph, so that
-// ExploreReference enumerates all candidate executions (those without a
-// cycle in po ∪ rf), for checking explorers and models against each other.
-func Candidates() model.Model { return candidates{} }

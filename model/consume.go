@@ -1,8 +1,8 @@
 package model
 
-// The rc11-consume model: RC11 in which a consume load orders, after the
-// release write it reads from, exactly the events that carry a dependency
-// from it — C11's dependency-ordered-before — and nothing else after it.
+// consumeModel is RC11 in which a consume load orders, after the release
+// write it reads from, exactly the events that carry a dependency from it —
+// C11's dependency-ordered-before — and nothing else after it.
 //
 //	let cdep = [R & CON]; (po & deps)      (an address or data dependency
 //	                                        through registers, transitively)
@@ -13,24 +13,28 @@ package model
 //	let hb   = po | ithb
 //
 // and RC11's axioms and race definition with this hb. Unlike C11, a
-// dependency does not pass through memory (a store and a later load).
-type consumeModel struct{}
+// dependency does not pass through memory (a store and a later load). It
+// has no operational form here: it is explored by execution graphs.
+var consumeModel = Register(&Model{
+	Name:           "rc11-consume",
+	Doc:            "RC11 with consume loads ordered by their dependencies",
+	Axioms:         c11Axioms(HBConsume),
+	HB:             HBConsume,
+	RacesUndefined: true,
+	Within:         []string{"rc11"},
+	Strength:       3,
+	Stale:          c11Stale(HBConsume, unorderedC11),
+	Unordered:      unorderedC11,
+})
 
-func init() { register(consumeModel{}) }
-
-func (consumeModel) Name() string         { return "rc11-consume" }
-func (consumeModel) RacesUndefined() bool { return true }
-
-func (m consumeModel) Check(x *Exec) string { return checkRC11(x, m.HappensBefore(x)) }
-
-// HappensBefore returns happens-before with dependency ordering.
-func (consumeModel) HappensBefore(x *Exec) Relation {
+// HBConsume is happens-before with dependency ordering.
+var HBConsume = Let("hb", func(x *Exec) Relation {
 	con := x.R.Inter(x.Ord[Con])
 	sync := sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC)), con)
 	dob := releaseRf(x).Rng(con).Seq(carriesDependency(x))
 	step := x.Po.Opt().Seq(sync.Seq(x.Po.Opt()).Union(dob))
 	return x.Po.Union(step.Plus())
-}
+})
 
 // carriesDependency relates each read to the later events of its thread
 // whose address or stored value depends on it, directly or through the
@@ -53,20 +57,4 @@ func carriesDependency(x *Exec) Relation {
 		}
 	}
 	return out.Plus()
-}
-
-// HBModel is a model with its own happens-before, which data races are
-// judged by.
-type HBModel interface {
-	HappensBefore(x *Exec) Relation
-}
-
-// RaceHB returns the happens-before that races are judged by under m:
-// its own if it has one, RC11's otherwise (races are C11 races under
-// every model).
-func RaceHB(m Model, x *Exec) Relation {
-	if h, ok := m.(HBModel); ok {
-		return h.HappensBefore(x)
-	}
-	return HappensBefore(x)
 }

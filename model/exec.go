@@ -18,6 +18,8 @@ type Exec struct {
 	Locked         Set         // events of locked instructions (RMW, CAS, lock)
 
 	Po, Rf, Co, Fr, Rmw, SameLoc, Ext Relation
+
+	derived []Relation // derived relations computed so far, by Rel.id
 }
 
 // NewExec indexes g.
@@ -143,6 +145,18 @@ func NewExec(g *Graph) *Exec {
 		}
 	}
 	return x
+}
+
+// Of returns the value of the derived relation r in x, computing it at
+// most once.
+func (x *Exec) Of(r *Derived) Relation {
+	if r.id >= len(x.derived) {
+		x.derived = append(x.derived, make([]Relation, r.id+1-len(x.derived))...)
+	}
+	if x.derived[r.id].b == nil {
+		x.derived[r.id] = r.def(x)
+	}
+	return x.derived[r.id]
 }
 
 // Index returns the index of event r, or -1 if it is not a memory event.

@@ -309,3 +309,109 @@ func (g *Graph) Spawner(t int) (EventRef, bool) {
 	}
 	return EventRef{}, false
 }
+
+// Steps orders the events of g for presentation, initial writes
+// omitted: an order of po ∪ rf ∪ co ∪ fr when there is one (each read then
+// reads the last write before it, as on an SC machine), else of po ∪ rf ∪
+// co, else of po ∪ rf; a thread keeps running while it can.
+func (g *Graph) Steps() []EventRef {
+	for _, level := range []int{2, 1, 0} {
+		if out := g.topo(level); out != nil {
+			return out
+		}
+	}
+	return nil
+}
+
+// topo sorts the events by po ∪ rf (level 0), ∪ co (1), ∪ fr (2); nil if cyclic.
+func (g *Graph) topo(level int) []EventRef {
+	next := make([]int, len(g.Threads))
+	done := func(r EventRef) bool { return r.IsInit() || int(r.I) < next[r.T] }
+	coBefore := func(l Loc, w EventRef) []EventRef {
+		var out []EventRef
+		for _, x := range g.Co[l] {
+			if x == w {
+				break
+			}
+			out = append(out, x)
+		}
+		return out
+	}
+	ready := func(t int) bool {
+		if next[t] >= len(g.Threads[t]) {
+			return false
+		}
+		if g.Prog.Threads[t].Spawned && next[t] == 0 {
+			if s, ok := g.Spawner(t); ok && !done(s) {
+				return false
+			}
+		}
+		e := &g.Threads[t][next[t]]
+		switch e.Kind {
+		case KRead:
+			if !done(e.Rf) {
+				return false
+			}
+		case KWrite:
+			self := EventRef{T: int32(t), I: int32(next[t])}
+			if level >= 1 {
+				for _, w := range coBefore(e.Loc, self) {
+					if !done(w) {
+						return false
+					}
+				}
+			}
+			if level >= 2 { // fr: the reads of earlier writes come first
+				pos := g.CoPos(e.Loc, self)
+				for u, evs := range g.Threads {
+					for i := range evs {
+						r := &evs[i]
+						if r.Kind == KRead && r.Loc == e.Loc && g.CoPos(e.Loc, r.Rf) < pos && !done(EventRef{T: int32(u), I: int32(i)}) {
+							return false
+						}
+					}
+				}
+			}
+		}
+		return true
+	}
+	var out []EventRef
+	cur := 0
+	for len(out) < g.Size() {
+		if !ready(cur) {
+			cur = -1
+			for t := range g.Threads {
+				if ready(t) {
+					cur = t
+					break
+				}
+			}
+			if cur < 0 {
+				return nil
+			}
+		}
+		out = append(out, EventRef{T: int32(cur), I: int32(next[cur])})
+		next[cur]++
+	}
+	return out
+}
+
+// LockHolder returns the thread holding mutex m at the end of g: the
+// writer of its last write, when that write is a lock's (a lock writes 1,
+// whoever takes it, so that identical threads stay interchangeable).
+func (g *Graph) LockHolder(m Loc) (int, bool) {
+	w := g.CoMax(m)
+	if w.IsInit() || g.Ev(w).Val == 0 {
+		return 0, false
+	}
+	return int(w.T), true
+}
+
+// HolderName names the thread holding mutex m at the end of g, or
+// "nobody".
+func (g *Graph) HolderName(m Loc) string {
+	if t, ok := g.LockHolder(m); ok {
+		return g.Prog.Threads[t].Name
+	}
+	return "nobody"
+}

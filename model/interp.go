@@ -427,3 +427,71 @@ func EvalExpr(e *Expr, regs []int64) (int64, error) {
 	v, _, err := eval(e, &ThreadState{Regs: regs, Deps: make([]DepSet, len(regs))})
 	return v, err
 }
+
+// Event returns the event an action starts with, without its value.
+func (a *Action) Event() Event {
+	return Event{Loc: a.Loc, Ord: a.Ord, Instr: int32(a.Instr), Addr: a.Addr, Data: a.Data, Ctrl: a.Ctrl}
+}
+
+// ReadEvent returns the read of a read-like action from write w holding v,
+// and whether and what the action then writes.
+func (a *Action) ReadEvent(w EventRef, v int64, spurious bool) (r Event, writes bool, wv int64) {
+	r = a.Event()
+	r.Kind, r.Val, r.Rf, r.Spurious = KRead, v, w, spurious
+	if a.Kind == ActRead {
+		return r, false, 0
+	}
+	r.RMW = true
+	writes, wv, _ = a.Outcome(v, spurious)
+	r.Ord = a.ReadOrd(writes)
+	return r, writes, wv
+}
+
+// WriteHalf returns the write of a read-modify-write-like action storing wv.
+func (a *Action) WriteHalf(wv int64) Event {
+	e := a.Event()
+	e.Kind, e.Val, e.RMW, e.Ord = KWrite, wv, true, a.WriteOrd()
+	return e
+}
+
+// SimpleEvent returns the event of an action that reads nothing: a fence,
+// failed assertion, choice (without its value), spawn, operation marker,
+// store or unlock.
+func (a *Action) SimpleEvent() Event {
+	e := a.Event()
+	switch a.Kind {
+	case ActFence:
+		e.Kind, e.Loc = KFence, NoLoc
+	case ActFail:
+		e.Kind, e.Loc = KError, NoLoc
+	case ActChoose:
+		e.Kind, e.Loc = KChoice, NoLoc
+	case ActSpawn:
+		e.Kind, e.Loc, e.Val = KSpawn, NoLoc, a.Val
+	case ActCall:
+		e.Kind, e.Loc = KCall, NoLoc
+	case ActRet:
+		e.Kind, e.Loc, e.Val = KRet, NoLoc, a.Val
+	default:
+		e.Kind, e.Val = KWrite, a.Val
+	}
+	return e
+}
+
+// SpuriousChoices lists whether a read of v by a may fail spuriously: a
+// weak compare-exchange that reads its expected value may succeed or fail.
+func (a *Action) SpuriousChoices(v int64) []bool {
+	if a.Kind == ActCAS && a.Weak && v == a.Expected {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// PendingWrite returns the write half that an RMW-like action a of thread
+// t still owes after its read (the thread's last event in g), and its
+// place in modification order: right after the write the read read from.
+func (g *Graph) PendingWrite(t int, a *Action) (Event, int) {
+	last := &g.Threads[t][len(g.Threads[t])-1]
+	_, wv, _ := a.Outcome(last.Val, last.Spurious)
+	return a.WriteHalf(wv), g.CoPos(a.Loc, last.Rf) + 1
+}

@@ -2,44 +2,191 @@ package model
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
 )
 
-// Model is a memory model: a consistency predicate over execution graphs,
-// made of named axioms.
-type Model interface {
+// Model is a memory model: which executions of a program it allows, and
+// everything else the checker needs to know of it. Each model is one value
+// in its own file, registered with Register; nothing outside this package
+// asks for a model by name.
+type Model struct {
 	// Name is the model's name on the command line (sc, tso, rc11, ...).
-	Name() string
-	// Check returns "" when the execution is consistent, otherwise the name
-	// of an axiom it violates.
-	Check(x *Exec) string
-	// RacesUndefined reports whether a data race is undefined behaviour
-	// under the model (herd7's Undef), as in RC11.
-	RacesUndefined() bool
+	Name string
+	// Doc says in a few words what the model is, for help texts.
+	Doc string
+	// Axioms are the model's constraints, checked in order: an execution is
+	// consistent when it satisfies every one.
+	Axioms []Axiom
+	// HB is the happens-before relation data races are judged by.
+	HB *Derived
+	// RacesUndefined says that a data race is undefined behaviour under
+	// the model (herd7's Undef), as in C11.
+	RacesUndefined bool
+	// Within names the models that allow every execution this one allows:
+	// the strength order (sc ⊆ tso ⊆ rc11, rc11-consume ⊆ rc11).
+	Within []string
+	// Strength places the model in lists (help texts, compare's columns),
+	// strongest first; models of one strength, such as a model and its
+	// variant, sit side by side in the order of their names.
+	Strength int
+	// Machine is the model's operational form, which the state explorer
+	// runs; nil when the model is explored by execution graphs only.
+	Machine Machine
+	// Stale explains in a phrase why the model lets read r of x read a
+	// write older than w, which comes before r in the presentation of the
+	// execution; step names an event as the presentation numbers it.
+	Stale func(x *Exec, r, w int, step func(i int) string) string
+	// Unordered explains in a phrase why event a of x is not
+	// happens-before event b, of another thread (for data races).
+	Unordered func(x *Exec, a, b int, step func(i int) string) string
 }
 
-var registry = map[string]Model{}
-
-func register(m Model) { registry[m.Name()] = m }
-
-// Lookup returns the model called name.
-func Lookup(name string) (Model, error) {
-	if m, ok := registry[name]; ok {
-		return m, nil
-	}
-	return nil, fmt.Errorf("unknown memory model %q (known: %s)", name, strings.Join(ModelNames(), ", "))
+// Axiom is a named constraint on executions, as a herd7 .cat file states
+// one: "acyclic po | rf as no-thin-air".
+type Axiom struct {
+	// Name is the axiom's name, as the .cat file of the model calls it.
+	Name string
+	// Test is what must hold of Rel.
+	Test Test
+	// Rel is the relation constrained.
+	Rel *Derived
 }
 
-// ModelNames lists the known models, sorted.
-func ModelNames() []string {
-	var out []string
-	for n := range registry {
-		out = append(out, n)
+// Test is the kind of constraint an axiom places on its relation.
+type Test uint8
+
+// Constraints on relations, as in .cat files.
+const (
+	Acyclic     Test = iota // no cycle
+	Irreflexive             // no pair (e, e)
+	Empty                   // no pair at all
+)
+
+func (t Test) String() string { return [...]string{"acyclic", "irreflexive", "empty"}[t] }
+
+// Holds reports whether the test holds of r.
+func (t Test) Holds(r Relation) bool {
+	switch t {
+	case Acyclic:
+		return r.Acyclic()
+	case Irreflexive:
+		ok, _ := r.Irreflexive()
+		return ok
 	}
-	sort.Strings(out)
-	return out
+	return r.Empty()
+}
+
+// Check returns "" when x is consistent under m, otherwise the name of the
+// first axiom it violates.
+func (m *Model) Check(x *Exec) string {
+	for i := range m.Axioms {
+		a := &m.Axioms[i]
+		if !a.Test.Holds(x.Of(a.Rel)) {
+			return a.Name
+		}
+	}
+	return ""
 }
 
 // Consistent reports whether g is consistent under m.
-func Consistent(m Model, g *Graph) bool { return m.Check(NewExec(g)) == "" }
+func (m *Model) Consistent(g *Graph) bool { return m.Check(NewExec(g)) == "" }
+
+// HappensBefore returns the happens-before of x that data races are
+// judged by under m.
+func (m *Model) HappensBefore(x *Exec) Relation { return x.Of(m.HB) }
+
+func (m *Model) String() string { return m.Name }
+
+// Derived is a derived relation (a .cat file's "let"), defined once with Let
+// and computed at most once per execution.
+type Derived struct {
+	// Name is the relation's name, as the .cat file of its model calls it.
+	Name string
+	def  func(x *Exec) Relation
+	id   int
+}
+
+var (
+	relsMu sync.Mutex
+	nrels  int
+)
+
+// Let defines a derived relation called name, computed by def (which may
+// ask x for other derived relations).
+func Let(name string, def func(x *Exec) Relation) *Derived {
+	relsMu.Lock()
+	defer relsMu.Unlock()
+	nrels++
+	return &Derived{Name: name, def: def, id: nrels - 1}
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   []*Model
+)
+
+// Register adds a model to the registry that Lookup and All read. It
+// panics when a model of that name is already registered: models are
+// registered once, when their package is initialised (or, for a test's own
+// model, when the test begins: see Unregister).
+func Register(m *Model) *Model {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	for _, o := range registry {
+		if o.Name == m.Name {
+			panic("model: " + m.Name + " registered twice")
+		}
+	}
+	registry = append(registry, m)
+	slices.SortStableFunc(registry, func(a, b *Model) int {
+		if a.Strength != b.Strength {
+			return a.Strength - b.Strength
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return m
+}
+
+// Unregister removes the model called name from the registry (for tests
+// that register a model of their own).
+func Unregister(name string) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry = slices.DeleteFunc(registry, func(m *Model) bool { return m.Name == name })
+}
+
+// Lookup returns the registered model called name.
+func Lookup(name string) (*Model, error) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	for _, m := range registry {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown memory model %q (known: %s)", name, strings.Join(namesLocked(), ", "))
+}
+
+// All returns the registered models, strongest first.
+func All() []*Model {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return slices.Clone(registry)
+}
+
+// Names returns the names of the registered models, strongest first.
+func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return namesLocked()
+}
+
+func namesLocked() []string {
+	out := make([]string, len(registry))
+	for i, m := range registry {
+		out[i] = m.Name
+	}
+	return out
+}

@@ -1,9 +1,16 @@
 package model
 
-// The rc11 model: repaired C11 (Lahav, Vafeiadis, Kang, Hur, Dreyer,
-// "Repairing Sequential Consistency in C/C++11", PLDI 2017), following
-// herd7's rc11.cat. A read-modify-write is a read and a write related by
-// rmw; a consume load is atomic but never synchronises (herd7's reading).
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+)
+
+// rc11Model is repaired C11 (Lahav, Vafeiadis, Kang, Hur, Dreyer, "Repairing
+// Sequential Consistency in C/C++11", PLDI 2017), following herd7's
+// rc11.cat. A read-modify-write is a read and a write related by rmw; a
+// consume load is atomic but never synchronises (herd7's reading).
 //
 //	let rs  = [W]; (po & loc)?; [W & (RLX|REL|ACQ_REL|ACQ|SC)]; (rf; rmw)*
 //	let sw  = [REL|ACQ_REL|SC]; ([F]; po)?; rs; rf;
@@ -13,53 +20,54 @@ package model
 //	let scb = po | (po\loc); hb; (po\loc) | hb & loc | co | fr
 //	let psc = ([SC] | [F&SC]; hb?); scb; ([SC] | hb?; [F&SC])
 //	        | [F&SC]; (hb | hb; eco; hb); [F&SC]
+//	acyclic po | rf            as no-thin-air
+//	empty rmw & (fr; co)       as atomicity
 //	irreflexive hb; eco?       as coherence
 //	irreflexive rmw; eco       as coherence-rmw
-//	empty rmw & (fr; co)       as atomicity
 //	acyclic psc                as sc
-//	acyclic po | rf            as no-thin-air
 //	undefined_unless empty dr  as data-race
-type rc11Model struct{}
+//
+// Its machine, for programs without seq_cst accesses and fences, is the
+// promising semantics without promises (see raMachine).
+var rc11Model = Register(&Model{
+	Name:           "rc11",
+	Doc:            "repaired C11 (consume as relaxed, as herd7)",
+	Axioms:         c11Axioms(HB),
+	HB:             HB,
+	RacesUndefined: true,
+	Strength:       3,
+	Machine:        raMachine{},
+	Stale:          c11Stale(HB, unorderedRC11),
+	Unordered:      unorderedRC11,
+})
 
-func init() { register(rc11Model{}) }
+// The relations of RC11, for the models built on it.
+var (
+	// SW is RC11's synchronises-with.
+	SW = Let("sw", func(x *Exec) Relation { return sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC)), nil) })
+	// HB is RC11's happens-before: (po | sw)+.
+	HB = Let("hb", func(x *Exec) Relation { return x.Po.Union(x.Of(SW)).Plus() })
+	// ECO is the extended coherence order: (rf | co | fr)+.
+	ECO = Let("eco", func(x *Exec) Relation { return x.Rf.Union(x.Co, x.Fr).Plus() })
+)
 
-func (rc11Model) Name() string         { return "rc11" }
-func (rc11Model) RacesUndefined() bool { return true }
-
-func (rc11Model) Check(x *Exec) string { return checkRC11(x, HappensBefore(x)) }
-
-// HappensBefore returns RC11's happens-before: (po | sw)+.
-func (rc11Model) HappensBefore(x *Exec) Relation { return HappensBefore(x) }
-
-// checkRC11 checks RC11's axioms with the given happens-before.
-func checkRC11(x *Exec, hb Relation) string {
-	if !x.Po.Union(x.Rf).Acyclic() {
-		return "no-thin-air"
+// c11Axioms returns RC11's axioms over the happens-before hb.
+func c11Axioms(hb *Derived) []Axiom {
+	return []Axiom{
+		{"no-thin-air", Acyclic, Let("po | rf", func(x *Exec) Relation { return x.Po.Union(x.Rf) })},
+		{"atomicity", Empty, rmwBroken},
+		{"coherence", Irreflexive, Let("hb; eco?", func(x *Exec) Relation {
+			h := x.Of(hb)
+			return h.Union(h.Seq(x.Of(ECO)))
+		})},
+		{"coherence-rmw", Irreflexive, Let("rmw; eco", func(x *Exec) Relation { return x.Rmw.Seq(x.Of(ECO)) })},
+		{"sc", Acyclic, Let("psc", func(x *Exec) Relation {
+			if x.Tags(SC).Empty() {
+				return NewRelation(x.N)
+			}
+			return psc(x, x.Of(hb), x.Of(ECO))
+		})},
 	}
-	if !x.Rmw.Inter(x.Fr.Seq(x.Co)).Empty() {
-		return "atomicity"
-	}
-	eco := x.Rf.Union(x.Co, x.Fr).Plus()
-	if ok, _ := hb.Union(hb.Seq(eco)).Irreflexive(); !ok {
-		return "coherence"
-	}
-	if ok, _ := x.Rmw.Seq(eco).Irreflexive(); !ok {
-		return "coherence-rmw"
-	}
-	if !x.Tags(SC).Empty() && !psc(x, hb, eco).Acyclic() {
-		return "sc"
-	}
-	return ""
-}
-
-// HappensBefore returns RC11's happens-before: (po | sw)+.
-func HappensBefore(x *Exec) Relation {
-	return x.Po.Union(SynchronizesWith(x)).Plus()
-}
-
-// SynchronizesWith returns RC11's synchronises-with relation.
-func SynchronizesWith(x *Exec) Relation {
-	return sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC)), nil)
 }
 
 // sw is RC11's synchronises-with, with the reads that may end it and,
@@ -125,3 +133,394 @@ func DataRaces(x *Exec, hb Relation) [][2]int {
 	}
 	return out
 }
+
+// c11Stale explains a stale read under a C11 model with happens-before
+// hb: reading a write older than one that happens before the read breaks
+// coherence; otherwise nothing ordered the newer write before the read.
+func c11Stale(hb *Derived, unordered func(*Exec, int, int, func(int) string) string) func(*Exec, int, int, func(int) string) string {
+	return func(x *Exec, r, w int, step func(int) string) string {
+		if x.Of(hb).Has(w, r) {
+			return fmt.Sprintf("%s happens before this read, so reading an older write breaks coherence", step(w))
+		}
+		return fmt.Sprintf("%s is not happens-before this read — %s", step(w), unordered(x, w, r, step))
+	}
+}
+
+// unorderedRC11 explains why event a is not happens-before event b under
+// RC11, where a consume load never synchronises.
+func unorderedRC11(x *Exec, a, b int, step func(int) string) string {
+	why, r := syncGap(x, a, b, step)
+	if r != nil && r.Ord == Con {
+		why += " (a consume load never synchronises in rc11)"
+	}
+	return why
+}
+
+// unorderedC11 explains why event a is not happens-before event b under
+// C11 with consume: a consume load orders only what depends on it.
+func unorderedC11(x *Exec, a, b int, step func(int) string) string {
+	why, r := syncGap(x, a, b, step)
+	if r != nil && r.Ord == Con {
+		why += " for what does not depend on the consume load"
+	}
+	return why
+}
+
+// syncGap explains why event a of one thread is not happens-before event
+// b of another: the usual story is that b's thread saw a's write (or a
+// later one of a's thread) through a pair that does not synchronise. It
+// returns the explanation and that pair's read (nil when there is none).
+func syncGap(x *Exec, a, b int, step func(int) string) (string, *Event) {
+	g := x.G
+	ra, rb := x.Refs[a], x.Refs[b]
+	for i := int(rb.I); i >= 0; i-- {
+		e := &g.Threads[rb.T][i]
+		if e.Kind != KRead || e.Rf.IsInit() || e.Rf.T != ra.T || e.Rf.I < ra.I {
+			continue
+		}
+		src := g.Ev(e.Rf)
+		return fmt.Sprintf("%s reads %s through %s and %s, which do not synchronise", step(x.Index(EventRef{T: rb.T, I: int32(i)})), step(x.Index(e.Rf)),
+			OrdPhrase(src.Ord, "store"), OrdPhrase(e.Ord, "load")), e
+	}
+	return "no release/acquire chain orders them", nil
+}
+
+// OrdPhrase names an ordering with its article: "a relaxed store".
+func OrdPhrase(o Ordering, what string) string {
+	if !o.Atomic() {
+		return "a plain " + what
+	}
+	name := map[Ordering]string{Rlx: "relaxed", Con: "consume", Acq: "acquire", Rel: "release", AcqRel: "acq_rel", SC: "seq_cst"}[o]
+	if strings.ContainsAny(name[:1], "aeiou") {
+		return "an " + name + " " + what
+	}
+	return "a " + name + " " + what
+}
+
+// raMachine is RC11's operational form for programs without seq_cst: the
+// timestamped memory of the promising semantics without promises (Kang,
+// Hur, Lahav, Vafeiadis, Dreyer, POPL 2017). Each location keeps the
+// messages that can still be read, in modification order; each thread has
+// views — the newest message of each location it must not read before
+// (cur), the same after an acquire fence (acq), and what its release
+// fence (fence) and its release writes per location (rel) pass on — and a
+// message carries the view its writer released. Timestamps are positions
+// in the message lists; a read-modify-write's message is attached to the
+// one it read, so that no write can come between them.
+type raMachine struct{}
+
+func (raMachine) Unsupported(p *Program) string {
+	for _, th := range p.Threads {
+		for _, in := range th.Code {
+			if in.Ord == SC || in.FailOrd == SC {
+				return fmt.Sprintf("%s: seq_cst accesses and fences have no operational form here under rc11", in.Pos)
+			}
+		}
+	}
+	return ""
+}
+
+func (raMachine) Start(p *Program) Memory {
+	gens := new(atomic.Uint64)
+	return &raMemory{messages: newMessages(p), views: make([]*tview, len(p.Threads)), gens: gens, gen: gens.Add(1), nl: len(p.Locs)}
+}
+
+// raMemory is the messages and the threads' views.
+type raMemory struct {
+	messages
+	views []*tview // per thread; nil: not started, or stopped
+	// gen is this memory's generation: the views it made, it may change
+	// (see view). States share views until one changes them.
+	gen  uint64
+	gens *atomic.Uint64
+	nl   int
+}
+
+// tview is a thread's views (positions per location).
+type tview struct {
+	cur, acq, fence []uint32
+	rel             [][]uint32 // per location; nil: no release write there yet
+	gen             uint64
+}
+
+// newView returns the views, made by generation gen, of a thread starting
+// at cur (zero: memory's first messages).
+func newView(nl int, cur []uint32, gen uint64) *tview {
+	if cur == nil {
+		cur = make([]uint32, nl)
+	}
+	return &tview{cur: slices.Clone(cur), acq: slices.Clone(cur), rel: make([][]uint32, nl), gen: gen}
+}
+
+// view returns thread t's views to change: a copy unless m made them.
+func (m *raMemory) view(t int) *tview {
+	if v := m.views[t]; v.gen != m.gen {
+		c := &tview{cur: slices.Clone(v.cur), acq: slices.Clone(v.acq), fence: slices.Clone(v.fence), rel: make([][]uint32, len(v.rel)), gen: m.gen}
+		for l, r := range v.rel {
+			c.rel[l] = slices.Clone(r)
+		}
+		m.views[t] = c
+	}
+	return m.views[t]
+}
+
+func join(dst, src []uint32) {
+	for i, v := range src {
+		if v > dst[i] {
+			dst[i] = v
+		}
+	}
+}
+
+// joinView joins src into dst, making dst when it is nil.
+func joinView(dst, src []uint32) []uint32 {
+	if src == nil {
+		return dst
+	}
+	if dst == nil {
+		return slices.Clone(src)
+	}
+	join(dst, src)
+	return dst
+}
+
+func (m *raMemory) Clone() Memory {
+	return &raMemory{messages: m.clone(), views: slices.Clone(m.views), gens: m.gens, gen: m.gens.Add(1), nl: m.nl}
+}
+
+func (m *raMemory) Start(t, parent int) {
+	var cur []uint32
+	if parent >= 0 {
+		cur = m.views[parent].cur
+	}
+	m.views[t] = newView(m.nl, cur, m.gen)
+}
+
+func (m *raMemory) Ways(t int, a *Action, dst []Way) []Way {
+	switch a.Kind {
+	case ActChoose:
+		return chooseWays(a.N, dst)
+	case ActRead, ActRMW, ActCAS, ActLock:
+		return readWays(m.msgs[a.Loc], int(m.views[t].cur[a.Loc]), a, dst)
+	case ActWrite, ActUnlock:
+		ms := m.msgs[a.Loc]
+		for q := len(ms); q > int(m.views[t].cur[a.Loc]); q-- {
+			if q == len(ms) || !ms[q].att {
+				dst = append(dst, Way{Pos: q})
+			}
+		}
+		return dst
+	}
+	return append(dst, Way{})
+}
+
+func (m *raMemory) Internal(t int) bool { return false }
+
+func (m *raMemory) Flush(t int) Loc { panic("model: rc11 has no store buffers") }
+
+func (m *raMemory) Peek(t int, l Loc, w Way) *Message { return m.msgs[l][w.Pos] }
+
+// Read reads the message at w.Pos: the thread may read nothing older
+// again, and an atomic read (consume excepted) takes the view the message
+// released, at once when it is an acquire, else at its next acquire fence.
+func (m *raMemory) Read(t int, l Loc, w Way, o Ordering) (*Message, Source) {
+	msg := m.msgs[l][w.Pos]
+	v := m.view(t)
+	v.cur[l] = max(v.cur[l], uint32(w.Pos))
+	if o.Atomic() && o != Con && msg.view != nil {
+		join(v.acq, msg.view)
+		if o.IsAcquire() {
+			join(v.cur, msg.view)
+		}
+	}
+	join(v.acq, v.cur)
+	return msg, m.source(l, w.Pos)
+}
+
+// Write places a message at w.Pos. It releases the thread's view at its
+// last release fence and at its last release write to the location, its
+// current view when it is a release, and, for a read-modify-write, what
+// the message it read released (release sequences).
+func (m *raMemory) Write(t int, l Loc, w Way, val int64, o Ordering, read *Message, clock []uint32) Source {
+	q := w.Pos
+	n := &Message{Val: val, Clock: clock, att: read != nil}
+	m.shift(l, q)
+	v := m.view(t)
+	v.cur[l] = uint32(q)
+	join(v.acq, v.cur)
+	if o.Atomic() {
+		if o.IsRelease() {
+			v.rel[l] = slices.Clone(v.cur)
+		}
+		n.view = joinView(slices.Clone(v.fence), v.rel[l])
+		if o.IsRelease() {
+			n.view = joinView(n.view, v.cur)
+		}
+		if read != nil {
+			n.view = joinView(n.view, read.view)
+		}
+	}
+	m.insert(l, q, n)
+	return m.source(l, q)
+}
+
+func (m *raMemory) Fence(t int, o Ordering) {
+	v := m.view(t)
+	if o.IsAcquire() {
+		join(v.cur, v.acq)
+	}
+	if o.IsRelease() {
+		v.fence = slices.Clone(v.cur)
+	}
+}
+
+// shift makes room at position q of location l: every view at or after q
+// moves up one.
+func (m *raMemory) shift(l Loc, q int) {
+	m.remap(l, func(p uint32) uint32 {
+		if p >= uint32(q) {
+			return p + 1
+		}
+		return p
+	})
+}
+
+// remap replaces every view's position p of location l by f(p), in the
+// threads' views and the messages' (a changed message is a new one).
+func (m *raMemory) remap(l Loc, f func(uint32) uint32) {
+	changes := func(v []uint32) bool { return v != nil && f(v[l]) != v[l] }
+	set := func(v []uint32) {
+		if v != nil {
+			v[l] = f(v[l])
+		}
+	}
+	for t, v := range m.views {
+		if v == nil || !changes(v.cur) && !changes(v.acq) && !changes(v.fence) && !slices.ContainsFunc(v.rel, changes) {
+			continue
+		}
+		v = m.view(t)
+		set(v.cur)
+		set(v.acq)
+		set(v.fence)
+		for _, r := range v.rel {
+			set(r)
+		}
+	}
+	for _, ms := range m.msgs {
+		for i, msg := range ms {
+			if msg.view != nil && f(msg.view[l]) != msg.view[l] {
+				c := *msg
+				c.view = slices.Clone(msg.view)
+				c.view[l] = f(msg.view[l])
+				ms[i] = &c
+			}
+		}
+	}
+}
+
+// Reduce drops the messages no thread can read any more and forgets the
+// views no thread reads (see collect and trimViews).
+func (m *raMemory) Reduce(h *Horizon) {
+	m.collect(h)
+	m.trimViews(h)
+}
+
+// collect drops the messages no thread can read any more: those before
+// the cur view of every running thread that may still access the location
+// (a spawner counts as accessing every location: its new thread starts
+// with its views), keeping each location's last message (its final
+// value), and of a regular mutex only its last. Views below the first
+// message kept become that message: they only meet views at or after it
+// again.
+func (m *raMemory) collect(h *Horizon) {
+	for l, ms := range m.msgs {
+		lo := len(ms) - 1
+		if !h.Regular[l] {
+			for t, run := range h.Running {
+				if run && h.Futures[t].Touches(l) {
+					lo = min(lo, int(m.views[t].cur[l]))
+				}
+			}
+		}
+		if lo <= 0 {
+			continue
+		}
+		m.drop(Loc(l), lo)
+		m.remap(Loc(l), func(p uint32) uint32 { return uint32(max(int(p)-lo, 0)) })
+	}
+}
+
+// trimViews forgets the views no future step reads: a thread's release
+// views where it writes no more, its fence view when it writes nothing,
+// its acquire view without an acquire fence ahead, its views of locations
+// it neither accesses nor passes on, a stopped thread's views, and the
+// views of messages no thread reads atomically.
+func (m *raMemory) trimViews(h *Horizon) {
+	var reads uint64
+	for t, run := range h.Running {
+		f := &h.Futures[t]
+		reads |= f.AtomR
+		v := m.views[t]
+		if v == nil {
+			continue
+		}
+		if !run {
+			m.views[t] = nil
+			continue
+		}
+		own := func() *tview { // changed views are m's own
+			v = m.view(t)
+			return v
+		}
+		for l, r := range v.rel {
+			if f.AtomW>>uint(l)&1 == 0 && r != nil {
+				own().rel[l] = nil
+			}
+		}
+		if f.AtomW == 0 {
+			if v.fence != nil {
+				own().fence = nil
+			}
+			for l := range v.cur {
+				if !f.Touches(l) && v.cur[l] != 0 {
+					own().cur[l] = 0
+				}
+			}
+		}
+		if !f.AcqFence && !slices.Equal(v.acq, v.cur) {
+			copy(own().acq, v.cur)
+		}
+	}
+	for l, ms := range m.msgs {
+		if reads>>uint(l)&1 != 0 {
+			continue
+		}
+		for i, msg := range ms {
+			if msg.view != nil {
+				c := *msg
+				c.view = nil
+				ms[i] = &c
+			}
+		}
+	}
+}
+
+func (m *raMemory) AppendKey(b []byte, perm []int) []byte {
+	b = m.appendKey(b, perm)
+	for _, t := range perm {
+		v := m.views[t]
+		if v == nil {
+			b = append(b, 0)
+			continue
+		}
+		b = AppendVector(b, v.cur, nil)
+		b = AppendVector(b, v.acq, nil)
+		b = AppendVector(b, v.fence, nil)
+		for _, r := range v.rel {
+			b = AppendVector(b, r, nil)
+		}
+	}
+	return b
+}
+
+func (m *raMemory) AppendThreadKey(b []byte, t int) []byte { return b }

@@ -1,24 +1,87 @@
 package model
 
-// The sc model: sequential consistency (Lamport 1979), as herd7's sc.cat
-// reads it, with the atomicity of read-modify-writes made explicit because
-// their read and write are separate events here.
+// scModel is sequential consistency (Lamport 1979), as herd7's sc.cat reads
+// it, with the atomicity of read-modify-writes made explicit because their
+// read and write are separate events here:
 //
-//	acyclic po | rf | co | fr    as sc
 //	empty rmw & (fr; co)         as atomicity
-type scModel struct{}
+//	acyclic po | rf | co | fr    as sc
+//
+// Its machine is one memory whose locations hold their last write.
+var scModel = Register(&Model{
+	Name: "sc",
+	Doc:  "sequential consistency",
+	Axioms: []Axiom{
+		{"atomicity", Empty, rmwBroken},
+		{"sc", Acyclic, Let("po | rf | co | fr", func(x *Exec) Relation { return x.Po.Union(x.Rf, x.Co, x.Fr) })},
+	},
+	HB:        HB,
+	Within:    []string{"tso"},
+	Strength:  1,
+	Unordered: unorderedC11,
+	Machine:   scMachine{},
+	Stale: func(x *Exec, r, w int, step func(int) string) string {
+		return "(sc)"
+	},
+})
 
-func init() { register(scModel{}) }
+// rmwBroken is rmw & (fr; co): a write between a read-modify-write's read
+// and its write in modification order.
+var rmwBroken = Let("rmw & (fr; co)", func(x *Exec) Relation { return x.Rmw.Inter(x.Fr.Seq(x.Co)) })
 
-func (scModel) Name() string         { return "sc" }
-func (scModel) RacesUndefined() bool { return false }
+// scMachine is SC's operational form: reads see a location's last write.
+type scMachine struct{}
 
-func (scModel) Check(x *Exec) string {
-	if !x.Rmw.Inter(x.Fr.Seq(x.Co)).Empty() {
-		return "atomicity"
+func (scMachine) Unsupported(*Program) string { return "" }
+
+func (scMachine) Start(p *Program) Memory { return &scMemory{newMessages(p)} }
+
+// scMemory is one memory; it keeps each location's last write.
+type scMemory struct{ messages }
+
+func (m *scMemory) Clone() Memory { return &scMemory{m.clone()} }
+
+func (m *scMemory) Start(t, parent int) {}
+
+func (m *scMemory) Ways(t int, a *Action, dst []Way) []Way {
+	switch a.Kind {
+	case ActChoose:
+		return chooseWays(a.N, dst)
+	case ActRead, ActRMW, ActCAS, ActLock:
+		ms := m.msgs[a.Loc]
+		return readWays(ms, len(ms)-1, a, dst)
+	case ActWrite, ActUnlock:
+		return append(dst, Way{Pos: len(m.msgs[a.Loc])})
 	}
-	if !x.Po.Union(x.Rf, x.Co, x.Fr).Acyclic() {
-		return "sc"
-	}
-	return ""
+	return append(dst, Way{})
 }
+
+func (m *scMemory) Internal(t int) bool { return false }
+
+func (m *scMemory) Flush(t int) Loc { panic("model: sc has no store buffers") }
+
+func (m *scMemory) Peek(t int, l Loc, w Way) *Message { return m.msgs[l][w.Pos] }
+
+func (m *scMemory) Read(t int, l Loc, w Way, o Ordering) (*Message, Source) {
+	return m.msgs[l][w.Pos], m.source(l, w.Pos)
+}
+
+func (m *scMemory) Write(t int, l Loc, w Way, val int64, o Ordering, read *Message, clock []uint32) Source {
+	m.insert(l, w.Pos, &Message{Val: val, Clock: clock, att: read != nil})
+	return m.source(l, w.Pos)
+}
+
+func (m *scMemory) Fence(t int, o Ordering) {}
+
+// Reduce keeps each location's last write: no read can read another.
+func (m *scMemory) Reduce(h *Horizon) {
+	for l, ms := range m.msgs {
+		if len(ms) > 1 {
+			m.drop(Loc(l), len(ms)-1)
+		}
+	}
+}
+
+func (m *scMemory) AppendKey(b []byte, perm []int) []byte { return m.appendKey(b, perm) }
+
+func (m *scMemory) AppendThreadKey(b []byte, t int) []byte { return b }

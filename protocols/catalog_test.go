@@ -76,13 +76,9 @@ func TestVerdicts(t *testing.T) {
 	covered := map[string]bool{}
 	for _, tc := range verdicts {
 		covered[tc.protocol] = true
-		pr, err := protocols.Load(tc.protocol)
+		pr, err := checker.Load(tc.protocol)
 		if err != nil {
 			t.Fatal(err)
-		}
-		var props []string
-		for _, p := range pr.Props {
-			props = append(props, p.Name)
 		}
 		for _, v := range pr.Variants {
 			if _, ok := tc.expect[v.Name]; !ok {
@@ -90,7 +86,7 @@ func TestVerdicts(t *testing.T) {
 			}
 		}
 		for variant, byModel := range tc.expect {
-			inst, err := pr.Compile(variant, tc.params)
+			inst, err := pr.Instance(variant, tc.params)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +96,7 @@ func TestVerdicts(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					rep, err := checker.Check(inst.Prog, m, props, checker.Options{Spec: protocols.Spec(tc.protocol)})
+					rep, err := inst.Check(m, checker.Options{})
 					if err != nil {
 						t.Fatal(err)
 					}

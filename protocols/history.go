@@ -4,44 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/ordercheck/ordercheck/protocols/cluster"
-	"github.com/ordercheck/ordercheck/protocols/dlsym"
-	"github.com/ordercheck/ordercheck/protocols/execenv"
 	"github.com/ordercheck/ordercheck/protocols/harness"
 )
-
-// Stresser runs a protocol's Go implementation as cfg says (variant,
-// parameters, clients, rounds, seed) and returns the recorded history; an
-// error wrapping harness.ErrDeadlock comes with the history recorded
-// before a round blocked.
-type Stresser func(cfg harness.Config) ([]porcupine.Operation, error)
-
-// Implementation returns the Go implementation of a catalogue protocol and
-// the variants it has (sorted); nil when there is none.
-func Implementation(name string) (Stresser, []string) {
-	switch name {
-	case "dlsym":
-		return dlsym.Stress, sortedKeys(dlsym.Implementations)
-	case "execenv":
-		return execenv.Stress, sortedKeys(execenv.Variants)
-	case "cluster":
-		return cluster.Stress, sortedKeys(cluster.Variants)
-	}
-	return nil, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // HistoryFile is a recorded history: the operations of a protocol, as
 // docs/history-format.md describes.

@@ -1,18 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/spf13/cobra"
 
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/protocols"
-	"github.com/ordercheck/ordercheck/protocols/harness"
 )
 
 func newLinearizeCmd() *cobra.Command {
@@ -34,21 +32,21 @@ reported as a deadlock (exit 1); the operations that returned before it
 are still checked.
 
 Exit status: 0 linearizable, 1 not linearizable (or a deadlock), 2 bad
-input, 3 unknown (porcupine's timeout: no verdict).`,
+input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 		Example: `  ordercheck linearize dlsym --variant fixed
   ordercheck linearize execenv --variant pr2685 --param SPAWN=embedder
   ordercheck linearize cluster --variant atomic-acqrel --html h.html
   ordercheck linearize execenv --history traces/histories/execenv-original-go.bad.json --html h.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			spec := protocols.Spec(name)
-			if spec == nil {
-				return usageError(fmt.Errorf("protocol %q has no sequential specification", name))
+			pr, err := checker.Load(args[0])
+			if err != nil {
+				return usageError(err)
 			}
-			var h []porcupine.Operation
-			var deadlock error
-			source := ""
+			if pr.Spec == nil {
+				return usageError(fmt.Errorf("protocol %q has no sequential specification", args[0]))
+			}
+			var l *checker.Linearization
 			if history != "" {
 				f, err := os.Open(history)
 				if err != nil {
@@ -59,59 +57,32 @@ input, 3 unknown (porcupine's timeout: no verdict).`,
 				if err != nil {
 					return usageError(fmt.Errorf("%s: %w", history, err))
 				}
-				if hf.Protocol != name {
-					return usageError(fmt.Errorf("%s records protocol %s, not %s", history, hf.Protocol, name))
+				if l, err = pr.CheckHistory(hf, history, timeout); err != nil {
+					return usageError(err)
 				}
-				h, source = hf.History(), history
 			} else {
-				stress, variants := protocols.Implementation(name)
-				if stress == nil {
-					return usageError(fmt.Errorf("protocol %q has no Go implementation", name))
-				}
-				if variant == "" {
-					variant = "original"
-				}
-				found := false
-				for _, v := range variants {
-					found = found || v == variant
-				}
-				if !found {
-					return usageError(fmt.Errorf("the Go implementation of %s has no variant %q (it has %v)", name, variant, variants))
-				}
 				over, err := parseParams(params)
 				if err != nil {
 					return usageError(err)
 				}
-				h, deadlock = stress(harness.Config{Variant: variant, Params: over, Clients: clients, Rounds: ops, Seed: seed})
-				if deadlock != nil && !errors.Is(deadlock, harness.ErrDeadlock) {
-					return usageError(deadlock)
+				l, err = pr.Linearize(checker.LinearizeOptions{Variant: variant, Params: over, Clients: clients, Rounds: ops, Seed: seed, Timeout: timeout})
+				if err != nil {
+					return checkError(err)
 				}
-				source = fmt.Sprintf("variant %s%s, %d clients × %d rounds, seed %d", variant, paramSuffix(over), clients, ops, seed)
 			}
-			res, info := porcupine.CheckOperationsVerbose(*spec, h, timeout)
 			if html != "" {
-				if err := porcupine.VisualizePath(*spec, info, html); err != nil {
+				if err := render.LinearizationHTML(html, pr.Spec, l); err != nil {
 					return usageError(err)
 				}
 			}
-			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "protocol %s: %s: %d operations\n", name, source, len(h))
-			if deadlock != nil {
-				fmt.Fprintf(w, "%v; the operations that returned before it:\n", deadlock)
-			}
-			switch res {
-			case porcupine.Ok:
-				fmt.Fprintln(w, "linearizable")
-				if deadlock != nil {
-					return &exitError{code: 1}
-				}
+			render.Linearization(cmd.OutOrStdout(), pr.Name, l, timeout.String())
+			switch {
+			case l.Result == porcupine.Illegal, l.Result == porcupine.Ok && l.Deadlock != nil:
+				return &exitError{code: exitViolation}
+			case l.Result == porcupine.Ok:
 				return nil
-			case porcupine.Illegal:
-				fmt.Fprintln(w, "not linearizable: no sequential order of the operations satisfies the specification")
-				return &exitError{code: 1}
 			}
-			fmt.Fprintf(w, "unknown: porcupine gave no verdict within %v\n", timeout)
-			return &exitError{code: 3}
+			return &exitError{code: exitNoVerdict}
 		},
 	}
 	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant of the Go implementation (default: original)")
@@ -123,14 +94,4 @@ input, 3 unknown (porcupine's timeout: no verdict).`,
 	cmd.Flags().StringVar(&html, "html", "", "write porcupine's visualisation of the history")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "porcupine's time limit; past it the verdict is unknown")
 	return cmd
-}
-
-// paramSuffix writes parameters as " K=V ..." in sorted order.
-func paramSuffix(params map[string]string) string {
-	var parts []string
-	for k, v := range params {
-		parts = append(parts, " "+k+"="+v)
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, "")
 }

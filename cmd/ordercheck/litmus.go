@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
@@ -19,15 +21,15 @@ func newLitmusCmd() *cobra.Command {
 	var why string
 	var workers int
 	cmd := &cobra.Command{
-		Use:   "litmus [--model rc11|sc|tso] FILE...",
+		Use:   "litmus [--model MODEL] FILE...",
 		Short: "Run C litmus tests and print herd7-style results",
 		Long: `litmus runs C litmus tests in herd7's format and prints one block per test
 in herd7's output format (States, Ok/No/Undef, Witnesses, Condition,
-Observation), so results can be compared with herd7's. Under rc11 a data race
-is undefined behaviour (Undef); under sc and tso it is not.
+Observation), so results can be compared with herd7's. Under a model that
+makes data races undefined behaviour (rc11) a racy test is Undef.
 
 Exit status: 0 when every test ran, 2 on bad input, 3 when a bound cut an
-exploration short.`,
+exploration short, 4 an internal error.`,
 		Example: `  ordercheck litmus MP+rel+acq.litmus
   ordercheck litmus --model sc ../shared/litmus/herdtools/*.litmus
   ordercheck litmus --why "1:r0=1 /\ 1:r1=0" MP+rel+acq.litmus`,
@@ -37,6 +39,7 @@ exploration short.`,
 			if err != nil {
 				return usageError(err)
 			}
+			opt := checker.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context()}
 			if why != "" {
 				if len(args) != 1 {
 					return usageError(fmt.Errorf("--why explains an outcome of one test"))
@@ -49,11 +52,12 @@ exploration short.`,
 				if err != nil {
 					return usageError(err)
 				}
-				text, err := checker.Why(p, m, c, checker.Options{MaxExecutions: maxExec, Timeout: timeout})
+				opt.Workers = 0
+				x, err := checker.Explain(p, m, c, opt)
 				if err != nil {
-					return usageError(err)
+					return checkError(err)
 				}
-				fmt.Fprint(cmd.OutOrStdout(), text)
+				render.Explanation(cmd.OutOrStdout(), x)
 				return nil
 			}
 			bounded := false
@@ -62,20 +66,20 @@ exploration short.`,
 				if err != nil {
 					return usageError(err)
 				}
-				res, err := checker.RunLitmus(p, m, checker.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers})
+				res, err := checker.RunLitmus(p, m, opt)
 				if err != nil {
-					return usageError(fmt.Errorf("%s: %w", path, err))
+					return checkError(fmt.Errorf("%s: %w", path, err))
 				}
-				fmt.Fprint(cmd.OutOrStdout(), res.Herd())
+				render.Herd(cmd.OutOrStdout(), res)
 				bounded = bounded || !res.Stats.Exhaustive()
 			}
 			if bounded {
-				return &exitError{code: 3}
+				return &exitError{code: exitNoVerdict}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&modelName, "model", "m", "rc11", "memory model: rc11, sc or tso")
+	cmd.Flags().StringVarP(&modelName, "model", "m", "rc11", "memory model: "+strings.Join(model.Names(), ", "))
 	cmd.Flags().Int64Var(&maxExec, "max-executions", 0, "stop after this many executions (0: no bound)")
 	cmd.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "explore on this many cores (the results do not depend on it)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")

@@ -1,6 +1,7 @@
 // Command ordercheck is a model checker for memory-ordering protocols: it
-// explores every execution of a program under SC, x86-TSO and RC11 and
-// reports what each model allows.
+// explores every execution of a program under a memory model and reports
+// what each model allows. Each command is a thin layer over package
+// checker, which does the work, and package render, which prints it.
 package main
 
 import (
@@ -11,14 +12,27 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// exitError carries an exit code out of a command.
+// Exit statuses.
+const (
+	exitOK        = 0 // no violation
+	exitViolation = 1 // a violation was found
+	exitUsage     = 2 // bad input or usage
+	exitNoVerdict = 3 // a bound cut the search short: no verdict
+	exitInternal  = 4 // a bug of ordercheck
+)
+
+// exitError carries an exit status out of a command.
 type exitError struct {
 	code int
 	err  error
@@ -31,17 +45,31 @@ func (e *exitError) Error() string {
 	return e.err.Error()
 }
 
-// usageError marks bad input: exit code 2.
-func usageError(err error) error { return &exitError{2, err} }
+// usageError marks bad input: exit status 2.
+func usageError(err error) error { return &exitError{exitUsage, err} }
+
+// checkError classifies an error of the library: a bug of ordercheck, or
+// bad input.
+func checkError(err error) error {
+	var ie *checker.InternalError
+	if errors.As(err, &ie) {
+		return err
+	}
+	return usageError(err)
+}
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ordercheck",
-		Short: "Check memory-ordering protocols under SC, TSO and RC11",
+		Short: "Check memory-ordering protocols under " + strings.Join(model.Names(), ", "),
 		Long: `ordercheck explores every execution of a concurrent protocol under a memory
-model (sc, tso, rc11, rc11-consume) and says which fixes hold under which
+model (` + strings.Join(model.Names(), ", ") + `) and says which fixes hold under which
 model, with a counterexample for the rest: data races, failed assertions,
-deadlocks. C litmus tests get herd7-compatible output.`,
+deadlocks. C litmus tests get herd7-compatible output.
+
+Exit status of the checking commands: 0 no violation, 1 violation found,
+2 bad input or usage, 3 no verdict (a bound cut the search short), 4 an
+internal error of ordercheck (please report it).`,
 		Example: `  ordercheck explore dlsym
   ordercheck explore dlsym --variant fixed --model rc11
   ordercheck compare dlsym --format markdown
@@ -65,7 +93,12 @@ func main() {
 }
 
 // run executes the command line args and returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = internal(stderr, args, fmt.Errorf("panic: %v\n%s", r, debug.Stack()))
+		}
+	}()
 	// Ctrl-C stops an exploration cleanly: it reports what it explored,
 	// with no verdict (exit 3).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -77,7 +110,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	err := root.Execute()
 	if err == nil {
-		return 0
+		return exitOK
+	}
+	var ie *checker.InternalError
+	if errors.As(err, &ie) {
+		return internal(stderr, args, err)
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -88,5 +125,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	// Flag and argument errors from cobra are usage errors.
 	fmt.Fprintln(stderr, "ordercheck:", err)
-	return 2
+	return exitUsage
+}
+
+// internal reports a bug of ordercheck and returns its exit status.
+func internal(stderr io.Writer, args []string, err error) int {
+	fmt.Fprintf(stderr, "ordercheck: %v\nThis is a bug of ordercheck, not of your input: please report it with the command line\n  ordercheck %s\nand the files it reads.\n", err, strings.Join(args, " "))
+	return exitInternal
 }

@@ -102,7 +102,7 @@ func TestProtocolCommands(t *testing.T) {
 		{"simulate bad runs", []string{"simulate", "dlsym", "--runs", "0"}, 2, "", "must be positive"},
 		{"linearize", []string{"linearize", "dlsym", "--variant", "fixed", "--ops", "20"}, 0, "linearizable", ""},
 		{"linearize bad history", []string{"linearize", "dlsym", "--history", "../../traces/histories/dlsym-unordered-rc11.bad.json"}, 1, "not linearizable", ""},
-		{"linearize no spec", []string{"linearize", "nosuch"}, 2, "", "has no sequential specification"},
+		{"linearize unknown protocol", []string{"linearize", "nosuch"}, 2, "", "unknown protocol \"nosuch\""},
 		{"linearize execenv", []string{"linearize", "execenv", "--variant", "pr2685", "--ops", "20"}, 0, "linearizable", ""},
 		{"linearize execenv lost exception", []string{"linearize", "execenv", "--history", "../../traces/histories/execenv-original-go.bad.json"}, 1, "not linearizable", ""},
 		{"linearize execenv deadlock", []string{"linearize", "execenv", "--variant", "pr2685", "--param", "SPAWN=embedder", "--ops", "5"}, 1, "deadlock: round 1 made no progress", ""},

@@ -56,12 +56,12 @@ func TestTraceFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := replayTrace(tr)
+			r, err := checker.Replay(tr)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.witness == nil {
-				t.Fatalf("the known violation of %s no longer reproduces: %s", tr.Property, r.reason)
+			if r.Witness == nil {
+				t.Fatalf("the known violation of %s no longer reproduces: %s", tr.Property, r.Reason)
 			}
 		})
 	}
@@ -106,7 +106,7 @@ func TestHistoryFixtures(t *testing.T) {
 	}
 	for _, name := range protocols.Names() {
 		for _, kind := range []string{".ok", ".bad"} {
-			if protocols.Spec(name) != nil && !kinds[name+kind] {
+			if e, _ := protocols.Lookup(name); e.Spec != nil && !kinds[name+kind] {
 				t.Errorf("no %s history of %s under %s", kind, name, root)
 			}
 		}
@@ -132,8 +132,8 @@ func writeHistories(t *testing.T, root string) {
 		}
 	}
 	goRun := func(protocol, variant string, clients, rounds int) (string, []porcupine.Operation) {
-		stress, _ := protocols.Implementation(protocol)
-		h, err := stress(harness.Config{Variant: variant, Clients: clients, Rounds: rounds, Seed: 1})
+		e, _ := protocols.Lookup(protocol)
+		h, err := e.Impl.Stress(harness.Config{Variant: variant, Clients: clients, Rounds: rounds, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,8 @@ func writeHistories(t *testing.T, root string) {
 	}
 	goBad := func(protocol, variant string) {
 		source, h := goRun(protocol, variant, 4, 200)
-		spec := protocols.Spec(protocol)
+		e, _ := protocols.Lookup(protocol)
+		spec := e.Spec
 		for _, part := range spec.Partition(h) {
 			if !porcupine.CheckOperations(*spec, part) {
 				obj, _ := harness.Split(part[0].Input)
@@ -152,18 +153,18 @@ func writeHistories(t *testing.T, root string) {
 		t.Fatalf("no round of %s %s fails to linearize", protocol, variant)
 	}
 	modelBad := func(protocol, variant, modelName string) {
-		pr, err := protocols.Load(protocol)
+		pr, err := checker.Load(protocol)
 		if err != nil {
 			t.Fatal(err)
 		}
-		inst, err := pr.Compile(variant, nil)
+		inst, err := pr.Instance(variant, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		m, _ := model.Lookup(modelName)
 		var bad []porcupine.Operation
 		_, err = checker.Explore(inst.Prog, m, checker.Options{}, func(e *checker.Execution) {
-			if h := checker.History(e); bad == nil && !porcupine.CheckOperations(*protocols.Spec(protocol), h) {
+			if h := checker.History(e); bad == nil && !porcupine.CheckOperations(*pr.Spec, h) {
 				bad = h
 			}
 		})
@@ -193,12 +194,12 @@ func writeFixtures(t *testing.T, root string) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		pr, err := protocols.Load(set.protocol)
+		pr, err := checker.Load(set.protocol)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range pr.Variants {
-			inst, err := pr.Compile(v.Name, set.params)
+			inst, err := pr.Instance(v.Name, set.params)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,7 +208,7 @@ func writeFixtures(t *testing.T, root string) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rep, err := checker.Check(inst.Prog, m, propNames(pr), checker.Options{Spec: protocols.Spec(set.protocol)})
+				rep, err := inst.Check(m, checker.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -215,11 +216,7 @@ func writeFixtures(t *testing.T, root string) {
 					if p.Witness == nil {
 						continue
 					}
-					tr := checker.NewTrace(p.Witness, mn)
-					tr.Variant, tr.Params = inst.Variant, map[string]string{}
-					for _, b := range inst.Params {
-						tr.Params[b.Param] = b.Value.Text
-					}
+					tr := inst.Trace(p.Witness, m)
 					f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s.%s.%s.json", v.Name, mn, p.Name)))
 					if err != nil {
 						t.Fatal(err)

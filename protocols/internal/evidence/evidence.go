@@ -19,9 +19,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/harness"
-	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // Row is one variant, with protocol parameters, to set beside the model.
@@ -72,11 +70,10 @@ func (tb Table) Check(t *testing.T, update bool) {
 	if testing.Short() {
 		t.Skip("runs go test -race in subprocesses")
 	}
-	pr, err := protocols.Load(tb.Protocol)
+	pr, err := checker.Load(tb.Protocol)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stress, _ := protocols.Implementation(tb.Protocol)
 	rd := harness.NewRaceDetector(t, ".")
 	got := make([]cells, len(tb.Rows))
 	var mu sync.Mutex
@@ -84,7 +81,7 @@ func (tb Table) Check(t *testing.T, update bool) {
 		for i, row := range tb.Rows {
 			t.Run(row.impl()+paramText(row.Params, "/"), func(t *testing.T) {
 				t.Parallel()
-				c := tb.row(t, pr, stress, rd, row)
+				c := tb.row(t, pr, rd, row)
 				mu.Lock()
 				got[i] = c
 				mu.Unlock()
@@ -125,8 +122,8 @@ func (tb Table) Check(t *testing.T, update bool) {
 }
 
 // row computes one row's cells and asserts their agreement.
-func (tb Table) row(t *testing.T, pr *lang.Protocol, stress protocols.Stresser, rd *harness.RaceDetector, row Row) cells {
-	inst, err := pr.Compile(row.Variant, row.Params)
+func (tb Table) row(t *testing.T, pr *checker.Protocol, rd *harness.RaceDetector, row Row) cells {
+	inst, err := pr.Instance(row.Variant, row.Params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +132,7 @@ func (tb Table) row(t *testing.T, pr *lang.Protocol, stress protocols.Stresser, 
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := checker.Check(inst.Prog, mod, []string{prop}, checker.Options{Spec: protocols.Spec(tb.Protocol)})
+		rep, err := checker.Check(inst.Prog, mod, checker.Properties(pr.Spec, prop), checker.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +154,7 @@ func (tb Table) row(t *testing.T, pr *lang.Protocol, stress protocols.Stresser, 
 		t.Errorf("the race detector reports a race: %v; the model's data-race: %s\n%s", c.tsan, c.race, out)
 	}
 	cfg.Rounds = tb.Rounds
-	h, err := stress(cfg)
+	h, err := pr.Impl.Stress(cfg)
 	if err != nil && !errors.Is(err, harness.ErrDeadlock) {
 		t.Fatal(err)
 	}
@@ -165,7 +162,7 @@ func (tb Table) row(t *testing.T, pr *lang.Protocol, stress protocols.Stresser, 
 	if c.goDeadlock != (c.deadlock == checker.Violated) {
 		t.Errorf("the Go version blocks: %v (%v); the model's deadlock: %s", c.goDeadlock, err, c.deadlock)
 	}
-	c.lin = porcupine.CheckOperationsTimeout(*protocols.Spec(tb.Protocol), h, 10*time.Second)
+	c.lin = porcupine.CheckOperationsTimeout(*pr.Spec, h, 10*time.Second)
 	if c.lin == porcupine.Unknown {
 		t.Errorf("porcupine timed out: no verdict")
 	}

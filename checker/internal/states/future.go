@@ -1,4 +1,4 @@
-package checker
+package states
 
 import (
 	"math/bits"
@@ -7,22 +7,14 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// future over-approximates what a thread may still do from an
-// instruction on: the locations it may access, by kind (bit l for location
-// l; an access through a computed address may touch any location).
-type future struct {
-	plainR, plainW uint64 // plain reads and writes
-	atomR, atomW   uint64 // atomic reads (of read-modify-writes too) and writes (a spawn: all)
-	acqFence       bool   // an acquire fence
-}
-
-func (f *future) union(g *future) bool {
+// union adds g to f and reports whether f changed.
+func union(f, g *model.Future) bool {
 	old := *f
-	f.plainR |= g.plainR
-	f.plainW |= g.plainW
-	f.atomR |= g.atomR
-	f.atomW |= g.atomW
-	f.acqFence = f.acqFence || g.acqFence
+	f.PlainR |= g.PlainR
+	f.PlainW |= g.PlainW
+	f.AtomR |= g.AtomR
+	f.AtomW |= g.AtomW
+	f.AcqFence = f.AcqFence || g.AcqFence
 	return *f != old
 }
 
@@ -30,7 +22,7 @@ func (f *future) union(g *future) bool {
 // len(Code) is the thread's end), leaving out the instructions skip names
 // (nil: none), or nil when the program has too many locations for the bit
 // sets (the explorer then keeps every clock).
-func futures(p *model.Program, skip func(t, pc int) bool) [][]future {
+func futures(p *model.Program, skip func(t, pc int) bool) [][]model.Future {
 	if len(p.Locs) > 64 {
 		return nil
 	}
@@ -39,11 +31,11 @@ func futures(p *model.Program, skip func(t, pc int) bool) [][]future {
 		all = ^uint64(0)
 	}
 	targets := accessTargets(p, all)
-	out := make([][]future, len(p.Threads))
+	out := make([][]model.Future, len(p.Threads))
 	for t := range p.Threads {
 		code := p.Threads[t].Code
-		fs := make([]future, len(code)+1)
-		own := make([]future, len(code))
+		fs := make([]model.Future, len(code)+1)
+		own := make([]model.Future, len(code))
 		for pc := range code {
 			in := &code[pc]
 			locs := targets[t][pc]
@@ -54,22 +46,22 @@ func futures(p *model.Program, skip func(t, pc int) bool) [][]future {
 			switch in.Op {
 			case model.OpLoad:
 				if in.Ord.Atomic() {
-					f.atomR = locs
+					f.AtomR = locs
 				} else {
-					f.plainR = locs
+					f.PlainR = locs
 				}
 			case model.OpStore:
 				if in.Ord.Atomic() {
-					f.atomW = locs
+					f.AtomW = locs
 				} else {
-					f.plainW = locs
+					f.PlainW = locs
 				}
 			case model.OpRMW, model.OpCAS, model.OpLock, model.OpUnlock:
-				f.atomR, f.atomW = locs, locs
+				f.AtomR, f.AtomW = locs, locs
 			case model.OpSpawn: // the new thread starts with the spawner's views
-				f.atomW = all
+				f.AtomW = all
 			case model.OpFence:
-				f.acqFence = in.Ord.IsAcquire()
+				f.AcqFence = in.Ord.IsAcquire()
 			}
 		}
 		for changed := true; changed; {
@@ -79,15 +71,15 @@ func futures(p *model.Program, skip func(t, pc int) bool) [][]future {
 				in := &code[pc]
 				switch in.Op {
 				case model.OpJump:
-					f.union(&fs[in.Target])
+					union(&f, &fs[in.Target])
 				case model.OpBranch:
-					f.union(&fs[in.Target])
-					f.union(&fs[pc+1])
+					union(&f, &fs[in.Target])
+					union(&f, &fs[pc+1])
 				case model.OpBound:
 				default:
-					f.union(&fs[pc+1])
+					union(&f, &fs[pc+1])
 				}
-				if fs[pc].union(&f) {
+				if union(&fs[pc], &f) {
 					changed = true
 				}
 			}
@@ -109,17 +101,17 @@ const (
 
 // conflicts reports whether f may make an access to location l that
 // conflicts with a record of kind: one of the two a write, one plain.
-func (f *future) conflicts(l, kind int) bool {
+func conflicts(f *model.Future, l, kind int) bool {
 	var m uint64
 	switch kind {
 	case recWrite:
-		m = f.plainR | f.plainW
+		m = f.PlainR | f.PlainW
 	case recPlainWrite:
-		m = f.plainR | f.plainW | f.atomR | f.atomW
+		m = f.PlainR | f.PlainW | f.AtomR | f.AtomW
 	case recRead:
-		m = f.plainW
+		m = f.PlainW
 	case recPlainRead:
-		m = f.plainW | f.atomW
+		m = f.PlainW | f.AtomW
 	}
 	return m>>uint(l)&1 != 0
 }
@@ -420,11 +412,6 @@ func sameBits(a, b model.DepSet) bool {
 		}
 	}
 	return true
-}
-
-// touches reports whether f may access location l.
-func (f *future) touches(l int) bool {
-	return (f.plainR|f.plainW|f.atomR|f.atomW)>>uint(l)&1 != 0
 }
 
 // regularMutexes reports, per location, whether it is a mutex that only

@@ -1,13 +1,16 @@
-package checker
+package render
 
 import (
+	"bytes"
 	"fmt"
+	"os/exec"
 
 	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/encoding"
 	"gonum.org/v1/gonum/graph/encoding/dot"
 	"gonum.org/v1/gonum/graph/multi"
 
+	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -52,11 +55,11 @@ var relStyle = map[string][]encoding.Attribute{
 // cluster per thread, with po, rf, co and sw edges; the events that show
 // the violation (the racing pair, the failed assertion, the stale read)
 // are highlighted.
-func DOT(w *Witness) ([]byte, error) {
+func DOT(w *checker.Witness) ([]byte, error) {
 	g := w.Graph
 	p := g.Prog
 	keep := w.Cone()
-	steps := Steps(g)
+	steps := g.Steps()
 	num := map[model.EventRef]int{}
 	for _, r := range steps {
 		if keep[r] {
@@ -131,11 +134,25 @@ func DOT(w *Witness) ([]byte, error) {
 		}
 	}
 	x := model.NewExec(g)
-	model.SynchronizesWith(x).Each(func(i, j int) {
+	x.Of(model.SW).Each(func(i, j int) {
 		a, b := x.Refs[i], x.Refs[j]
 		if keep[a] && keep[b] {
 			edge(a, b, "sw")
 		}
 	})
 	return dot.MarshalMulti(dg, "execution", "", "  ")
+}
+
+// SVG renders a DOT graph to an SVG file at path with Graphviz's dot.
+func SVG(dotSrc []byte, path string) error {
+	bin, err := exec.LookPath("dot")
+	if err != nil {
+		return fmt.Errorf("--svg needs Graphviz's dot, which is not installed (apt-get install graphviz); --dot writes the graph without it")
+	}
+	c := exec.Command(bin, "-Tsvg", "-o", path)
+	c.Stdin = bytes.NewReader(dotSrc)
+	if out, err := c.CombinedOutput(); err != nil {
+		return fmt.Errorf("dot: %v: %s", err, out)
+	}
+	return nil
 }

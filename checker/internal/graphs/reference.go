@@ -1,10 +1,23 @@
-package checker
+package graphs
 
 import (
-	"fmt"
-
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
+
+// Reference visits the same executions as Explore by the simplest
+// method: it adds events in every order, branching on every choice, and
+// remembers every partial graph it has seen. It serves as the reference
+// that the optimised explorer is tested against; with a preemption bound
+// it explores the schedules within the bound.
+func Reference(r *engine.Runner) (engine.Stats, error) {
+	return r.Finish(newReference(r).search(model.NewGraph(r.Prog), -1, 0))
+}
+
+// Candidates is the model that accepts every graph: with it Reference
+// enumerates the candidate executions (those without a cycle in po ∪ rf),
+// as herd7 builds them before it applies a model.
+var Candidates = &model.Model{Name: "candidates", Doc: "every candidate execution", HB: model.HB}
 
 // reference is the reference explorer: a depth-first search that tries
 // every thread at every step and prunes the partial graphs it has seen.
@@ -12,31 +25,31 @@ import (
 // last thread while it can still run) and cuts the schedules beyond the
 // bound; a graph is then explored again when reached with fewer.
 type reference struct {
-	*runner
+	*engine.Runner
 	seen     map[string]int // state -> fewest preemptions it was reached with
 	reported map[string]bool
 }
 
-func newReference(r *runner) *reference {
-	return &reference{runner: r, seen: map[string]int{}, reported: map[string]bool{}}
+func newReference(r *engine.Runner) *reference {
+	return &reference{Runner: r, seen: map[string]int{}, reported: map[string]bool{}}
 }
 
 func (x *reference) search(g *model.Graph, last, pre int) error {
 	key := g.Key()
-	if x.opt.Preemptions {
+	if x.Limits.Preemptions {
 		key += "|" + string(rune(last+1)) // future preemptions depend on the last thread
 	}
 	if p, ok := x.seen[key]; ok && p <= pre {
 		return nil
 	}
 	x.seen[key] = pre
-	if err := x.step(); err != nil {
+	if err := x.Step(); err != nil {
 		return err
 	}
 	acts := make([]model.Action, len(g.Threads))
 	lastRuns, running := false, false
 	for t := range g.Threads {
-		a, err := x.action(g, t)
+		a, err := engine.Next(g, t)
 		if err != nil {
 			return err
 		}
@@ -49,7 +62,7 @@ func (x *reference) search(g *model.Graph, last, pre int) error {
 	if !running {
 		if k := g.Key(); !x.reported[k] {
 			x.reported[k] = true
-			return x.complete(g)
+			return x.Complete(g)
 		}
 		return nil
 	}
@@ -58,19 +71,19 @@ func (x *reference) search(g *model.Graph, last, pre int) error {
 			continue
 		}
 		cost := pre
-		if x.opt.Preemptions && lastRuns && t != last {
+		if x.Limits.Preemptions && lastRuns && t != last {
 			cost++
-			if cost > x.opt.PreemptionBound {
-				x.setLimit(fmt.Sprintf("preemption-bound(%d)", x.opt.PreemptionBound))
+			if cost > x.Limits.PreemptionBound {
+				x.SetLimit(engine.PreemptionBound)
 				continue
 			}
 		}
-		if len(g.Threads[t]) >= x.opt.MaxEvents {
-			x.setLimit("max-events")
+		if len(g.Threads[t]) >= x.Limits.MaxEvents {
+			x.SetLimit(engine.MaxEvents)
 			continue
 		}
 		for _, h := range Successors(g, t, &a) {
-			if !x.consistent(h) {
+			if !x.Consistent(h) {
 				continue
 			}
 			if err := x.search(h, t, cost); err != nil {
@@ -95,29 +108,29 @@ func Successors(g *model.Graph, t int, a *model.Action) []*model.Graph {
 	}
 	switch a.Kind {
 	case model.ActFence, model.ActFail, model.ActSpawn, model.ActCall, model.ActRet:
-		add(simpleEvent(a))
+		add(a.SimpleEvent())
 	case model.ActChoose:
 		for v := 0; v < a.N; v++ {
-			e := simpleEvent(a)
+			e := a.SimpleEvent()
 			e.Val = int64(v)
 			add(e)
 		}
 	case model.ActWrite, model.ActUnlock:
 		ref := model.EventRef{T: int32(t), I: int32(len(g.Threads[t]))}
 		for pos := 1; pos <= len(g.Co[a.Loc])+1; pos++ {
-			add(simpleEvent(a)).InsertCo(a.Loc, ref, pos)
+			add(a.SimpleEvent()).InsertCo(a.Loc, ref, pos)
 		}
 	case model.ActRead, model.ActRMW, model.ActCAS, model.ActLock:
 		writes := append([]model.EventRef{model.InitRef(a.Loc)}, g.Co[a.Loc]...)
 		for _, w := range writes {
 			v := g.WriteValue(w)
-			for _, spurious := range spuriousChoices(a, v) {
-				r, ok, wv := readEvent(a, w, v, spurious)
+			for _, spurious := range a.SpuriousChoices(v) {
+				r, ok, wv := a.ReadEvent(w, v, spurious)
 				if !ok {
 					add(r)
 					continue
 				}
-				h := add(r, writeHalf(a, wv))
+				h := add(r, a.WriteHalf(wv))
 				ref := model.EventRef{T: int32(t), I: int32(len(g.Threads[t]) + 1)}
 				h.InsertCo(a.Loc, ref, g.CoPos(a.Loc, w)+1)
 			}

@@ -1,11 +1,29 @@
-package checker
+// Package graphs explores the execution graphs of a program under a
+// memory model: an optimal dynamic partial-order reduction that visits each
+// consistent execution once (Explore), and the deliberately simple
+// reference it is tested against (Reference).
+package graphs
 
 import (
-	"fmt"
 	"slices"
 
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
+
+// Explore visits every consistent complete execution of r's program under
+// its model exactly once, reporting each to r. Its cost grows with the
+// number of executions, not with the number of interleavings. With a
+// preemption bound it explores interleavings instead (Reference).
+func Explore(r *engine.Runner) (engine.Stats, error) {
+	if r.Limits.Preemptions {
+		// Preemptions are a property of schedules: bound them over
+		// interleavings.
+		return Reference(r)
+	}
+	d := &dpor{Runner: r}
+	return r.Finish(r.Run(func() error { return d.visit(d.initial(), true) }))
+}
 
 // dpor is an optimal dynamic partial-order reduction over execution graphs,
 // after TruSt (Kokologiannakis, Marmanis, Gladstein, Vafeiadis, "Truly
@@ -23,7 +41,7 @@ import (
 // performed only when the deleted events were added with their maximal
 // choice (reading from, or placed at, the end of modification order),
 // which makes every consistent execution appear exactly once.
-type dpor struct{ *runner }
+type dpor struct{ *engine.Runner }
 
 // meta is the explorer's bookkeeping for one event.
 type meta struct {
@@ -58,7 +76,7 @@ type acted struct {
 }
 
 func (d *dpor) initial() *dstate {
-	return &dstate{g: model.NewGraph(d.p), meta: make([][]meta, len(d.p.Threads))}
+	return &dstate{g: model.NewGraph(d.Prog), meta: make([][]meta, len(d.Prog.Threads))}
 }
 
 // clone returns a copy of s in which the events and bookkeeping of threads
@@ -120,8 +138,8 @@ func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) 
 		// A thread's next action depends on its events only (a spawned
 		// thread's also on its spawn: not cached).
 		c := s.acts[i]
-		if c == nil || c.n != len(s.g.Threads[i]) || d.p.Threads[i].Spawned {
-			ai, err := d.action(s.g, i)
+		if c == nil || c.n != len(s.g.Threads[i]) || d.Prog.Threads[i].Spawned {
+			ai, err := engine.Next(s.g, i)
 			c = &acted{n: len(s.g.Threads[i]), a: ai, err: err}
 			s.acts[i] = c
 		}
@@ -135,7 +153,7 @@ func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) 
 		if ai.Pending {
 			return i, ai, false, nil
 		}
-		if len(s.g.Threads[i]) >= d.opt.MaxEvents {
+		if len(s.g.Threads[i]) >= d.Limits.MaxEvents {
 			bounded = true
 			continue
 		}
@@ -151,10 +169,10 @@ func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) 
 // outgoing edge in any relation (a read of the last write in modification
 // order, a write placed last, a fence, a choice), which can close no cycle.
 func (d *dpor) visit(s *dstate, known bool) error {
-	if !known && (incoherent(s.g, s.last) || !d.consistent(s.g)) {
+	if !known && (incoherent(s.g, s.last) || !d.Consistent(s.g)) {
 		return nil
 	}
-	if err := d.step(); err != nil {
+	if err := d.Step(); err != nil {
 		return err
 	}
 	t, a, bounded, err := d.next(s)
@@ -163,14 +181,14 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	}
 	if t < 0 {
 		if bounded {
-			d.setLimit("max-events")
+			d.SetLimit(engine.MaxEvents)
 			return nil
 		}
-		return d.complete(s.g)
+		return d.Complete(s.g)
 	}
 	switch {
 	case a.Pending:
-		e, pos := pendingWrite(s.g, t, &a)
+		e, pos := s.g.PendingWrite(t, &a)
 		c := s.clone(a.Loc, t)
 		w := c.add(t, e, true)
 		c.g.InsertCo(a.Loc, w, pos)
@@ -184,8 +202,8 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		for k := len(writes) - 1; k >= 0; k-- {
 			w := writes[k]
 			v := s.g.WriteValue(w)
-			for _, spurious := range spuriousChoices(&a, v) {
-				r, _, _ := readEvent(&a, w, v, spurious)
+			for _, spurious := range a.SpuriousChoices(v) {
+				r, _, _ := a.ReadEvent(w, v, spurious)
 				c := s.clone(model.NoLoc, t)
 				max := w == comax && !spurious
 				c.add(t, r, max)
@@ -196,7 +214,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		}
 		return nil
 	case a.Kind == model.ActWrite || a.Kind == model.ActUnlock:
-		e := simpleEvent(&a)
+		e := a.SimpleEvent()
 		n := len(s.g.Co[a.Loc])
 		c := s.clone(a.Loc, t)
 		w := c.add(t, e, true)
@@ -217,7 +235,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		return nil
 	case a.Kind == model.ActChoose:
 		for v := 0; v < a.N; v++ {
-			e := simpleEvent(&a)
+			e := a.SimpleEvent()
 			e.Val = int64(v)
 			c := s.clone(model.NoLoc, t)
 			c.add(t, e, v == 0)
@@ -228,7 +246,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		return nil
 	}
 	c := s.clone(model.NoLoc, t)
-	c.add(t, simpleEvent(&a), true)
+	c.add(t, a.SimpleEvent(), true)
 	return d.visit(c, true)
 }
 
@@ -289,19 +307,19 @@ func incoherent(g *model.Graph, e model.EventRef) bool {
 
 // explore visits c, on an idle worker when there is one.
 func (d *dpor) explore(c *dstate, known bool) error {
-	if d.tasks == nil { // sequential: no closure to allocate per graph
+	if !d.Parallel() { // sequential: no closure to allocate per graph
 		return d.visit(c, known)
 	}
-	return d.fork(func() error { return d.visit(c, known) })
+	return d.Fork(func() error { return d.visit(c, known) })
 }
 
 // revisitsOf performs the backward revisits of w, on an idle worker when
 // there is one.
 func (d *dpor) revisitsOf(c *dstate, w model.EventRef) error {
-	if d.tasks == nil {
+	if !d.Parallel() {
 		return d.revisits(c, w)
 	}
-	return d.fork(func() error { return d.revisits(c, w) })
+	return d.Fork(func() error { return d.revisits(c, w) })
 }
 
 // prefix returns the po ∪ rf prefix of e, as the number of events of each
@@ -409,7 +427,7 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 	for t, evs := range c.g.Threads {
 		for i := range evs {
 			if e := &evs[i]; e.Kind == model.KRead && !e.Rf.IsInit() && int(e.Rf.I) >= keep[e.Rf.T] && (model.EventRef{T: int32(t), I: int32(i)}) != r {
-				return fmt.Errorf("internal error: revisit of %v by %v leaves %d.%d reading from a deleted write", r, w, t, i)
+				return engine.Internalf("revisit of %v by %v leaves %d.%d reading from a deleted write", r, w, t, i)
 			}
 		}
 	}
@@ -418,15 +436,15 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 			c.meta[t][i].noRevisit = true
 		}
 	}
-	_, a, err := d.p.Replay(int(r.T), c.g.Threads[r.T][:r.I])
+	_, a, err := d.Prog.Replay(int(r.T), c.g.Threads[r.T][:r.I])
 	if err != nil {
 		return err
 	}
 	v := c.g.WriteValue(w)
 	loc := a.Loc
 	rmwWrite := c.g.Ev(w).RMW
-	for _, spurious := range spuriousChoices(&a, v) {
-		ev, _, _ := readEvent(&a, w, v, spurious)
+	for _, spurious := range a.SpuriousChoices(v) {
+		ev, _, _ := a.ReadEvent(w, v, spurious)
 		// w keeps its place after an RMW's read; a plain write takes every place.
 		n := len(c.g.Co[loc])
 		first, last := n, n

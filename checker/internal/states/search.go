@@ -1,13 +1,14 @@
-package checker
+package states
 
 import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// The state explorer's search is breadth-first, one level at a time: the
+// The search is breadth-first, one level at a time: the
 // workers (Options.Workers) expand a batch of a level's states, each into
 // the result slot of its state, and the results are merged in the level's
 // order, batch after batch. The states found, the counts and the
@@ -31,7 +32,7 @@ type node struct {
 // successor is a move a worker made from a state of a level.
 type successor struct {
 	m    move
-	viol []string
+	viol []engine.Violation
 	s    *sstate // the state it reached, unless an earlier level had it (nil)
 	key  string
 }
@@ -44,28 +45,25 @@ type expansion struct {
 	err     error
 }
 
-// outcome judges a state in which no thread can move.
+// outcome is a state in which no thread can move, judged.
 type outcome struct {
 	s       *sstate
-	viol    []violated
+	viol    []engine.Violation
 	blocked bool // some thread never finishes
 }
 
-// violated is a property a final state violates, and why.
-type violated struct{ prop, msg string }
-
 // search explores every state reachable from the initial one.
 func (x *states) search() error {
-	s, viol, err := x.initial(nil)
+	s, outs, err := x.initial(nil)
 	if err != nil {
 		return err
 	}
 	x.seen[string(x.key(s))] = struct{}{}
 	x.links = append(x.links[:0], link{from: -1})
-	for _, p := range viol {
-		x.record(p, "", 0, nil)
+	for _, v := range x.judge(outs) {
+		x.record(v, 0, nil)
 	}
-	n := max(x.opt.Workers, 1)
+	n := max(x.Limits.Workers, 1)
 	workers := make([]*states, n)
 	for i := range workers {
 		workers[i] = x.worker()
@@ -116,9 +114,9 @@ const batch = 128
 // own scratch space and memos, and the properties it reaches.
 func (x *states) worker() *states {
 	w := *x
-	w.buf, w.scratch, w.fut, w.recs, w.kept = nil, nil, nil, nil, nil
+	w.buf, w.scratch, w.ways, w.recs, w.kept, w.hz = nil, nil, nil, nil, nil, model.Horizon{}
 	w.keys = make([][]byte, len(x.keys))
-	w.opMemo, w.linMemo, w.reached = map[opKey]bool{}, map[string]string{}, map[string]bool{}
+	w.opMemo, w.reached = map[opKey]bool{}, map[string]bool{}
 	return &w
 }
 
@@ -126,46 +124,46 @@ func (x *states) worker() *states {
 // reads the states of earlier levels and writes nothing shared.
 func (w *states) expand(s *sstate) expansion {
 	var e expansion
-	if e.err = w.step(); e.err != nil {
+	if e.err = w.Step(); e.err != nil {
 		return e
 	}
 	moved := false
 	try := func(t int, o option) bool {
 		moved = true
-		n, viol, err := w.apply(s, t, o, nil)
+		n, outs, err := w.apply(s, t, o, nil)
 		if err != nil {
 			e.err = err
 			return false
 		}
-		sc := successor{m: move{int32(t), o}, viol: viol}
+		sc := successor{m: move{int32(t), o}, viol: w.judge(outs)}
 		if k := w.key(n); !w.isSeen(k) {
 			sc.s, sc.key = n, string(k)
 		}
-		if sc.s != nil || len(viol) > 0 {
+		if sc.s != nil || len(sc.viol) > 0 {
 			e.next = append(e.next, sc)
 		}
 		return true
 	}
 	for t, th := range s.th {
-		if w.tso && len(s.bufs[t]) > 0 && !try(t, option{flush: true}) {
+		if s.mem.Internal(t) && !try(t, option{flush: true}) {
 			return e
 		}
 		if th.st.Status != model.Running {
 			continue
 		}
-		opts := w.options(s, t, &th.a)
-		if len(opts) > 0 && th.n >= w.opt.MaxEvents {
+		ways := s.mem.Ways(t, &th.a, nil)
+		if len(ways) > 0 && th.n >= w.Limits.MaxEvents {
 			e.bounded = true
 			continue
 		}
-		for _, o := range opts {
-			if !try(t, o) {
+		for _, way := range ways {
+			if !try(t, option{way: way}) {
 				return e
 			}
 		}
 	}
 	if !moved && !e.bounded {
-		e.final = w.judge(s)
+		e.final = w.end(s)
 	}
 	return e
 }
@@ -175,44 +173,41 @@ func (x *states) isSeen(k []byte) bool {
 	return ok
 }
 
-// judge judges a state in which no thread can move.
-func (w *states) judge(s *sstate) *outcome {
+// judge judges outcomes, noting the properties they check, and returns
+// their violations.
+func (w *states) judge(outs []*engine.Outcome) []engine.Violation {
+	var viol []engine.Violation
+	for _, o := range outs {
+		viol = append(viol, w.cfg.Judge(o, w.check)...)
+	}
+	return viol
+}
+
+// check notes that the search checked property p.
+func (w *states) check(p string) { w.reached[p] = true }
+
+// end judges a state in which no thread can move: the end of an
+// execution. A thread still running waits for a held mutex.
+func (w *states) end(s *sstate) *outcome {
 	f := &outcome{s: s}
-	finished, waits := true, false
-	for _, th := range s.th {
-		switch th.st.Status {
+	o := &engine.Outcome{Prog: w.Prog, End: true, Threads: make([]model.ThreadState, len(s.th)), Final: s.finalState(len(w.Prog.Locs))}
+	for t, th := range s.th {
+		st := th.st
+		switch st.Status {
 		case model.Running: // waiting for a held lock
-			finished, f.blocked, waits = false, true, true
+			st.Status, st.WaitLoc = model.Blocked, th.a.Loc
+			f.blocked = true
 		case model.Blocked:
-			finished, f.blocked = false, true
-		case model.Failed:
-			finished = false
+			f.blocked = true
 		case model.Cut:
-			finished = false
-			w.setLimit("loop-bound")
+			w.SetLimit(engine.LoopBound)
 		}
+		o.Threads[t] = st
 	}
-	w.reached[PropDataRace], w.reached[PropDeadlock] = true, true
-	if waits {
-		f.viol = append(f.viol, violated{prop: PropDeadlock})
+	if w.spec != nil && !w.perOp {
+		o.History = w.history(s.hist)
 	}
-	if finished {
-		fs := s.finalState()
-		for _, c := range w.p.Checks {
-			w.reached[c.Prop] = true
-			if !c.Cond.Eval(&fs) {
-				f.viol = append(f.viol, violated{prop: c.Prop})
-			}
-		}
-	}
-	if w.spec != nil {
-		w.reached[PropLinearizability] = true
-		if !w.perOp {
-			if msg := w.linearize(s.hist); msg != "" {
-				f.viol = append(f.viol, violated{PropLinearizability, msg})
-			}
-		}
-	}
+	f.viol = w.judge([]*engine.Outcome{o})
 	return f
 }
 
@@ -229,8 +224,8 @@ func (x *states) merge(next, part []node, results []expansion) ([]node, error) {
 		from := part[i].id
 		for j := range e.next {
 			sc := &e.next[j]
-			for _, p := range sc.viol {
-				x.record(p, "", from, &sc.m)
+			for _, v := range sc.viol {
+				x.record(v, from, &sc.m)
 			}
 			if _, ok := x.seen[sc.key]; ok || sc.s == nil {
 				continue
@@ -241,42 +236,33 @@ func (x *states) merge(next, part []node, results []expansion) ([]node, error) {
 			next = append(next, node{s: sc.s, id: id})
 		}
 		if e.bounded {
-			x.setLimit("max-events")
+			x.SetLimit(engine.MaxEvents)
 		}
 		if f := e.final; f != nil {
 			if x.onFinal != nil {
 				x.onFinal(f.s)
 			}
-			x.mu.Lock()
-			var err error
-			if x.opt.MaxExecutions > 0 && x.stats.Executions >= x.opt.MaxExecutions {
-				err = x.stop("max-executions") // one final state too many, as step would say at the next state
-			} else {
-				x.stats.Executions++
-				if f.blocked {
-					x.stats.Blocked++
-				}
-			}
-			x.mu.Unlock()
-			if err != nil {
+			// At the execution bound, one final state too many stops the
+			// search, as Step would say at the next state.
+			if err := x.CountFinal(f.blocked); err != nil {
 				return nil, err
 			}
 			x.free = x.free || !f.blocked
 			for _, v := range f.viol {
-				x.record(v.prop, v.msg, from, nil)
+				x.record(v, from, nil)
 			}
 		}
 	}
 	return next, nil
 }
 
-// record notes a violation of property p by the state numbered from, or
-// by its move m when m is not nil, keeping a shortest path to one.
-func (x *states) record(p, msg string, from int32, m *move) {
-	f := x.found[p]
+// record notes a violation by the state numbered from, or by its move m
+// when m is not nil, keeping a shortest path to one.
+func (x *states) record(v engine.Violation, from int32, m *move) {
+	f := x.found[v.Prop]
 	if f == nil {
 		f = &finding{}
-		x.found[p] = f
+		x.found[v.Prop] = f
 	}
 	f.count++
 	depth := int(x.links[from].depth)
@@ -286,7 +272,7 @@ func (x *states) record(p, msg string, from int32, m *move) {
 	if f.count > 1 && depth >= len(f.path) {
 		return
 	}
-	f.path, f.msg = make([]move, depth), msg
+	f.path, f.msg = make([]move, depth), v.Msg
 	if m != nil {
 		f.path[depth-1] = *m
 		depth--

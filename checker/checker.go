@@ -1,0 +1,199 @@
+// Package checker is ordercheck's library: it loads protocols (from the
+// catalogue or from files), checks their properties under memory models by
+// exploring every execution, compares the fixes under review, saves and
+// replays counterexamples, simulates random runs, and checks the histories
+// of the protocols' Go implementations. The ordercheck command is a thin
+// layer over it; package render prints its results.
+//
+// A protocol is loaded, one of its variants instantiated with parameters,
+// and checked under a model:
+//
+//	pr, err := checker.Load("dlsym")
+//	inst, err := pr.Instance("fixed", nil)
+//	rep, err := inst.Check(rc11, checker.Options{})
+//	if rep.Verdict() == checker.Violated { ... rep.Props[i].Witness ... }
+//
+// Lower down, Check judges any model.Program, and Explore visits its
+// executions one by one.
+package checker
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/internal/graphs"
+	"github.com/ordercheck/ordercheck/checker/internal/states"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// Options bound and steer an exploration. The zero value explores
+// exhaustively, sequentially, with the engine that applies.
+type Options struct {
+	// MaxExecutions stops after this many complete executions (final
+	// states, for the state explorer).
+	MaxExecutions int64
+	// MaxEvents bounds the events of one thread (a guard for unbounded
+	// loops); 0 means DefaultMaxEvents.
+	MaxEvents int
+	// MaxGraphs stops after visiting this many partial graphs (states).
+	MaxGraphs int64
+	// MaxMemory stops when the heap grows beyond this many bytes.
+	MaxMemory uint64
+	// Preemptions, when set, explores only the schedules that switch away
+	// from a runnable thread at most PreemptionBound times (CHESS's
+	// context bounding); the verdict is then bounded unless no schedule
+	// was cut.
+	Preemptions     bool
+	PreemptionBound int
+	// Timeout stops the exploration after this long.
+	Timeout time.Duration
+	// Context, when set, cancels the exploration: it stops with what it
+	// explored, and no verdict.
+	Context context.Context
+	// Progress, when set, is called about once a second with the
+	// statistics so far.
+	Progress func(Stats)
+	// Workers explores on this many goroutines; 0 or 1 explores
+	// sequentially. Verdicts, counts and witnesses do not depend on it.
+	Workers int
+	// Engine chooses how Check explores.
+	Engine Engine
+	// Races asks Explore for the data races of every execution (Check
+	// finds them when a property asks for them).
+	Races bool
+
+	// wholeHistories keeps the state explorer from judging operations
+	// one at a time (tests compare the two).
+	wholeHistories bool
+}
+
+// DefaultMaxEvents is the per-thread event bound used when
+// Options.MaxEvents is 0.
+const DefaultMaxEvents = engine.DefaultMaxEvents
+
+func (o *Options) limits() engine.Limits {
+	return engine.Limits{MaxExecutions: o.MaxExecutions, MaxEvents: o.MaxEvents, MaxGraphs: o.MaxGraphs, MaxMemory: o.MaxMemory,
+		Preemptions: o.Preemptions, PreemptionBound: o.PreemptionBound, Timeout: o.Timeout, Context: o.Context, Progress: o.Progress, Workers: o.Workers}
+}
+
+// Engine is a way of exploring a program.
+type Engine uint8
+
+// The engines.
+const (
+	// EngineAuto explores by states when the model and program allow it,
+	// else by graphs.
+	EngineAuto Engine = iota
+	// EngineDPOR visits each consistent execution graph once.
+	EngineDPOR
+	// EngineStates visits each reachable state of the model's machine
+	// once.
+	EngineStates
+)
+
+var engineNames = [...]string{"auto", "dpor", "states"}
+
+func (e Engine) String() string { return engineNames[e] }
+
+// ParseEngine reads an engine's name: auto, dpor or states.
+func ParseEngine(s string) (Engine, error) {
+	for i, n := range engineNames {
+		if n == s {
+			return Engine(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown engine %q (known: auto, dpor, states)", s)
+}
+
+// engineFor decides the engine that explores p under m.
+func engineFor(p *model.Program, m *model.Model, opt Options) (Engine, error) {
+	switch opt.Engine {
+	case EngineAuto:
+		if !opt.Preemptions && states.Unsupported(p, m) == "" {
+			return EngineStates, nil
+		}
+		return EngineDPOR, nil
+	case EngineStates:
+		if opt.Preemptions {
+			return 0, fmt.Errorf("the states engine does not bound preemptions; use --engine dpor")
+		}
+		if why := states.Unsupported(p, m); why != "" {
+			return 0, fmt.Errorf("%s", why)
+		}
+	}
+	return opt.Engine, nil
+}
+
+// StatesUnsupported says why the state explorer cannot explore p under m,
+// or returns "" when it can.
+func StatesUnsupported(p *model.Program, m *model.Model) string { return states.Unsupported(p, m) }
+
+// Execution is one complete, consistent execution: its graph, final state,
+// each thread's final local state, its data races (when asked for) and
+// the threads that never finish.
+type Execution = engine.Execution
+
+// Stats counts what an exploration did.
+type Stats = engine.Stats
+
+// Limit names the bound that cut an exploration short.
+type Limit = engine.Limit
+
+// The bounds that may cut an exploration short; NoLimit when it was
+// exhaustive.
+const (
+	NoLimit         = engine.None
+	MaxExecutions   = engine.MaxExecutions
+	MaxGraphs       = engine.MaxGraphs
+	MaxEvents       = engine.MaxEvents
+	MaxMemory       = engine.MaxMemory
+	Timeout         = engine.Timeout
+	Interrupted     = engine.Interrupted
+	LoopBound       = engine.LoopBound
+	PreemptionBound = engine.PreemptionBound
+)
+
+// Explore visits every consistent complete execution of p under m exactly
+// once, calling visit for each (from several goroutines when opt.Workers
+// is above one). It uses optimal dynamic partial-order reduction: its cost
+// grows with the number of executions, not of interleavings. With a
+// preemption bound it explores the schedules within it.
+func Explore(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
+	return graphs.Explore(engine.NewRunner(p, m, opt.limits(), opt.Races, visit))
+}
+
+// ExploreReference visits the same executions as Explore by the simplest
+// method: it adds events in every order, branching on every choice, and
+// remembers every partial graph it has seen. It serves as the reference
+// the optimised explorer is tested against.
+func ExploreReference(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
+	return graphs.Reference(engine.NewRunner(p, m, opt.limits(), opt.Races, visit))
+}
+
+// Candidates returns the model that accepts every graph, so that
+// ExploreReference enumerates all candidate executions (those without a
+// cycle in po ∪ rf), for checking explorers and models against each other.
+func Candidates() *model.Model { return graphs.Candidates }
+
+// NewExecution makes an execution of g, a graph whose threads have all
+// stopped, finding its data races (judged by m's happens-before) when
+// races is set. It returns nil when g is not an execution: a thread waits
+// for a lock that is released later in modification order (it would retry
+// and take it).
+func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error) {
+	return engine.NewExecution(g, m, races)
+}
+
+// InternalError is a bug of ordercheck, not of its input: please report it.
+type InternalError = engine.InternalError
+
+// History returns the operations of an execution, for porcupine: each
+// operation marked in the program (call and return markers) with its
+// thread as client, its name as input and its result as output, timed by
+// the positions of its call and return in the execution's presentation
+// order. Operations that never returned are left out.
+func History(e *Execution) []porcupine.Operation { return engine.History(e.Graph) }

@@ -1,0 +1,564 @@
+// Package engine holds what ordercheck's exploration engines share: the
+// bounds of an exploration and its statistics, the runner that enforces
+// the bounds on one or several workers, complete executions, and the
+// outcomes the engines hand to the judge.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// Limits bound an exploration. Zero values mean no bound.
+type Limits struct {
+	// MaxExecutions stops after this many complete executions (final
+	// states for the state explorer).
+	MaxExecutions int64
+	// MaxEvents bounds the events of one thread (a guard for unbounded
+	// loops); 0 means DefaultMaxEvents.
+	MaxEvents int
+	// MaxGraphs stops after visiting this many partial graphs (states).
+	MaxGraphs int64
+	// MaxMemory stops when the heap grows beyond this many bytes.
+	MaxMemory uint64
+	// Preemptions, when set, explores only the schedules that switch away
+	// from a runnable thread at most PreemptionBound times (CHESS's
+	// context bounding).
+	Preemptions     bool
+	PreemptionBound int
+	// Timeout stops the exploration after this long.
+	Timeout time.Duration
+	// Context, when set, cancels the exploration.
+	Context context.Context
+	// Progress, when set, is called about once a second with the
+	// statistics so far.
+	Progress func(Stats)
+	// Workers explores on this many goroutines; 0 or 1 explores
+	// sequentially. The results do not depend on it.
+	Workers int
+}
+
+// DefaultMaxEvents is the per-thread event bound used when Limits.MaxEvents is 0.
+const DefaultMaxEvents = 4096
+
+// Limit names the bound that cut an exploration short.
+type Limit uint8
+
+// The bounds; None when the exploration was exhaustive.
+const (
+	None            Limit = iota
+	MaxExecutions         // Limits.MaxExecutions
+	MaxGraphs             // Limits.MaxGraphs
+	MaxEvents             // Limits.MaxEvents (a thread was cut)
+	MaxMemory             // Limits.MaxMemory
+	Timeout               // Limits.Timeout
+	Interrupted           // Limits.Context was cancelled
+	LoopBound             // a loop of the program reached its bound
+	PreemptionBound       // Limits.PreemptionBound
+)
+
+var limitNames = [...]string{"", "max-executions", "max-graphs", "max-events", "max-memory", "timeout", "interrupted", "loop-bound", "preemption-bound"}
+
+func (l Limit) String() string { return limitNames[l] }
+
+// Stats counts what an exploration did.
+type Stats struct {
+	Executions int64 // complete, consistent executions (final states, for the state explorer)
+	Blocked    int64 // of which some thread never finishes
+	Graphs     int64 // partial graphs (or states) visited
+	// States counts the distinct states of a state-merging exploration.
+	States  int64
+	Elapsed time.Duration
+	// Limit is None when the exploration was exhaustive; otherwise it
+	// names the bound that cut it short, and nothing was verified.
+	Limit Limit
+	// PreemptionBound is the bound when Limit is PreemptionBound.
+	PreemptionBound int
+}
+
+// Exhaustive reports whether every execution was explored.
+func (s Stats) Exhaustive() bool { return s.Limit == None }
+
+// Count returns the size of the explored space and its unit: states for
+// a state-merging exploration, else executions.
+func (s Stats) Count() (int64, string) {
+	if s.States > 0 {
+		return s.States, "states"
+	}
+	return s.Executions, "executions"
+}
+
+// LimitText names the bound, with its value for a preemption bound.
+func (s Stats) LimitText() string {
+	if s.Limit == PreemptionBound {
+		return fmt.Sprintf("preemption-bound(%d)", s.PreemptionBound)
+	}
+	return s.Limit.String()
+}
+
+// String summarises the statistics.
+func (s Stats) String() string {
+	lim := "exhaustive"
+	if s.Limit != None {
+		lim = "bounded by " + s.LimitText()
+	}
+	if s.States > 0 {
+		return fmt.Sprintf("%d states, %d final (%d blocked), %v, %s", s.States, s.Executions, s.Blocked, s.Elapsed.Round(time.Millisecond), lim)
+	}
+	return fmt.Sprintf("%d executions (%d blocked), %d graphs, %v, %s", s.Executions, s.Blocked, s.Graphs, s.Elapsed.Round(time.Millisecond), lim)
+}
+
+// ErrStop stops an exploration at a bound; Finish turns it into a result.
+var ErrStop = errors.New("stop")
+
+// Runner holds what every engine needs: the program and model, limits,
+// statistics, the reporting of complete executions and the workers of a
+// parallel exploration.
+type Runner struct {
+	Prog   *model.Program
+	Model  *model.Model
+	Limits Limits
+	// Races asks for the data races of every complete execution.
+	Races bool
+	visit func(*Execution)
+
+	start    time.Time
+	deadline time.Time
+
+	mu           sync.Mutex // guards stats, lastProgress and err
+	stats        Stats
+	lastProgress time.Time
+	err          error       // the first error of a parallel exploration
+	halt         atomic.Bool // set when the exploration must stop
+	tasks        chan func() error
+	pending      sync.WaitGroup
+}
+
+// NewRunner returns a runner of p under m; visit, when not nil, sees every
+// complete execution (from several goroutines when there are workers).
+func NewRunner(p *model.Program, m *model.Model, lim Limits, races bool, visit func(*Execution)) *Runner {
+	r := &Runner{Prog: p, Model: m, Limits: lim, Races: races, visit: visit, start: time.Now()}
+	if r.Limits.MaxEvents == 0 {
+		r.Limits.MaxEvents = DefaultMaxEvents
+	}
+	if lim.Timeout > 0 {
+		r.deadline = r.start.Add(lim.Timeout)
+	}
+	return r
+}
+
+// Finish returns the statistics, and the error unless it is ErrStop.
+func (x *Runner) Finish(err error) (Stats, error) {
+	x.stats.Elapsed = time.Since(x.start)
+	if errors.Is(err, ErrStop) {
+		err = nil
+	}
+	return x.stats, err
+}
+
+// Run runs the exploration root, on Limits.Workers goroutines when there
+// are several: a subtree handed to Fork then runs on an idle worker.
+func (x *Runner) Run(root func() error) error {
+	if x.Limits.Workers <= 1 {
+		return root()
+	}
+	x.tasks = make(chan func() error)
+	for range x.Limits.Workers {
+		go func() {
+			for f := range x.tasks {
+				if err := f(); err != nil {
+					x.fail(err)
+				}
+				x.pending.Done()
+			}
+		}()
+	}
+	x.pending.Add(1)
+	x.tasks <- root
+	x.pending.Wait()
+	close(x.tasks)
+	return x.err
+}
+
+// Parallel reports whether subtrees may run on other workers (Fork).
+func (x *Runner) Parallel() bool { return x.tasks != nil }
+
+// Restart forgets the counts and the stop of an exploration, to run
+// another in the same time.
+func (x *Runner) Restart() {
+	x.stats = Stats{}
+	x.err = nil
+	x.halt.Store(false)
+}
+
+// Fork explores a subtree: on an idle worker when there is one (its error
+// then stops the whole exploration), otherwise here and now.
+func (x *Runner) Fork(f func() error) error {
+	if x.tasks == nil {
+		return f()
+	}
+	x.pending.Add(1)
+	select {
+	case x.tasks <- f:
+		return nil
+	default:
+		x.pending.Done()
+		return f()
+	}
+}
+
+// fail records the first error of a worker and stops the others.
+func (x *Runner) fail(err error) {
+	x.mu.Lock()
+	if x.err == nil && !errors.Is(err, ErrStop) {
+		x.err = err
+	}
+	x.mu.Unlock()
+	x.halt.Store(true)
+}
+
+// SetLimit records that a bound cut the exploration short.
+func (x *Runner) SetLimit(l Limit) {
+	x.mu.Lock()
+	x.stats.Limit = l
+	if l == PreemptionBound {
+		x.stats.PreemptionBound = x.Limits.PreemptionBound
+	}
+	x.mu.Unlock()
+}
+
+// stop ends the exploration at a bound; x.mu is held.
+func (x *Runner) stop(l Limit) error {
+	if x.stats.Limit == None {
+		x.stats.Limit = l
+	}
+	x.halt.Store(true)
+	return ErrStop
+}
+
+// Step counts a visited graph (or state) and checks the limits.
+func (x *Runner) Step() error {
+	if x.halt.Load() {
+		return ErrStop
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.halt.Load() { // another worker stopped while this one waited: count nothing more
+		return ErrStop
+	}
+	x.stats.Graphs++
+	if x.Limits.MaxExecutions > 0 && x.stats.Executions >= x.Limits.MaxExecutions {
+		return x.stop(MaxExecutions)
+	}
+	if x.Limits.MaxGraphs > 0 && x.stats.Graphs > x.Limits.MaxGraphs {
+		return x.stop(MaxGraphs)
+	}
+	if x.stats.Graphs%256 == 1 {
+		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
+			return x.stop(Timeout)
+		}
+		if x.Limits.Context != nil && x.Limits.Context.Err() != nil {
+			return x.stop(Interrupted)
+		}
+		if x.Limits.Progress != nil && time.Since(x.lastProgress) > time.Second {
+			x.lastProgress = time.Now()
+			st := x.stats
+			st.Elapsed = time.Since(x.start)
+			x.Limits.Progress(st)
+		}
+	}
+	if x.Limits.MaxMemory > 0 && x.stats.Graphs%4096 == 1 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if ms.HeapAlloc > x.Limits.MaxMemory {
+			return x.stop(MaxMemory)
+		}
+	}
+	return nil
+}
+
+// CountFinal counts a final state (blocked: with a thread that never
+// finishes); at the execution bound it stops the exploration instead.
+func (x *Runner) CountFinal(blocked bool) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.Limits.MaxExecutions > 0 && x.stats.Executions >= x.Limits.MaxExecutions {
+		return x.stop(MaxExecutions)
+	}
+	x.stats.Executions++
+	if blocked {
+		x.stats.Blocked++
+	}
+	return nil
+}
+
+// Limited reports the bound that has cut the exploration so far.
+func (x *Runner) Limited() Limit {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.stats.Limit
+}
+
+// Consistent reports whether g is consistent under the model.
+func (x *Runner) Consistent(g *model.Graph) bool { return x.Model.Check(model.NewExec(g)) == "" }
+
+// Next returns thread t's next action in g; a thread not yet spawned has none.
+func Next(g *model.Graph, t int) (model.Action, error) {
+	if g.Prog.Threads[t].Spawned {
+		if _, ok := g.Spawner(t); !ok {
+			return model.Action{}, nil
+		}
+	}
+	_, a, err := g.Prog.Replay(t, g.Threads[t])
+	return a, err
+}
+
+// Complete reports g, whose threads have all stopped, as an execution.
+func (x *Runner) Complete(g *model.Graph) error {
+	e, err := NewExecution(g, x.Model, x.Races)
+	if err != nil || e == nil {
+		return err
+	}
+	x.mu.Lock()
+	for _, st := range e.States {
+		if st.Status == model.Cut && x.stats.Limit == None {
+			x.stats.Limit = LoopBound
+		}
+	}
+	x.stats.Executions++
+	if len(e.Blocked) > 0 {
+		x.stats.Blocked++
+	}
+	x.mu.Unlock()
+	if x.visit != nil {
+		x.visit(e)
+	}
+	return nil
+}
+
+// Execution is one complete, consistent execution.
+type Execution struct {
+	Graph *model.Graph
+	Final model.FinalState
+	// States holds each thread's final local state.
+	States []model.ThreadState
+	// Races lists the racing pairs, when races were asked for.
+	Races [][2]model.EventRef
+	// Blocked lists the threads that never finish: blocked on a held lock
+	// (a deadlock) or on a false assume.
+	Blocked []int
+}
+
+// NewExecution makes an execution of g, a graph whose threads have all
+// stopped, finding its data races (judged by m's happens-before) when
+// races is set. It returns nil when g is not an execution: a thread waits
+// for a lock that is released later in modification order (it would retry
+// and take it).
+func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error) {
+	p := g.Prog
+	e := &Execution{Graph: g, States: make([]model.ThreadState, len(g.Threads))}
+	e.Final.Regs = make([][]int64, len(g.Threads))
+	for t := range g.Threads {
+		st, _, err := p.Replay(t, g.Threads[t])
+		if err != nil {
+			return nil, err
+		}
+		if p.Threads[t].Spawned {
+			if _, ok := g.Spawner(t); !ok {
+				st.Status = model.Unborn
+			}
+		}
+		e.States[t] = st
+		e.Final.Regs[t] = st.Regs
+		if st.Status == model.Blocked {
+			if st.WaitLoc != model.NoLoc {
+				last := &g.Threads[t][len(g.Threads[t])-1]
+				if last.Rf != g.CoMax(st.WaitLoc) {
+					return nil, nil
+				}
+			}
+			e.Blocked = append(e.Blocked, t)
+		}
+	}
+	e.Final.Mem = g.FinalMem()
+	if races {
+		ex := model.NewExec(g)
+		for _, r := range model.DataRaces(ex, m.HappensBefore(ex)) {
+			e.Races = append(e.Races, [2]model.EventRef{ex.Refs[r[0]], ex.Refs[r[1]]})
+		}
+	}
+	return e, nil
+}
+
+// Failed lists the threads whose assertion failed.
+func (e *Execution) Failed() []int {
+	var out []int
+	for t, s := range e.States {
+		if s.Status == model.Failed {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Outcome is what an engine observed, for the judge: the end of an
+// execution (a complete execution, or a final state of the state search),
+// or a step of the state search that evaluated an assertion, raced, or
+// returned from an operation.
+type Outcome struct {
+	Prog *model.Program
+	// Graph is the execution, when the engine has one.
+	Graph *model.Graph
+	// End marks the end of an execution: Threads and Final are set.
+	End     bool
+	Threads []model.ThreadState
+	Final   model.FinalState
+	// Asserted lists the assertions evaluated; Failed those that failed.
+	Asserted, Failed []Site
+	// Races lists racing pairs of accesses; the state search, which only
+	// knows that an access raced, gives zero pairs.
+	Races [][2]model.EventRef
+	// History holds the operations, when histories are judged: the
+	// execution's at its end, or the one operation that just returned.
+	History []porcupine.Operation
+}
+
+// Site is an instruction of a thread.
+type Site struct{ Thread, Instr int }
+
+// Outcome returns e's outcome, with history h.
+func (e *Execution) Outcome(h []porcupine.Operation) *Outcome {
+	o := &Outcome{Prog: e.Graph.Prog, Graph: e.Graph, End: true, Threads: e.States, Final: e.Final, Races: e.Races, History: h}
+	for t, st := range e.States {
+		for _, pc := range st.Reached {
+			o.Asserted = append(o.Asserted, Site{t, pc})
+		}
+		if st.Status == model.Failed {
+			last := e.Graph.Threads[t][len(e.Graph.Threads[t])-1]
+			o.Failed = append(o.Failed, Site{t, int(last.Instr)})
+		}
+	}
+	return o
+}
+
+// Violation is one property violated by one outcome.
+type Violation struct {
+	Prop string
+	Msg  string
+	// Anchors are the events that show the violation (the failed
+	// assertion, the racing pair, the blocked lock requests); nil when the
+	// whole final state is the evidence or the engine has no graph.
+	Anchors []model.EventRef
+}
+
+// Judge judges an outcome: it calls checked with each property the
+// outcome checks at all, and returns the violations it shows, at most
+// one per property.
+type Judge func(o *Outcome, checked func(prop string)) []Violation
+
+// History returns the operations of an execution, for porcupine: each
+// operation marked in the program (call and return events) with its
+// thread as client, its name as input and its result as output. Times are
+// the positions of its call and return in the execution's presentation
+// order (an SC order when one exists). Operations that never returned are
+// left out.
+func History(g *model.Graph) []porcupine.Operation {
+	at := map[model.EventRef]int64{}
+	for i, r := range g.Steps() {
+		at[r] = int64(i)
+	}
+	out := []porcupine.Operation{}
+	for t, evs := range g.Threads {
+		var call *model.EventRef
+		for i := range evs {
+			r := model.EventRef{T: int32(t), I: int32(i)}
+			switch evs[i].Kind {
+			case model.KCall:
+				call = &r
+			case model.KRet:
+				if call == nil {
+					continue
+				}
+				name := g.Prog.Threads[t].Code[evs[i].Instr].Msg
+				out = append(out, porcupine.Operation{ClientId: t, Input: name, Call: at[*call], Output: evs[i].Val, Return: at[r]})
+				call = nil
+			}
+		}
+	}
+	return out
+}
+
+// Linearizability is the name of the property that histories of
+// operations linearize to the sequential specification: the one property
+// the engines know, as they record histories for it.
+const Linearizability = "linearizability"
+
+// Witness is an execution that violates a property.
+type Witness struct {
+	*Execution
+	Violation Violation
+}
+
+// Cone returns the events the violation depends on: everything before its
+// anchors in po, rf, co and spawn order, the anchors included (every event
+// when it has none).
+func (w *Witness) Cone() map[model.EventRef]bool {
+	g := w.Graph
+	in := map[model.EventRef]bool{}
+	if w.Violation.Anchors == nil {
+		for t, evs := range g.Threads {
+			for i := range evs {
+				in[model.EventRef{T: int32(t), I: int32(i)}] = true
+			}
+		}
+		return in
+	}
+	work := append([]model.EventRef(nil), w.Violation.Anchors...)
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		if r.IsInit() || in[r] {
+			continue
+		}
+		in[r] = true
+		if r.I > 0 {
+			work = append(work, model.EventRef{T: r.T, I: r.I - 1})
+		} else if g.Prog.Threads[r.T].Spawned {
+			if s, ok := g.Spawner(int(r.T)); ok {
+				work = append(work, s)
+			}
+		}
+		e := g.Ev(r)
+		if e.Kind == model.KRead {
+			work = append(work, e.Rf)
+		}
+		if e.Kind == model.KWrite {
+			for _, x := range g.Co[e.Loc] {
+				if x == r {
+					break
+				}
+				work = append(work, x)
+			}
+		}
+	}
+	return in
+}
+
+// InternalError is a bug of ordercheck, not of its input.
+type InternalError struct{ Msg string }
+
+func (e *InternalError) Error() string { return "internal error: " + e.Msg }
+
+// Internalf returns an InternalError.
+func Internalf(format string, args ...any) error {
+	return &InternalError{Msg: fmt.Sprintf(format, args...)}
+}

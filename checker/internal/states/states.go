@@ -1,0 +1,486 @@
+// Package states is the state-merging explorer. Under a model with an
+// operational form (model.Machine) a partial execution's future depends
+// only on its state: the threads' local states, the machine's memory, and
+// what the properties still need to know (happens-before knowledge for
+// data races, the operations' real-time order for linearizability). Two
+// paths reaching one state are explored once, and threads of one template
+// are interchangeable: a state is stored under a canonical form that sorts
+// them. This collapses the N! orders of N identical callers that an
+// execution-graph explorer must enumerate one by one.
+//
+// Data races are found with vector clocks that follow RC11's
+// happens-before exactly (po, and synchronises-with through release
+// sequences, fences and read-modify-write chains); in a state the clock
+// values are replaced by their rank per thread, which keeps every
+// comparison and join the future can make (clocks.go).
+package states
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// Config says what a state search looks for.
+type Config struct {
+	Limits engine.Limits
+	// Races tracks happens-before for data races.
+	Races bool
+	// Spec, when set, keeps the operations' histories for linearizability
+	// against it.
+	Spec *porcupine.Model
+	// Judge judges the search's outcomes.
+	Judge engine.Judge
+	// WholeHistories keeps the search from judging operations one at a
+	// time (tests compare the two).
+	WholeHistories bool
+}
+
+// Unsupported says why p cannot be explored by states under m, or
+// returns "" when it can.
+func Unsupported(p *model.Program, m *model.Model) string {
+	if m.Machine == nil {
+		return fmt.Sprintf("%s has no operational form: it is explored by execution graphs", m.Name)
+	}
+	return m.Machine.Unsupported(p)
+}
+
+// sthread is one thread in a state.
+type sthread struct {
+	st model.ThreadState
+	a  model.Action // next action, when Running
+	n  int          // events so far
+	// call is the call of the thread's current operation while it has
+	// made no visible step (histories only).
+	call *mark
+}
+
+// sstate is a state of the program.
+type sstate struct {
+	th    []*sthread
+	mem   model.Memory
+	clk   []uint32 // vector clocks (see clocks), when races are tracked
+	locks []uint64 // per access record (as clk's acc): the regular mutexes held at the access
+	hist  []mark   // operation calls and returns, when histories are checked
+}
+
+// finalState returns the registers and the memory of s's nl locations.
+func (s *sstate) finalState(nl int) model.FinalState {
+	fs := model.FinalState{Mem: make([]int64, nl), Regs: make([][]int64, len(s.th))}
+	for l := range fs.Mem {
+		fs.Mem[l], _ = s.mem.Final(model.Loc(l))
+	}
+	for t, th := range s.th {
+		fs.Regs[t] = th.st.Regs
+	}
+	return fs
+}
+
+// mark is a call or return of an operation.
+type mark struct {
+	ret   bool
+	t     int32
+	instr int32
+	val   int64
+}
+
+// option is one way to make a move: the memory's way of performing the
+// thread's next action, or the machine's internal move on its behalf
+// (flush).
+type option struct {
+	way   model.Way
+	flush bool
+}
+
+// move is a step of a path: thread t's next action, performed the way o.
+type move struct {
+	t int32
+	o option
+}
+
+// finding is what the search knows of one violated property.
+type finding struct {
+	count int64
+	path  []move // a shortest path to a violation
+	msg   string // linearizability: the history's verdict
+}
+
+// states explores a program by states.
+type states struct {
+	*engine.Runner
+	cfg     Config
+	races   bool
+	spec    *porcupine.Model
+	perOp   bool           // operations judged one at a time (see judgeOp)
+	opMemo  map[opKey]bool // judgeOp's verdicts
+	lay     clocks
+	groups  [][]int // interchangeable threads
+	seen    map[string]struct{}
+	links   []link // per state found, in order: how the search first reached it
+	found   map[string]*finding
+	reached map[string]bool
+	free    bool // some final state has no blocked thread
+	buf     []byte
+	scratch []uint32
+	ways    []model.Way
+	keys    [][]byte
+	futs    [][]model.Future         // per thread and instruction; nil: unknown
+	live    [][]model.DepSet         // per thread and instruction: registers still read
+	mutexes []bool                   // per location: a regular mutex (see regularMutexes)
+	held    [][]uint64               // per thread and instruction: the regular mutexes held on every path to it
+	guarded map[int][][]model.Future // per regular mutex: the futures without what runs holding it
+	hz      model.Horizon
+	recs    [][]uint32    // normalize: per thread, the clock values of its records still kept
+	kept    []record      // normalize: one thread's records kept
+	onFinal func(*sstate) // tests: sees every final state (also those of a search explore abandons for whole histories)
+}
+
+func newStates(p *model.Program, m *model.Model, cfg Config) *states {
+	if cfg.Judge == nil {
+		cfg.Judge = func(*engine.Outcome, func(string)) []engine.Violation { return nil }
+	}
+	x := &states{Runner: engine.NewRunner(p, m, cfg.Limits, cfg.Races, nil), cfg: cfg, races: cfg.Races, spec: cfg.Spec,
+		perOp:  cfg.Spec != nil && cfg.Spec.Partition == nil && cfg.Spec.PartitionEvent == nil && !cfg.WholeHistories,
+		opMemo: map[opKey]bool{}}
+	x.clear()
+	x.lay = clocks{n: len(p.Threads), nl: len(p.Locs)}
+	x.groups = symmetricThreads(p)
+	x.keys = make([][]byte, len(p.Threads))
+	x.futs = futures(p, nil)
+	x.live = liveRegisters(p)
+	x.mutexes, x.held = regularMutexes(p)
+	x.guarded = map[int][][]model.Future{}
+	for l, ok := range x.mutexes {
+		if ok {
+			x.guarded[l] = futures(p, func(t, pc int) bool { return x.held[t][pc]>>uint(l)&1 != 0 })
+		}
+	}
+	return x
+}
+
+// symmetricThreads groups the threads that are interchangeable: the same
+// code and initial registers, not spawned and spawning nothing, and not
+// named by a final condition or shown in final states.
+func symmetricThreads(p *model.Program) [][]int {
+	observed := finalRegisters(p)
+	var groups [][]int
+	placed := make([]bool, len(p.Threads))
+	alone := func(t int) bool {
+		th := &p.Threads[t]
+		if th.Spawned || len(observed[t].Members()) > 0 {
+			return true
+		}
+		for i := range th.Code {
+			if th.Code[i].Op == model.OpSpawn {
+				return true
+			}
+		}
+		return false
+	}
+	for t := range p.Threads {
+		if placed[t] || alone(t) {
+			continue
+		}
+		g := []int{t}
+		for u := t + 1; u < len(p.Threads); u++ {
+			if !placed[u] && !alone(u) && reflect.DeepEqual(p.Threads[t].Code, p.Threads[u].Code) &&
+				slices.Equal(p.Threads[t].Init, p.Threads[u].Init) {
+				g = append(g, u)
+				placed[u] = true
+			}
+		}
+		if len(g) > 1 {
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+// initial returns the program's first state and the outcomes of its
+// threads' first steps (they run their invisible actions at once); b,
+// when not nil, records the events.
+func (x *states) initial(b *builder) (*sstate, []*engine.Outcome, error) {
+	var outs []*engine.Outcome
+	s := &sstate{th: make([]*sthread, len(x.Prog.Threads)), mem: x.Model.Machine.Start(x.Prog)}
+	if x.races {
+		s.clk = make([]uint32, x.lay.size())
+		s.locks = make([]uint64, recKinds*x.lay.nl*x.lay.n)
+	}
+	for t := range x.Prog.Threads {
+		s.th[t] = &sthread{st: model.ThreadState{Status: model.Unborn}}
+	}
+	for t := range x.Prog.Threads {
+		if !x.Prog.Threads[t].Spawned {
+			o, err := x.start(s, t, -1, b)
+			if err != nil {
+				return nil, nil, err
+			}
+			outs = append(outs, o...)
+		}
+	}
+	return s, outs, nil
+}
+
+// start begins thread t in s, spawned by parent (-1: at the start).
+func (x *states) start(s *sstate, t, parent int, b *builder) ([]*engine.Outcome, error) {
+	s.mem.Start(t, parent)
+	st, a, err := x.Prog.Replay(t, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.th[t] = &sthread{st: st, a: a}
+	return x.settle(s, t, b)
+}
+
+// invisible reports whether an action can run at once, before any other
+// thread's: nothing observes its place among the others.
+//
+// With histories, a call and a return run at once too but place their
+// marks tightly: a call's at the operation's first visible step, a
+// return's after its last. An operation's interval then lies within its
+// interval in any interleaving of the same steps, and shrinking intervals
+// only adds real-time order, so a history that does not linearize is
+// still found. An operation with no visible step is one step: its call
+// and return together.
+func (x *states) invisible(s *sstate, t int) bool {
+	th := s.th[t]
+	switch th.a.Kind {
+	case model.ActCall:
+		return true
+	case model.ActRet:
+		return x.spec == nil || x.perOp || th.call == nil
+	case model.ActFence:
+		x.ways = s.mem.Ways(t, &th.a, x.ways[:0])
+		return !x.races && len(x.ways) > 0
+	}
+	return false
+}
+
+// clone copies s for a move of thread t.
+func (s *sstate) clone(t int) *sstate {
+	c := &sstate{th: slices.Clone(s.th), mem: s.mem.Clone(), hist: s.hist[:len(s.hist):len(s.hist)]}
+	if s.clk != nil {
+		c.clk = slices.Clone(s.clk)
+		c.locks = slices.Clone(s.locks)
+	}
+	c.own(t)
+	return c
+}
+
+// own gives thread t of s a copy of its local state to change.
+func (s *sstate) own(t int) {
+	o := s.th[t]
+	th := &sthread{st: o.st, a: o.a, n: o.n, call: o.call}
+	th.st.Regs = slices.Clone(o.st.Regs)
+	th.st.Deps = slices.Clone(o.st.Deps)
+	th.st.Reached = o.st.Reached[:len(o.st.Reached):len(o.st.Reached)]
+	s.th[t] = th
+}
+
+// apply makes move (t, o) from s; it returns the new state and the
+// outcomes of the steps the move made.
+func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []*engine.Outcome, error) {
+	n := s.clone(t)
+	var outs []*engine.Outcome
+	var err error
+	if o.flush {
+		b.flush(t, n.mem.Flush(t))
+	} else if outs, err = x.act(n, t, o.way, b); err != nil {
+		return nil, nil, err
+	}
+	more, err := x.settle(n, t, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	n.mem.Reduce(x.horizon(n))
+	if n.clk != nil {
+		x.normalize(n)
+	}
+	return n, append(outs, more...), nil
+}
+
+// horizon returns what the threads of s may still do.
+func (x *states) horizon(s *sstate) *model.Horizon {
+	h := &x.hz
+	if h.Regular == nil {
+		h.Regular = x.mutexes
+		h.Running = make([]bool, len(s.th))
+		h.Futures = make([]model.Future, len(s.th))
+	}
+	for t, th := range s.th {
+		h.Running[t] = th.st.Status == model.Running
+		h.Futures[t] = x.future(s, t)
+	}
+	return h
+}
+
+// settle runs thread t's invisible actions.
+func (x *states) settle(s *sstate, t int, b *builder) ([]*engine.Outcome, error) {
+	var outs []*engine.Outcome
+	for s.th[t].st.Status == model.Running && x.invisible(s, t) {
+		o, err := x.act(s, t, model.Way{}, b)
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs, o...)
+	}
+	return outs, nil
+}
+
+// act performs thread t's next action, in the way w, on s, which it owns.
+// It returns the outcome of the step when the judge has something to
+// look at: an assertion evaluated, a race, an operation returned.
+func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*engine.Outcome, error) {
+	th := s.th[t]
+	a := th.a
+	var out *engine.Outcome
+	var spawned []*engine.Outcome
+	outcome := func() *engine.Outcome {
+		if out == nil {
+			out = &engine.Outcome{Prog: x.Prog}
+		}
+		return out
+	}
+	race := func(raced bool) {
+		if raced {
+			o := outcome()
+			o.Races = append(o.Races, [2]model.EventRef{})
+		}
+	}
+	var v int64
+	writes := false
+	read := th.n
+	k := x.lay
+	event := func(e model.Event) {
+		b.add(t, e)
+		th.n++
+	}
+	if x.spec != nil && !x.perOp && th.call != nil && !x.invisible(s, t) {
+		s.hist = append(s.hist, *th.call)
+		th.call = nil
+	}
+	// write adds thread t's write of val to l in way w with ordering wo;
+	// rm is the message a read-modify-write read.
+	write := func(e model.Event, w model.Way, val int64, wo model.Ordering, rm *model.Message) {
+		var vc []uint32
+		if s.clk != nil {
+			k.tick(s.clk, t)
+			race(k.access(s.clk, s.locks, t, a.Loc, true, wo, x.held[t][a.Instr]))
+			vc = k.release(s.clk, t, a.Loc, wo, rm)
+		}
+		b.write(t, e, s.mem.Write(t, a.Loc, w, val, wo, rm, vc))
+		th.n++
+	}
+	switch a.Kind {
+	case model.ActRead:
+		m, src := s.mem.Read(t, a.Loc, w, a.Ord)
+		b.read(t, &a, m.Val, false, src)
+		v = m.Val
+		if s.clk != nil {
+			k.tick(s.clk, t)
+			k.acquire(s.clk, t, m.Clock, a.Ord)
+			race(k.access(s.clk, s.locks, t, a.Loc, false, a.Ord, x.held[t][a.Instr]))
+		}
+		th.n++
+	case model.ActWrite, model.ActUnlock:
+		write(a.SimpleEvent(), w, a.Val, a.Ord, nil)
+	case model.ActRMW, model.ActCAS, model.ActLock:
+		var wv int64
+		writes, wv, _ = a.Outcome(s.mem.Peek(t, a.Loc, w).Val, w.Spurious)
+		ro := a.ReadOrd(writes)
+		m, src := s.mem.Read(t, a.Loc, w, ro)
+		v = m.Val
+		b.read(t, &a, v, w.Spurious, src)
+		if s.clk != nil {
+			k.tick(s.clk, t)
+			k.acquire(s.clk, t, m.Clock, ro)
+			race(k.access(s.clk, s.locks, t, a.Loc, false, ro, x.held[t][a.Instr]))
+		}
+		th.n++
+		if writes {
+			write(a.WriteHalf(wv), model.Way{Pos: w.Pos + 1}, wv, a.WriteOrd(), m)
+		}
+	case model.ActFence:
+		if s.clk != nil {
+			k.fence(s.clk, t, a.Ord)
+		}
+		s.mem.Fence(t, a.Ord)
+		event(a.SimpleEvent())
+	case model.ActChoose:
+		v = int64(w.Pos)
+		e := a.SimpleEvent()
+		e.Val = v
+		event(e)
+	case model.ActSpawn:
+		event(a.SimpleEvent())
+		child := int(a.Val)
+		if s.clk != nil {
+			k.tick(s.clk, t)
+			copy(k.vec(s.clk, k.c(child)), k.vec(s.clk, k.c(t)))
+		}
+		var err error
+		if spawned, err = x.start(s, child, t, b); err != nil {
+			return nil, err
+		}
+	case model.ActCall, model.ActRet:
+		switch {
+		case x.spec == nil:
+		case x.perOp:
+			// A return ends the thread's last open call, as History pairs
+			// them; a return with none (an outer operation) is no operation.
+			if a.Kind == model.ActCall {
+				th.call = &mark{t: int32(t), instr: int32(a.Instr)}
+			} else if th.call != nil {
+				th.call = nil
+				// The search judges; a witness's replay (b != nil) only
+				// records the events, which the judge then judges.
+				if b == nil {
+					ok, err := x.judgeOp(t, a.Instr, a.Val)
+					if err != nil {
+						return nil, err
+					}
+					if !ok {
+						outcome().History = []porcupine.Operation{x.operation(t, a.Instr, a.Val, 0, 1)}
+					}
+				}
+			}
+		default:
+			m := mark{ret: a.Kind == model.ActRet, t: int32(t), instr: int32(a.Instr), val: a.Val}
+			if m.ret {
+				s.hist = append(s.hist, m)
+			} else {
+				th.call = &m
+			}
+		}
+		event(a.SimpleEvent())
+	case model.ActFail:
+		o := outcome()
+		o.Failed = append(o.Failed, engine.Site{Thread: t, Instr: a.Instr})
+		o.Asserted = append(o.Asserted, engine.Site{Thread: t, Instr: a.Instr})
+		event(a.SimpleEvent())
+	default:
+		return nil, fmt.Errorf("thread %s: unexpected action %v", x.Prog.Threads[t].Name, a.Kind)
+	}
+	before := len(th.st.Reached)
+	next, err := x.Prog.Advance(t, &th.st, &a, v, writes, read)
+	if err != nil {
+		return nil, err
+	}
+	for _, pc := range th.st.Reached[before:] {
+		o := outcome()
+		o.Asserted = append(o.Asserted, engine.Site{Thread: t, Instr: pc})
+	}
+	th.a = next
+	if th.st.Status != model.Running && s.clk != nil {
+		k.retire(s.clk, t)
+	}
+	if out != nil {
+		return append([]*engine.Outcome{out}, spawned...), nil
+	}
+	return spawned, nil
+}

@@ -1,0 +1,510 @@
+package checker
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/internal/graphs"
+	"github.com/ordercheck/ordercheck/checker/internal/states"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// Outcome is what an exploration engine observed, for the properties to
+// judge: the end of an execution (a complete execution, or a final state
+// of the state explorer), or a step of the state explorer that evaluated
+// an assertion, raced, or returned from an operation. Both engines hand
+// the judge the same outcomes.
+type Outcome = engine.Outcome
+
+// Site is an instruction of a thread.
+type Site = engine.Site
+
+// Violation is one property violated by one outcome: its name, why, and
+// the events that show it (the failed assertion, the racing pair, the
+// blocked lock requests; nil when the whole final state is the evidence).
+type Violation = engine.Violation
+
+// Witness is an execution that violates a property.
+type Witness = engine.Witness
+
+// Property is something every execution of a program must satisfy. The
+// judge asks each property about each outcome of an exploration.
+type Property interface {
+	// Name is the property's name, as protocols and reports call it.
+	Name() string
+	// Judge says whether outcome o checks the property at all and, when
+	// o violates it, how.
+	Judge(o *Outcome) (checked bool, v *Violation)
+}
+
+// The built-in properties' names; every other property is checked by the
+// program's assertions and final checks that carry its name.
+const (
+	PropDataRace        = "data-race"
+	PropDeadlock        = "deadlock"
+	PropLinearizability = engine.Linearizability
+)
+
+// DataRace is the property that no execution has a data race: two
+// accesses to one location from different threads, at least one a write
+// and one plain, unordered by happens-before (C11's, or the model's own).
+var DataRace Property = dataRace{}
+
+// Deadlock is the property that no execution ends with a thread waiting
+// forever for a mutex (held by another blocked thread, or by itself).
+var Deadlock Property = deadlock{}
+
+// Assertion returns the property checked by the program's assertions and
+// final checks named name: none fails.
+func Assertion(name string) Property { return assertion(name) }
+
+// Linearizability returns the property that every execution's history of
+// operations (its call and return markers, with their results, timed by
+// the execution) linearizes to the sequential specification spec. With a
+// nil spec it checks nothing, and its verdict is unknown.
+func Linearizability(spec *porcupine.Model) Property {
+	return &linearizability{spec: spec, memo: map[string]string{}}
+}
+
+// Properties returns the properties called names: the built-in data-race,
+// deadlock and linearizability (against spec, which may be nil), and, for
+// every other name, the assertions and final checks that carry it.
+func Properties(spec *porcupine.Model, names ...string) []Property {
+	out := make([]Property, len(names))
+	for i, n := range names {
+		switch n {
+		case PropDataRace:
+			out[i] = DataRace
+		case PropDeadlock:
+			out[i] = Deadlock
+		case PropLinearizability:
+			out[i] = Linearizability(spec)
+		default:
+			out[i] = Assertion(n)
+		}
+	}
+	return out
+}
+
+type dataRace struct{}
+
+func (dataRace) Name() string { return PropDataRace }
+
+func (dataRace) Judge(o *Outcome) (bool, *Violation) {
+	if len(o.Races) == 0 {
+		return o.End, nil
+	}
+	r := o.Races[0]
+	v := &Violation{Prop: PropDataRace}
+	if o.Graph != nil {
+		v.Msg, v.Anchors = describeRace(o.Graph, r), []model.EventRef{r[0], r[1]}
+	}
+	return true, v
+}
+
+func describeRace(g *model.Graph, r [2]model.EventRef) string {
+	p := g.Prog
+	access := func(ref model.EventRef) string {
+		ev := g.Ev(ref)
+		kind := "reads"
+		if ev.Kind == model.KWrite {
+			kind = "writes"
+		}
+		ord := "plain"
+		if ev.Ord.Atomic() {
+			ord = ev.Ord.String()
+		}
+		return fmt.Sprintf("%s %s %s (%s, %s)", p.Threads[ref.T].Name, kind, p.Locs[ev.Loc].Name, ord, p.Threads[ref.T].Code[ev.Instr].Pos)
+	}
+	return fmt.Sprintf("%s and %s, unordered by happens-before", access(r[0]), access(r[1]))
+}
+
+type deadlock struct{}
+
+func (deadlock) Name() string { return PropDeadlock }
+
+func (deadlock) Judge(o *Outcome) (bool, *Violation) {
+	if !o.End {
+		return false, nil
+	}
+	var v *Violation
+	for t, st := range o.Threads {
+		if st.Status != model.Blocked || st.WaitLoc == model.NoLoc {
+			continue
+		}
+		if v == nil {
+			v = &Violation{Prop: PropDeadlock}
+			if o.Graph != nil {
+				v.Msg = describeDeadlock(o.Graph, o.Threads, t, st.WaitLoc)
+			}
+		}
+		if o.Graph != nil {
+			v.Anchors = append(v.Anchors, model.EventRef{T: int32(t), I: int32(len(o.Graph.Threads[t]) - 1)})
+		}
+	}
+	return true, v
+}
+
+func describeDeadlock(g *model.Graph, threads []model.ThreadState, t int, m model.Loc) string {
+	p := g.Prog
+	if owner, ok := g.LockHolder(m); ok && owner == t {
+		return fmt.Sprintf("%s locks %s, which it already holds (self-deadlock on a non-recursive mutex)", p.Threads[t].Name, p.Locs[m].Name)
+	}
+	var waits []string
+	for u, st := range threads {
+		if st.Status == model.Blocked && st.WaitLoc != model.NoLoc {
+			waits = append(waits, fmt.Sprintf("%s waits for %s held by %s", p.Threads[u].Name, p.Locs[st.WaitLoc].Name, g.HolderName(st.WaitLoc)))
+		}
+	}
+	return strings.Join(waits, "; ")
+}
+
+type assertion string
+
+func (a assertion) Name() string { return string(a) }
+
+func (a assertion) Judge(o *Outcome) (bool, *Violation) {
+	p := o.Prog
+	prop := string(a)
+	checked := false
+	for _, s := range o.Asserted {
+		checked = checked || p.Threads[s.Thread].Code[s.Instr].Prop == prop
+	}
+	for _, s := range o.Failed {
+		in := &p.Threads[s.Thread].Code[s.Instr]
+		if in.Prop != prop {
+			continue
+		}
+		v := &Violation{Prop: prop, Msg: fmt.Sprintf("%s: %s (%s)", p.Threads[s.Thread].Name, in.Msg, in.Pos)}
+		if o.Graph != nil {
+			v.Anchors = []model.EventRef{{T: int32(s.Thread), I: int32(len(o.Graph.Threads[s.Thread]) - 1)}}
+		}
+		return true, v
+	}
+	if !o.End || !finished(o.Threads) {
+		return checked, nil
+	}
+	for _, c := range p.Checks {
+		if c.Prop != prop {
+			continue
+		}
+		checked = true
+		if !c.Cond.Eval(&o.Final) {
+			return true, &Violation{Prop: prop, Msg: fmt.Sprintf("%s (%s)", c.Msg, c.Pos)}
+		}
+	}
+	return checked, nil
+}
+
+// finished reports whether every thread ran to its end (or never started).
+func finished(threads []model.ThreadState) bool {
+	for _, st := range threads {
+		if st.Status != model.Done && st.Status != model.Unborn {
+			return false
+		}
+	}
+	return true
+}
+
+type linearizability struct {
+	spec *porcupine.Model
+	mu   sync.Mutex
+	memo map[string]string // histories judged: why they do not linearize, or ""
+}
+
+func (l *linearizability) Name() string { return PropLinearizability }
+
+func (l *linearizability) Judge(o *Outcome) (bool, *Violation) {
+	if l.spec == nil || !o.End && o.History == nil {
+		return false, nil
+	}
+	if why := l.linearize(o.Prog, o.History); why != "" {
+		return true, &Violation{Prop: PropLinearizability, Msg: why}
+	}
+	return true, nil
+}
+
+// linearize checks a history of p's operations against the
+// specification; it returns why it does not linearize, or "".
+func (l *linearizability) linearize(p *model.Program, h []porcupine.Operation) string {
+	if len(h) == 0 {
+		return ""
+	}
+	var key []byte
+	for _, op := range h {
+		key = binary.AppendVarint(key, int64(op.ClientId))
+		key = fmt.Appendf(key, "%v\x00%v\x00", op.Input, op.Output)
+		key = binary.AppendVarint(key, op.Call)
+		key = binary.AppendVarint(key, op.Return)
+	}
+	l.mu.Lock()
+	why, ok := l.memo[string(key)]
+	l.mu.Unlock()
+	if ok {
+		return why
+	}
+	if !porcupine.CheckOperations(*l.spec, h) {
+		var ops []string
+		for _, op := range h {
+			desc := fmt.Sprintf("%v -> %v", op.Input, op.Output)
+			if l.spec.DescribeOperation != nil {
+				desc = l.spec.DescribeOperation(op.Input, op.Output)
+			}
+			ops = append(ops, fmt.Sprintf("%s: %s", p.Threads[op.ClientId].Name, desc))
+		}
+		why = fmt.Sprintf("no sequential order of %v matches the specification", ops)
+	}
+	l.mu.Lock()
+	l.memo[string(key)] = why
+	l.mu.Unlock()
+	return why
+}
+
+// judgeWith returns the judge of props.
+func judgeWith(props []Property) engine.Judge {
+	return func(o *Outcome, checked func(string)) []Violation {
+		var out []Violation
+		for _, p := range props {
+			c, v := p.Judge(o)
+			if c {
+				checked(p.Name())
+			}
+			if v != nil {
+				out = append(out, *v)
+			}
+		}
+		return out
+	}
+}
+
+// Judge returns the violations of props that one execution shows, at most
+// one per property.
+func Judge(e *Execution, props []Property) []Violation {
+	_, spec := needs(props)
+	var h []porcupine.Operation
+	if spec != nil {
+		h = engine.History(e.Graph)
+	}
+	return judgeWith(props)(e.Outcome(h), func(string) {})
+}
+
+// needs says what the engines must record for props: data races, and the
+// histories of operations for a specification.
+func needs(props []Property) (races bool, spec *porcupine.Model) {
+	for _, p := range props {
+		switch p := p.(type) {
+		case dataRace:
+			races = true
+		case *linearizability:
+			spec = p.spec
+		}
+	}
+	return races, spec
+}
+
+// Status is a property's verdict.
+type Status uint8
+
+// Property verdicts.
+const (
+	Holds    Status = iota
+	Violated        // some execution violates it
+	Unknown         // a bound cut the search before a violation was found
+)
+
+var statusNames = [...]string{"holds", "violated", "unknown"}
+
+func (s Status) String() string { return statusNames[s] }
+
+// MarshalText writes the status as its name.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// PropResult is the verdict on one property.
+type PropResult struct {
+	Name   string
+	Status Status
+	// Message explains a violation, or qualifies a verdict (vacuous holds).
+	Message string
+	// Violations counts the executions (or, by states, the steps and final
+	// states) that violate the property; Reached those that checked it.
+	Violations, Reached int64
+	// Witness is a shortest violating execution: by graphs, fewest events
+	// in the violation's causal cone, then fewest threads; by states, a
+	// shortest path.
+	Witness *Witness
+}
+
+// Verdict summarises a check.
+type Verdict uint8
+
+// The verdicts: a property is violated; the search was exhaustive and
+// nothing is violated; or a bound (or the clock) cut it short: no
+// verdict.
+const (
+	VerdictVerified Verdict = iota
+	VerdictViolated
+	VerdictBounded
+	VerdictTimeout
+)
+
+var verdictNames = [...]string{"verified", "violated", "bounded", "timeout"}
+
+func (v Verdict) String() string { return verdictNames[v] }
+
+// Report is the result of checking a program's properties under a model.
+type Report struct {
+	Model *model.Model
+	// Engine is the engine that explored.
+	Engine Engine
+	Props  []PropResult
+	Stats  Stats
+}
+
+// Verdict summarises the report.
+func (r *Report) Verdict() Verdict {
+	for _, p := range r.Props {
+		if p.Status == Violated {
+			return VerdictViolated
+		}
+	}
+	switch r.Stats.Limit {
+	case NoLimit:
+		return VerdictVerified
+	case Timeout, Interrupted:
+		return VerdictTimeout
+	}
+	return VerdictBounded
+}
+
+// VerdictText is the verdict in words, with the preemption bound of a
+// bounded one ("bounded(2)").
+func (r *Report) VerdictText() string {
+	v := r.Verdict()
+	if v == VerdictBounded && r.Stats.Limit == PreemptionBound {
+		return fmt.Sprintf("bounded(%d)", r.Stats.PreemptionBound)
+	}
+	return v.String()
+}
+
+// Check explores p under m and judges props.
+func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+	eng, err := engineFor(p, m, opt)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Model: m, Engine: eng}
+	index := map[string]int{}
+	for _, pr := range props {
+		index[pr.Name()] = len(rep.Props)
+		rep.Props = append(rep.Props, PropResult{Name: pr.Name()})
+	}
+	races, spec := needs(props)
+	judge := judgeWith(props)
+	if eng == EngineStates {
+		res, err := states.Check(p, m, states.Config{Limits: opt.limits(), Races: races, Spec: spec, Judge: judge, WholeHistories: opt.wholeHistories})
+		if err != nil {
+			return nil, err
+		}
+		rep.Stats = res.Stats
+		for name, k := range index {
+			pr := &rep.Props[k]
+			if res.Checked[name] {
+				pr.Reached = 1
+			}
+			if f := res.Found[name]; f != nil {
+				pr.Violations, pr.Witness, pr.Message = f.Count, f.Witness, f.Witness.Violation.Msg
+			}
+		}
+		rep.settle(res.AllBlocked, spec != nil)
+		return rep, nil
+	}
+	var mu sync.Mutex // the explorer's workers report executions concurrently
+	allBlocked := true
+	visit := func(e *Execution) {
+		var h []porcupine.Operation
+		if spec != nil {
+			h = engine.History(e.Graph)
+		}
+		var checked []string
+		violations := judge(e.Outcome(h), func(name string) { checked = append(checked, name) })
+		mu.Lock()
+		defer mu.Unlock()
+		for _, name := range checked {
+			rep.Props[index[name]].Reached++
+		}
+		if len(e.Blocked) == 0 {
+			allBlocked = false
+		}
+		for _, v := range violations {
+			r := &rep.Props[index[v.Prop]]
+			r.Violations++
+			w := &Witness{Execution: e, Violation: v}
+			if r.Witness == nil || shorter(w, r.Witness) {
+				r.Witness, r.Message = w, v.Msg
+			}
+		}
+	}
+	stats, err := graphs.Explore(engine.NewRunner(p, m, opt.limits(), races, visit))
+	if err != nil {
+		return nil, err
+	}
+	rep.Stats = stats
+	rep.settle(allBlocked, spec != nil)
+	return rep, nil
+}
+
+// shorter orders witnesses: fewer events in the cone, then fewer threads,
+// then the graphs' fingerprints, so that the choice does not depend on the
+// order in which executions are found.
+func shorter(w, o *Witness) bool {
+	a, b := w.Cone(), o.Cone()
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	if ta, tb := threadsIn(a), threadsIn(b); ta != tb {
+		return ta < tb
+	}
+	return w.Graph.Key() < o.Graph.Key()
+}
+
+func threadsIn(c map[model.EventRef]bool) int {
+	var ts []int32
+	for r := range c {
+		if !slices.Contains(ts, r.T) {
+			ts = append(ts, r.T)
+		}
+	}
+	return len(ts)
+}
+
+// settle gives each property its verdict from what the exploration found.
+func (rep *Report) settle(allBlocked, hasSpec bool) {
+	stats := rep.Stats
+	for i := range rep.Props {
+		r := &rep.Props[i]
+		switch {
+		case r.Violations > 0:
+			r.Status = Violated
+		case r.Name == PropLinearizability && !hasSpec:
+			r.Status = Unknown
+			r.Message = "the protocol has no sequential specification to check histories against"
+		case !stats.Exhaustive():
+			r.Status = Unknown
+			r.Message = "no violation found before the " + stats.LimitText() + " bound"
+		default:
+			r.Status = Holds
+			switch {
+			case stats.Executions > 0 && allBlocked && r.Name != PropDeadlock:
+				r.Message = "holds only vacuously: every execution blocks"
+			case r.Reached == 0:
+				r.Message = "holds only vacuously: no execution reaches a check of it"
+			}
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package checker
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/protocols"
+	"github.com/ordercheck/ordercheck/protocols/harness"
+)
+
+// LinearizeOptions configure a stress run of a protocol's Go
+// implementation.
+type LinearizeOptions struct {
+	// Variant is the implementation's variant ("": original); Params its
+	// parameters.
+	Variant string
+	Params  map[string]string
+	// Clients goroutines each call one operation per round, for Rounds
+	// rounds (each round a fresh object), the schedule perturbed from Seed.
+	Clients, Rounds int
+	Seed            uint64
+	// Timeout is porcupine's time limit; past it the verdict is unknown
+	// (0: none).
+	Timeout time.Duration
+}
+
+// Linearization is porcupine's verdict on a history of operations.
+type Linearization struct {
+	// Source says where the history came from.
+	Source  string
+	History []porcupine.Operation
+	Result  porcupine.CheckResult
+	// Info is porcupine's account of the check, for its visualisation.
+	Info porcupine.LinearizationInfo
+	// Deadlock is set when a round of the implementation made no progress;
+	// History then holds the operations that returned before it.
+	Deadlock error
+}
+
+// Linearize runs the protocol's Go implementation with concurrent clients,
+// records the history of their operations, and checks it with porcupine
+// against the protocol's sequential specification.
+func (p *Protocol) Linearize(opt LinearizeOptions) (*Linearization, error) {
+	if p.Spec == nil {
+		return nil, fmt.Errorf("protocol %q has no sequential specification", p.Name)
+	}
+	if p.Impl == nil {
+		return nil, fmt.Errorf("protocol %q has no Go implementation", p.Name)
+	}
+	if opt.Variant == "" {
+		opt.Variant = "original"
+	}
+	if !slices.Contains(p.Impl.Variants, opt.Variant) {
+		return nil, fmt.Errorf("the Go implementation of %s has no variant %q (it has %v)", p.Name, opt.Variant, p.Impl.Variants)
+	}
+	h, err := p.Impl.Stress(harness.Config{Variant: opt.Variant, Params: opt.Params, Clients: opt.Clients, Rounds: opt.Rounds, Seed: opt.Seed})
+	if err != nil && !errors.Is(err, harness.ErrDeadlock) {
+		return nil, err
+	}
+	l := p.check(h, opt.Timeout)
+	l.Deadlock = err
+	l.Source = fmt.Sprintf("variant %s%s, %d clients × %d rounds, seed %d", opt.Variant, paramSuffix(opt.Params), opt.Clients, opt.Rounds, opt.Seed)
+	return l, nil
+}
+
+// CheckHistory checks a recorded history of the protocol's operations
+// against its sequential specification, within timeout (0: none); source
+// says where the history came from.
+func (p *Protocol) CheckHistory(h *protocols.HistoryFile, source string, timeout time.Duration) (*Linearization, error) {
+	if p.Spec == nil {
+		return nil, fmt.Errorf("protocol %q has no sequential specification", p.Name)
+	}
+	if h.Protocol != p.Name {
+		return nil, fmt.Errorf("%s records protocol %s, not %s", source, h.Protocol, p.Name)
+	}
+	l := p.check(h.History(), timeout)
+	l.Source = source
+	return l, nil
+}
+
+func (p *Protocol) check(h []porcupine.Operation, timeout time.Duration) *Linearization {
+	res, info := porcupine.CheckOperationsVerbose(*p.Spec, h, timeout)
+	return &Linearization{History: h, Result: res, Info: info}
+}
+
+// paramSuffix writes parameters as " K=V ..." in sorted order.
+func paramSuffix(params map[string]string) string {
+	var parts []string
+	for k, v := range params {
+		parts = append(parts, " "+k+"="+v)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "")
+}

@@ -1,0 +1,122 @@
+package checker
+
+import (
+	"os"
+	"strings"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
+	"github.com/ordercheck/ordercheck/protocols/lang"
+)
+
+// Protocol is a protocol ready to check: its parsed file (parameters,
+// variants, properties, threads, expectations) and, for a catalogue
+// protocol, its sequential specification and Go implementation.
+type Protocol struct {
+	*lang.Protocol
+	// Path is the protocol file's path; "" for a catalogue protocol.
+	Path string
+	// Source is the protocol file's text.
+	Source string
+	// Spec is the sequential specification the linearizability property
+	// checks histories against; nil when there is none.
+	Spec *porcupine.Model
+	// Impl is the protocol's Go implementation; nil when there is none.
+	Impl *protocols.Implementation
+}
+
+// Load reads the protocol called name from the catalogue, or, when name
+// is the path of a file (it contains a slash or ends in .oc), that
+// protocol file.
+func Load(name string) (*Protocol, error) {
+	if _, err := os.Stat(name); err == nil && (strings.Contains(name, "/") || strings.HasSuffix(name, ".oc")) {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		return Parse(name, string(src))
+	}
+	e, err := protocols.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := e.Parse()
+	if err != nil {
+		return nil, err
+	}
+	return &Protocol{Protocol: pr, Source: e.Source, Spec: e.Spec, Impl: e.Impl}, nil
+}
+
+// Parse reads a protocol from the text of a protocol file (file names it
+// in messages).
+func Parse(file, src string) (*Protocol, error) {
+	pr, err := lang.Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	return &Protocol{Protocol: pr, Path: file, Source: src}, nil
+}
+
+// Ref is the name a trace or a command line gives the protocol: the
+// catalogue's name, or the file's path.
+func (p *Protocol) Ref() string {
+	if p.Path != "" {
+		return p.Path
+	}
+	return p.Protocol.Name
+}
+
+// PropNames lists the protocol's properties, in the order of the file.
+func (p *Protocol) PropNames() []string {
+	var out []string
+	for _, pp := range p.Props {
+		out = append(out, pp.Name)
+	}
+	return out
+}
+
+// Properties returns the protocol's properties, linearizability against
+// its specification.
+func (p *Protocol) Properties() []Property { return Properties(p.Spec, p.PropNames()...) }
+
+// Instance is one variant of a protocol with its parameters bound,
+// compiled to a program.
+type Instance struct {
+	*lang.Instance
+	Protocol *Protocol
+}
+
+// Instance compiles a variant ("": the default one) with parameter
+// overrides (nil: none).
+func (p *Protocol) Instance(variant string, params map[string]string) (*Instance, error) {
+	inst, err := p.Compile(variant, params)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{Instance: inst, Protocol: p}, nil
+}
+
+// Doc is the variant's description ("" when it has none).
+func (in *Instance) Doc() string {
+	if v := in.Protocol.Variant(in.Variant); v != nil {
+		return v.Doc
+	}
+	return ""
+}
+
+// ParamMap returns the instance's parameters by name.
+func (in *Instance) ParamMap() map[string]string {
+	out := map[string]string{}
+	for _, b := range in.Params {
+		out[b.Param] = b.Value.Text
+	}
+	return out
+}
+
+// Check judges every property of the protocol in every execution of the
+// instance under m.
+func (in *Instance) Check(m *model.Model, opt Options) (*Report, error) {
+	return Check(in.Prog, m, in.Protocol.Properties(), opt)
+}

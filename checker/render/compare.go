@@ -1,0 +1,134 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ordercheck/ordercheck/checker"
+)
+
+// Format is an output format of a comparison.
+type Format uint8
+
+// The formats of a comparison.
+const (
+	Table      Format = iota // an aligned table per model, for a terminal
+	Markdown                 // one Markdown table
+	JSONFormat               // every cell's report as JSON
+)
+
+// ParseFormat reads a comparison format's name: table, markdown or json.
+func ParseFormat(s string) (Format, error) {
+	switch s {
+	case "table":
+		return Table, nil
+	case "markdown":
+		return Markdown, nil
+	case "json":
+		return JSONFormat, nil
+	}
+	return 0, fmt.Errorf("unknown format %q (table, markdown, json)", s)
+}
+
+// Comparison writes c in format f.
+func Comparison(w io.Writer, c *checker.Comparison, f Format) error {
+	switch f {
+	case Markdown:
+		comparisonMarkdown(w, c)
+	case JSONFormat:
+		return comparisonJSON(w, c)
+	default:
+		comparisonTable(w, c)
+	}
+	return nil
+}
+
+func cell(s checker.Status) string {
+	switch s {
+	case checker.Holds:
+		return "ok"
+	case checker.Violated:
+		return "FAIL"
+	}
+	return "?"
+}
+
+const legend = "ok = holds, FAIL = violated, ? = unknown (a bound cut the search)"
+
+// comparisonTable writes an aligned table for a terminal: one block per
+// model, one row per variant, one column per property (ok, FAIL, or ?
+// when a bound left it unknown).
+func comparisonTable(w io.Writer, c *checker.Comparison) {
+	fmt.Fprintf(w, "protocol %s: %s\n\n", c.Protocol.Name, legend)
+	// One block per model keeps the table narrow.
+	for j, m := range c.Models {
+		widths := []int{len("variant")}
+		for _, p := range c.Props {
+			widths = append(widths, len(p))
+		}
+		for _, cs := range c.Cases {
+			widths[0] = max(widths[0], len(cs.Variant))
+		}
+		fmt.Fprintf(w, "model %s\n", m.Name)
+		line := fmt.Sprintf("  %-*s", widths[0], "variant")
+		for k, p := range c.Props {
+			line += fmt.Sprintf("  %-*s", widths[k+1], p)
+		}
+		_, unit := c.Reports[0][j].Stats.Count()
+		fmt.Fprintln(w, strings.TrimRight(line, " ")+"  "+unit)
+		for i, cs := range c.Cases {
+			r := c.Reports[i][j]
+			line := fmt.Sprintf("  %-*s", widths[0], cs.Variant)
+			for k, p := range r.Props {
+				line += fmt.Sprintf("  %-*s", widths[k+1], cell(p.Status))
+			}
+			n, _ := r.Stats.Count()
+			note := ""
+			if !r.Stats.Exhaustive() {
+				note = " (bounded by " + r.Stats.LimitText() + ")"
+			}
+			fmt.Fprintf(w, "%s  %d%s\n", line, n, note)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// comparisonMarkdown writes the table in Markdown, one column per model
+// and property.
+func comparisonMarkdown(w io.Writer, c *checker.Comparison) {
+	h := []string{"variant"}
+	for _, m := range c.Models {
+		for _, p := range c.Props {
+			h = append(h, m.Name+" "+p)
+		}
+	}
+	fmt.Fprintf(w, "| %s |\n", strings.Join(h, " | "))
+	fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(h)))
+	for i, cs := range c.Cases {
+		row := []string{cs.Variant}
+		for _, r := range c.Reports[i] {
+			for _, p := range r.Props {
+				row = append(row, cell(p.Status))
+			}
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
+	}
+	fmt.Fprintf(w, "\n%s.\n", legend)
+}
+
+// JSONComparison is the JSON form of a comparison.
+type JSONComparison struct {
+	Protocol string       `json:"protocol"`
+	Results  []JSONResult `json:"results"`
+}
+
+func comparisonJSON(w io.Writer, c *checker.Comparison) error {
+	out := JSONComparison{Protocol: c.Protocol.Name, Results: []JSONResult{}}
+	for i, cs := range c.Cases {
+		for _, r := range c.Reports[i] {
+			out.Results = append(out.Results, ReportJSON(r, cs, false))
+		}
+	}
+	return JSON(w, out)
+}

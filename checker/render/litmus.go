@@ -1,0 +1,67 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// Herd writes a litmus result in herd7's output format.
+func Herd(w io.Writer, r *checker.LitmusResult) {
+	name := r.Prog.Name
+	q := r.Quant()
+	kind := map[model.Quantifier]string{model.Exists: "Allowed", model.NotExists: "Forbidden", model.Forall: "Required"}[q]
+	fmt.Fprintf(w, "Test %s %s\n", name, kind)
+	if !r.Stats.Exhaustive() {
+		fmt.Fprintf(w, "Bounded %s: the states below are incomplete and no verdict is given\n", r.Stats.LimitText())
+	}
+	fmt.Fprintf(w, "States %d\n", len(r.States))
+	for _, s := range r.States {
+		fmt.Fprintln(w, s)
+	}
+	verdict := r.Verdict()
+	if !r.Stats.Exhaustive() {
+		verdict = "Unknown"
+	}
+	fmt.Fprintln(w, verdict)
+	pos, neg := r.Positive, r.Negative
+	if q == model.NotExists {
+		pos, neg = neg, pos
+	}
+	fmt.Fprintf(w, "Witnesses\nPositive: %d Negative: %d\n", pos, neg)
+	if r.Undef {
+		fmt.Fprintln(w, "Flag *undef*")
+	}
+	cond := "true"
+	if r.Prog.Final != nil {
+		cond = r.Prog.Final.Cond.Format(r.Prog)
+	}
+	fmt.Fprintf(w, "Condition %s (%s)\n", q, cond)
+	fmt.Fprintf(w, "Observation %s %s %d %d\n", name, r.Observation(), r.Positive, r.Negative)
+	fmt.Fprintf(w, "Time %s %.2f\n\n", name, r.Stats.Elapsed.Round(10*time.Millisecond).Seconds())
+}
+
+// Explanation writes why an outcome is allowed or forbidden.
+func Explanation(w io.Writer, x *checker.Explanation) {
+	cond := x.Outcome.Format(x.Prog)
+	m := x.Model
+	switch {
+	case x.Allowed():
+		fmt.Fprintf(w, "%s is allowed by %s; a witness execution:\n", cond, m.Name)
+		fmt.Fprint(w, Witness(&checker.Witness{Execution: x.Witness}, m))
+	case x.Candidates == 0:
+		fmt.Fprintf(w, "%s is forbidden by %s: no candidate execution produces it; its values could only come out of thin air (a cycle in po ∪ rf), which no-thin-air forbids\n", cond, m.Name)
+	default:
+		var parts []string
+		for _, ax := range x.Axioms() {
+			parts = append(parts, fmt.Sprintf("%s (%d)", ax, x.ByAxiom[ax]))
+		}
+		fmt.Fprintf(w, "%s is forbidden by %s: each of the %d candidate executions producing it violates an axiom: %s\n", cond, m.Name, x.Candidates, strings.Join(parts, ", "))
+		fmt.Fprintf(w, "for instance, this one violates %s:\n", x.Axiom)
+		fmt.Fprint(w, Witness(&checker.Witness{Execution: x.Example}, m))
+	}
+}

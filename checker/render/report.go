@@ -1,0 +1,232 @@
+// Package render prints the checker's results, for people and for
+// programs: reports and counterexamples as text, JSON and DOT, comparisons
+// as tables, Markdown and JSON, litmus results in herd7's format, and
+// simulation statistics. It only presents: everything it prints was
+// decided in package checker.
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// Header writes which protocol, variant, model and parameters a result is
+// about.
+func Header(w io.Writer, in *checker.Instance, m *model.Model) {
+	variant := ""
+	if in.Variant != "" {
+		variant = ", variant " + in.Variant
+	}
+	if doc := in.Doc(); doc != "" {
+		variant += " — " + doc
+	}
+	fmt.Fprintf(w, "protocol %s%s\nmodel %s, %s\n\n", in.Protocol.Name, variant, m.Name, in.ParamString())
+}
+
+// Report writes a report for people: one line per property, the
+// statistics, and the counterexample of each violated property.
+func Report(w io.Writer, r *checker.Report) {
+	width := 0
+	for _, p := range r.Props {
+		width = max(width, len(p.Name))
+	}
+	for _, p := range r.Props {
+		line := fmt.Sprintf("  %-*s  %-8s", width, p.Name, p.Status)
+		line = strings.TrimRight(line, " ")
+		if p.Message != "" {
+			line += "  " + p.Message
+		}
+		if p.Status == checker.Violated {
+			if r.Stats.States > 0 {
+				line += fmt.Sprintf("  [%d violating steps or final states, of %d states]", p.Violations, r.Stats.States)
+			} else {
+				line += fmt.Sprintf("  [%d of %d executions]", p.Violations, r.Stats.Executions)
+			}
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintf(w, "\n%s: %s\n", r.Verdict(), r.Stats)
+	for _, p := range r.Props {
+		if p.Witness != nil {
+			fmt.Fprintf(w, "\ncounterexample for %s:\n%s", p.Name, Witness(p.Witness, r.Model))
+		}
+	}
+}
+
+// Witness renders a witness as numbered steps in words: thread, what each
+// event did, which write each read read from and, for a read an SC machine
+// would not allow, why the model does. Events outside the violation's
+// causal cone are left out and counted.
+func Witness(w *checker.Witness, m *model.Model) string {
+	g := w.Graph
+	p := g.Prog
+	keep := w.Cone()
+	var steps []model.EventRef
+	for _, r := range g.Steps() {
+		if keep[r] {
+			steps = append(steps, r)
+		}
+	}
+	num := map[model.EventRef]int{}
+	for i, r := range steps {
+		num[r] = i + 1
+	}
+	width := 0
+	for _, th := range p.Threads {
+		width = max(width, len(th.Name))
+	}
+	x := model.NewExec(g)
+	step := func(i int) string { return fmt.Sprintf("step %d", num[x.Refs[i]]) }
+	var b strings.Builder
+	for i, r := range steps {
+		ev := g.Ev(r)
+		in := &p.Threads[r.T].Code[ev.Instr]
+		fmt.Fprintf(&b, "  %3d. %-*s  %-46s  %s\n", i+1, width, p.Threads[r.T].Name, describeEvent(g, ev, in, num), in.Pos)
+		if ev.Kind == model.KRead {
+			if why := whyStale(x, m, r, num, step); why != "" {
+				fmt.Fprintf(&b, "       %*s  %s\n", width, "", why)
+			}
+		}
+	}
+	if w.Violation.Prop == checker.PropDataRace && len(w.Violation.Anchors) == 2 {
+		a, c := w.Violation.Anchors[0], w.Violation.Anchors[1]
+		if num[c] < num[a] {
+			a, c = c, a
+		}
+		fmt.Fprintf(&b, "       steps %d and %d race: step %d is not happens-before step %d — %s\n", num[a], num[c], num[a], num[c], m.Unordered(x, x.Index(a), x.Index(c), step))
+	}
+	for _, t := range w.Blocked {
+		st := w.States[t]
+		if st.WaitLoc != model.NoLoc {
+			fmt.Fprintf(&b, "       %s waits for %s, held by %s, forever\n", p.Threads[t].Name, p.Locs[st.WaitLoc].Name, g.HolderName(st.WaitLoc))
+		} else {
+			fmt.Fprintf(&b, "       %s waits forever on a false await\n", p.Threads[t].Name)
+		}
+	}
+	if elided := g.Size() - len(steps); elided > 0 {
+		fmt.Fprintf(&b, "       (%d events outside the violation's causal cone left out)\n", elided)
+	}
+	return b.String()
+}
+
+func describeEvent(g *model.Graph, ev *model.Event, in *model.Instr, num map[model.EventRef]int) string {
+	p := g.Prog
+	ord := "plain"
+	if ev.Ord.Atomic() {
+		ord = ev.Ord.String()
+	}
+	switch ev.Kind {
+	case model.KRead:
+		from := "init"
+		if !ev.Rf.IsInit() {
+			from = fmt.Sprintf("step %d", num[ev.Rf])
+		}
+		kind := "read"
+		if p.Locs[ev.Loc].Mutex {
+			kind = "lock"
+			if ev.Val != 0 {
+				kind = "lock (held: blocks)"
+			}
+		}
+		return fmt.Sprintf("%s %s = %s  (%s, from %s)", kind, p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), ord, from)
+	case model.KWrite:
+		kind := "write"
+		if p.Locs[ev.Loc].Mutex {
+			kind = map[bool]string{true: "lock", false: "unlock"}[ev.Val != 0]
+		}
+		return fmt.Sprintf("%s %s = %s  (%s)", kind, p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), ord)
+	case model.KFence:
+		return fmt.Sprintf("fence (%s)", ord)
+	case model.KChoice:
+		return fmt.Sprintf("choose %d", ev.Val)
+	case model.KSpawn:
+		return "spawn " + p.Threads[ev.Val].Name
+	case model.KCall:
+		return "call " + in.Msg
+	case model.KRet:
+		return fmt.Sprintf("%s returns %s", in.Msg, p.FormatValue(ev.Val))
+	}
+	return "assertion fails: " + in.Msg
+}
+
+// whyStale explains a read that does not read the last write shown before
+// it, or returns "" when it does.
+func whyStale(x *model.Exec, m *model.Model, r model.EventRef, num map[model.EventRef]int, step func(int) string) string {
+	g := x.G
+	p := g.Prog
+	ev := g.Ev(r)
+	var newer model.EventRef
+	found := false
+	for _, w := range g.Co[ev.Loc] {
+		if n, shown := num[w]; shown && n < num[r] && g.CoPos(ev.Loc, w) > g.CoPos(ev.Loc, ev.Rf) {
+			newer, found = w, true
+		}
+	}
+	if !found || p.Locs[ev.Loc].Mutex {
+		return ""
+	}
+	src := "init"
+	if !ev.Rf.IsInit() {
+		src = fmt.Sprintf("step %d", num[ev.Rf])
+	}
+	return fmt.Sprintf("reads %s=%s from %s although step %d wrote %s: %s", p.Locs[ev.Loc].Name, p.FormatValue(ev.Val), src, num[newer],
+		p.FormatValue(g.Ev(newer).Val), m.Stale(x, x.Index(r), x.Index(newer), step))
+}
+
+// JSONProp is a property's verdict in JSON output.
+type JSONProp struct {
+	Name       string         `json:"name"`
+	Status     checker.Status `json:"status"`
+	Message    string         `json:"message"`
+	Violations int64          `json:"violations"`
+}
+
+// JSONStats are the statistics in JSON output.
+type JSONStats struct {
+	Engine     string  `json:"engine"`
+	Executions int64   `json:"executions"`
+	Blocked    int64   `json:"blocked"`
+	Graphs     int64   `json:"graphs"`
+	States     int64   `json:"states,omitempty"`
+	Seconds    float64 `json:"seconds"`
+	Limit      string  `json:"limit,omitempty"`
+}
+
+// JSONResult is one checked (variant, model) cell in JSON output.
+type JSONResult struct {
+	Protocol   string     `json:"protocol,omitempty"`
+	Variant    string     `json:"variant"`
+	Model      string     `json:"model"`
+	Params     string     `json:"params"`
+	Verdict    string     `json:"verdict"`
+	Properties []JSONProp `json:"properties"`
+	Stats      JSONStats  `json:"stats"`
+}
+
+// ReportJSON returns the report on in as data (protocol named when named
+// is set).
+func ReportJSON(r *checker.Report, in *checker.Instance, named bool) JSONResult {
+	out := JSONResult{Variant: in.Variant, Model: r.Model.Name, Params: in.ParamString(), Verdict: r.VerdictText(),
+		Stats: JSONStats{Engine: r.Engine.String(), Executions: r.Stats.Executions, Blocked: r.Stats.Blocked, Graphs: r.Stats.Graphs, States: r.Stats.States,
+			Seconds: r.Stats.Elapsed.Round(time.Millisecond).Seconds(), Limit: r.Stats.LimitText()}}
+	if named {
+		out.Protocol = in.Protocol.Name
+	}
+	for _, p := range r.Props {
+		out.Properties = append(out.Properties, JSONProp{Name: p.Name, Status: p.Status, Message: p.Message, Violations: p.Violations})
+	}
+	return out
+}
+
+// JSON writes v as indented JSON.
+func JSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
+)
+
+func newExploreCmd() *cobra.Command {
+	var tg target
+	var asJSON bool
+	var out outputs
+	var b bounds
+	cmd := &cobra.Command{
+		Use:   "explore PROTOCOL|FILE",
+		Short: "Explore every execution of a protocol and judge its properties",
+		Long: `explore checks every execution of one variant of a protocol under one memory
+model and reports each property as holds, violated or unknown, with a
+counterexample for each violation.
+
+Exit status: 0 every property holds, 1 a property is violated, 2 bad input
+or usage, 3 a bound cut the search short before a violation was found, 4 an
+internal error.`,
+		Example: `  ordercheck explore dlsym
+  ordercheck explore dlsym --variant unordered --model rc11 --trace t.json --dot t.dot
+  ordercheck replay t.json
+  ordercheck explore dlsym --variant fixed --param N=3 --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			inst, m, err := tg.load(args[0])
+			if err != nil {
+				return err
+			}
+			opt, err := b.options(cmd.Context())
+			if err != nil {
+				return err
+			}
+			rep, err := inst.Check(m, opt)
+			clearProgress()
+			if err != nil {
+				return checkError(err)
+			}
+			var names []string
+			var ws []*checker.Witness
+			for _, p := range rep.Props {
+				names, ws = append(names, p.Name), append(ws, p.Witness)
+			}
+			if err := out.write(cmd, inst, m, names, ws); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if asJSON {
+				if err := render.JSON(w, render.ReportJSON(rep, inst, true)); err != nil {
+					return err
+				}
+			} else {
+				render.Header(w, inst, m)
+				render.Report(w, rep)
+			}
+			return verdictExit(rep.Verdict())
+		},
+	}
+	tg.add(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	out.add(cmd)
+	b.add(cmd)
+	return cmd
+}

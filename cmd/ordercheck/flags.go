@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// parseParams reads NAME=VALUE flags.
+func parseParams(kvs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || v == "" {
+			return nil, fmt.Errorf("--param %q: expected NAME=VALUE", kv)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// bounds holds the flags that limit an exploration.
+type bounds struct {
+	maxExec  int64
+	timeout  time.Duration
+	memory   string
+	preempt  int
+	maxDepth int
+	workers  int
+	engine   string
+}
+
+func (b *bounds) add(cmd *cobra.Command) {
+	cmd.Flags().Int64Var(&b.maxExec, "max-executions", 0, "stop after this many executions: the verdict is then bounded (0: no bound)")
+	cmd.Flags().DurationVar(&b.timeout, "timeout", 0, "stop after this long: the verdict is then timeout (0: no bound)")
+	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded")
+	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
+	cmd.Flags().IntVar(&b.maxDepth, "max-depth", 0, "explore at most this many events per thread: the verdict is then bounded (0: no bound)")
+	cmd.Flags().IntVar(&b.workers, "workers", runtime.NumCPU(), "explore on this many cores (the result does not depend on it)")
+	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies)")
+}
+
+// options returns the exploration bounds; Ctrl-C (the context) stops an
+// exploration cleanly, with what was explored so far.
+func (b *bounds) options(ctx context.Context) (checker.Options, error) {
+	mem, err := parseBytes(b.memory)
+	if err != nil {
+		return checker.Options{}, usageError(fmt.Errorf("--max-memory: %v", err))
+	}
+	eng, err := checker.ParseEngine(b.engine)
+	if err != nil {
+		return checker.Options{}, usageError(err)
+	}
+	opt := checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth, Workers: b.workers, Engine: eng}
+	if b.preempt >= 0 {
+		opt.Preemptions, opt.PreemptionBound = true, b.preempt
+	}
+	if isTerminal(os.Stderr) {
+		opt.Progress = func(s checker.Stats) {
+			fmt.Fprintf(os.Stderr, "\r\033[K%d executions, %.0f graphs/s, %s", s.Executions, float64(s.Graphs)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
+		}
+	}
+	return opt, nil
+}
+
+// isTerminal reports whether f is a terminal, where progress is shown.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// clearProgress erases the progress line.
+func clearProgress() {
+	if isTerminal(os.Stderr) {
+		fmt.Fprint(os.Stderr, "\r\033[K")
+	}
+}
+
+// parseBytes reads a size such as 512MB, 4GB or 1048576.
+func parseBytes(s string) (uint64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	units := []struct {
+		suffix string
+		scale  uint64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
+	scale := uint64(1)
+	num := s
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, scale = strings.TrimSuffix(s, u.suffix), u.scale
+			break
+		}
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(num), 10, 64)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("%q is not a size like 512MB or 4GB", s)
+	}
+	return n * scale, nil
+}
+
+// target holds the flags that pick what to check: variant, model, parameters.
+type target struct {
+	variant, model string
+	params         []string
+}
+
+func (tg *target) add(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&tg.variant, "variant", "v", "", "variant (default: the protocol's default, the code as shipped)")
+	cmd.Flags().StringVarP(&tg.model, "model", "m", "rc11", "memory model: "+strings.Join(model.Names(), ", "))
+	cmd.Flags().StringArrayVarP(&tg.params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
+}
+
+// load reads the protocol named by arg and compiles the chosen variant;
+// errors are usage errors.
+func (tg *target) load(arg string) (*checker.Instance, *model.Model, error) {
+	pr, err := checker.Load(arg)
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	m, err := model.Lookup(tg.model)
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	over, err := parseParams(tg.params)
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	inst, err := pr.Instance(tg.variant, over)
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	return inst, m, nil
+}
+
+// outputs holds the flags that save a counterexample.
+type outputs struct {
+	trace, dot, svg, property string
+}
+
+func (o *outputs) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&o.trace, "trace", "", "write the counterexample as a JSON trace, for ordercheck replay")
+	cmd.Flags().StringVar(&o.dot, "dot", "", "write the counterexample's execution graph in Graphviz DOT")
+	cmd.Flags().StringVar(&o.svg, "svg", "", "render the execution graph to SVG (needs Graphviz's dot)")
+	cmd.Flags().StringVar(&o.property, "property", "", "which violated property to save (default: the first)")
+}
+
+// write saves the counterexample of the chosen violated property, among
+// the witnesses by property (nil where a property holds).
+func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, m *model.Model, props []string, witnesses []*checker.Witness) error {
+	if o.trace == "" && o.dot == "" && o.svg == "" {
+		return nil
+	}
+	var w *checker.Witness
+	for i, p := range props {
+		if witnesses[i] != nil && (o.property == "" || p == o.property) {
+			w = witnesses[i]
+			break
+		}
+	}
+	if w == nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "ordercheck: no counterexample to save: nothing is violated")
+		return nil
+	}
+	if o.trace != "" {
+		f, err := os.Create(o.trace)
+		if err != nil {
+			return usageError(err)
+		}
+		defer f.Close()
+		if err := inst.Trace(w, m).WriteJSON(f); err != nil {
+			return err
+		}
+	}
+	if o.dot != "" || o.svg != "" {
+		src, err := render.DOT(w)
+		if err != nil {
+			return err
+		}
+		if o.dot != "" {
+			if err := os.WriteFile(o.dot, src, 0o644); err != nil {
+				return usageError(err)
+			}
+		}
+		if o.svg != "" {
+			if err := render.SVG(src, o.svg); err != nil {
+				return usageError(err)
+			}
+		}
+	}
+	return nil
+}
+
+// verdictExit returns the exit status of a verdict.
+func verdictExit(v checker.Verdict) error {
+	switch v {
+	case checker.VerdictViolated:
+		return &exitError{code: exitViolation}
+	case checker.VerdictVerified:
+		return nil
+	}
+	return &exitError{code: exitNoVerdict}
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
+)
+
+func newReplayCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "replay TRACE",
+		Short: "Re-execute a saved counterexample and check that it still fails",
+		Long: `replay rebuilds the execution a trace records, deterministically, checks it
+again under the trace's model and prints the counterexample.
+
+Exit status: 1 the violation reproduces, 0 it no longer does, 2 the trace
+does not fit the protocol any more (or is not a trace), 4 an internal error.`,
+		Example: "  ordercheck explore dlsym --variant unordered --trace t.json\n  ordercheck replay t.json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := os.Open(args[0])
+			if err != nil {
+				return usageError(err)
+			}
+			defer f.Close()
+			t, err := checker.ReadTrace(f)
+			if err != nil {
+				return usageError(fmt.Errorf("%s: %w", args[0], err))
+			}
+			r, err := checker.Replay(t)
+			if err != nil {
+				return checkError(fmt.Errorf("%s: %w", args[0], err))
+			}
+			render.Replayed(cmd.OutOrStdout(), r, t.Property)
+			if r.Witness == nil {
+				return nil
+			}
+			return &exitError{code: exitViolation}
+		},
+	}
+}

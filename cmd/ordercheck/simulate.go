@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+func newSimulateCmd() *cobra.Command {
+	var scheduler, against string
+	var minimize bool
+	var tg target
+	var runs, depth int
+	var seed uint64
+	var asJSON bool
+	var out outputs
+	cmd := &cobra.Command{
+		Use:   "simulate PROTOCOL|FILE",
+		Short: "Run random executions and estimate how often each property fails",
+		Long: `simulate walks random executions of a protocol: a scheduler picks the thread
+(uniformly, or by PCT priorities), and each read or write takes one of its
+consistent choices at random. It reports, per property, the violations, their
+estimated probability with a 95% Wilson interval, and the final states with
+their frequencies. The same seed gives the same result.
+
+A simulation proves nothing: with no violation found it exits 3 (no
+verdict); with one it exits 1 and prints the counterexample.`,
+		Example: `  ordercheck simulate dlsym --variant unordered --runs 20000 --seed 7
+  ordercheck simulate execenv --scheduler pct --depth 3 --json
+  ordercheck simulate dlsym --variant unordered --against fixed
+  ordercheck simulate dlsym --variant unordered --against model=sc`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			inst, m, err := tg.load(args[0])
+			if err != nil {
+				return err
+			}
+			sched, err := checker.ParseScheduler(scheduler)
+			if err != nil {
+				return usageError(err)
+			}
+			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: sched, Depth: depth, Minimize: minimize,
+				Minimized: func(prop string, from, to int) {
+					fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: %s: counterexample shrunk from %d to %d events by exhaustive search\n", prop, from, to)
+				}}
+			if isTerminal(os.Stderr) {
+				sim.Progress = func(done int, el time.Duration) {
+					rate := float64(done) / el.Seconds()
+					fmt.Fprintf(os.Stderr, "\r\033[K%d/%d runs, %.0f runs/s, %s elapsed, ETA %s", done, runs, rate, el.Round(time.Second),
+						(time.Duration(float64(runs-done)/rate) * time.Second).Round(time.Second))
+				}
+			}
+			// The other side of --against: another variant, or another model.
+			other, om, label := inst, m, ""
+			if against != "" {
+				if name, ok := strings.CutPrefix(against, "model="); ok {
+					if om, err = model.Lookup(name); err != nil {
+						return usageError(err)
+					}
+					label = "model " + name
+				} else {
+					alt := tg
+					alt.variant = against
+					if other, _, err = alt.load(args[0]); err != nil {
+						return err
+					}
+					label = "variant " + against
+				}
+			}
+			res, err := inst.Simulate(m, sim)
+			clearProgress()
+			if err != nil {
+				return checkError(err)
+			}
+			var diff checker.Difference
+			if against != "" {
+				if _, diff, err = res.Against(other.Prog, om, other.Protocol.Properties(), sim); err != nil {
+					return checkError(err)
+				}
+			}
+			var names []string
+			var ws []*checker.Witness
+			for _, p := range res.Properties {
+				names, ws = append(names, p.Name), append(ws, p.Witness)
+			}
+			if err := out.write(cmd, inst, m, names, ws); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			var vs *render.Against
+			if against != "" {
+				vs = &render.Against{Label: label, Difference: diff}
+			}
+			if asJSON {
+				if err := render.JSON(w, render.SimulationJSON{SimResult: res, Against: vs}); err != nil {
+					return err
+				}
+			} else {
+				render.Header(w, inst, m)
+				render.Simulation(w, res, m)
+				if vs != nil {
+					render.Difference(w, vs)
+				}
+			}
+			if res.Violated() {
+				return &exitError{code: exitViolation}
+			}
+			return &exitError{code: exitNoVerdict}
+		},
+	}
+	tg.add(cmd)
+	cmd.Flags().IntVar(&runs, "runs", 1000, "number of random executions")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "random seed")
+	cmd.Flags().StringVar(&scheduler, "scheduler", "uniform", "thread scheduler: uniform or pct")
+	cmd.Flags().IntVar(&depth, "depth", 3, "PCT depth: priority change points plus one")
+	cmd.Flags().StringVar(&against, "against", "", "also simulate another variant (or model=NAME) and test whether the final-state distributions differ (chi-square)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the statistics as JSON")
+	cmd.Flags().BoolVar(&minimize, "minimize", false, "shrink each counterexample found by a bounded exhaustive search for a shorter one")
+	out.add(cmd)
+	return cmd
+}
