@@ -151,7 +151,10 @@ func NewExec(g *Graph) *Exec {
 // most once.
 func (x *Exec) Of(r *Derived) Relation {
 	if r.id >= len(x.derived) {
-		x.derived = append(x.derived, make([]Relation, r.id+1-len(x.derived))...)
+		relsMu.Lock()
+		n := nrels
+		relsMu.Unlock()
+		x.derived = append(x.derived, make([]Relation, n-len(x.derived))...)
 	}
 	if x.derived[r.id].b == nil {
 		x.derived[r.id] = r.def(x)

@@ -63,12 +63,16 @@ func c11Axioms(hb *Derived) []Axiom {
 		{"coherence-rmw", Irreflexive, Let("rmw; eco", func(x *Exec) Relation { return x.Rmw.Seq(x.Of(ECO)) })},
 		{"sc", Acyclic, Let("psc", func(x *Exec) Relation {
 			if x.Tags(SC).Empty() {
-				return NewRelation(x.N)
+				return noPairs
 			}
 			return psc(x, x.Of(hb), x.Of(ECO))
 		})},
 	}
 }
+
+// noPairs is a relation without pairs, over no events: what an axiom
+// that does not apply constrains (it is acyclic, irreflexive and empty).
+var noPairs = Relation{b: []uint64{}}
 
 // sw is RC11's synchronises-with, with the reads that may end it and,
 // when fenceReaders is not nil, further reads that end it only through an
