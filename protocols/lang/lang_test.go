@@ -121,12 +121,14 @@ func TestErrors(t *testing.T) {
 // panic or hang.
 func FuzzParse(f *testing.F) {
 	f.Add(small)
+	f.Add(small + "expect *: holds\nexpect plain with N=3 under sc, rc11: violates p (every execution)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		pr, err := Parse("f.oc", src)
 		if err != nil {
 			return
 		}
 		pr.Compile("", nil)
+		pr.Expectations([]string{"sc", "rc11"})
 		if _, err := Parse("printed.oc", pr.Format()); err != nil {
 			t.Fatalf("a parsed protocol prints as text that does not parse: %v\n%s", err, pr.Format())
 		}
