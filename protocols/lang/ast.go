@@ -17,6 +17,7 @@ type Protocol struct {
 	Procs       map[string]*Proc
 	Threads     []*ThreadDecl
 	Finals      []*Final
+	Expects     []*Expect
 }
 
 // Param is a named parameter with its default value.
@@ -96,6 +97,24 @@ type Final struct {
 	Cond Expr
 	Msg  string
 	Pos  model.Pos
+}
+
+// Expect is an expect clause: the verdict of every cell (parameter
+// overrides, variant, model) it selects.
+type Expect struct {
+	Variants []string    // nil: every variant ("*")
+	Params   []Bind      // the "with" overrides; none: the default parameters
+	Models   []string    // nil: every model
+	Violated []Violation // the properties violated; none: every property holds
+	Pos      model.Pos
+
+	variantAt, modelAt, propAt []model.Pos // where each name is written
+}
+
+// Violation is a property an expect clause says is violated.
+type Violation struct {
+	Prop  string
+	Every bool // violated by every execution of the cell
 }
 
 // Block is a sequence of statements.

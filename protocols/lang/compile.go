@@ -63,7 +63,7 @@ func (pr *Protocol) Compile(variant string, overrides map[string]string) (*Insta
 		c.params[k] = Value{Text: val, Pos: model.Pos{File: "--param " + k}}
 	}
 	for k, val := range c.params {
-		if err := c.checkParam(pr.param(k), val); err != nil {
+		if err := pr.param(k).check(val); err != nil {
 			return nil, err
 		}
 		inst.Params = append(inst.Params, Bind{Param: k, Value: val})
@@ -96,7 +96,9 @@ type compiler struct {
 	used    map[string]bool // replaced blocks met
 }
 
-func (c *compiler) checkParam(par *Param, v Value) error {
+// check validates a value of the parameter: one of its choices for a
+// symbolic parameter, else an ordering or an integer as its default is.
+func (par *Param) check(v Value) error {
 	if len(par.Choices) > 0 {
 		for _, ch := range par.Choices {
 			if v.Text == ch {
@@ -105,13 +107,19 @@ func (c *compiler) checkParam(par *Param, v Value) error {
 		}
 		return errAt(v.Pos, "parameter %s is one of %s, not %q", par.Name, strings.Join(par.Choices, ", "), v.Text)
 	}
-	if _, err := strconv.ParseInt(v.Text, 0, 64); err == nil {
-		return nil
+	_, isOrd := model.ParseOrdering(v.Text)
+	_, intErr := strconv.ParseInt(v.Text, 0, 64)
+	if !isOrd && intErr != nil {
+		return errAt(v.Pos, "parameter %s: %q is neither an integer nor an ordering", par.Name, v.Text)
 	}
-	if _, ok := model.ParseOrdering(v.Text); ok {
-		return nil
+	if _, ordParam := model.ParseOrdering(par.Default.Text); ordParam != isOrd {
+		kind, not := "an integer", "the ordering"
+		if ordParam {
+			kind, not = "an ordering", "the integer"
+		}
+		return errAt(v.Pos, "parameter %s holds %s, not %s %s", par.Name, kind, not, v.Text)
 	}
-	return errAt(v.Pos, "parameter %s: %q is neither an integer nor an ordering", par.Name, v.Text)
+	return nil
 }
 
 // symbol returns the value of a symbolic choice: its index among its parameter's choices.

@@ -91,6 +91,12 @@ func (pr *Protocol) Format() string {
 		}
 		b.WriteString("\n")
 	}
+	if len(pr.Expects) > 0 {
+		b.WriteString("\n")
+	}
+	for _, e := range pr.Expects {
+		b.WriteString(e.String() + "\n")
+	}
 	return b.String()
 }
 

@@ -88,6 +88,8 @@ func TestErrors(t *testing.T) {
 		{"unknown parameter", thread("  r = 1"), "", map[string]string{"K": "1"}, "has no parameter \"K\""},
 		{"unknown variant", thread("  r = 1"), "fast", nil, "has no variant \"fast\""},
 		{"bad parameter value", thread("  r = 1"), "", map[string]string{"ORD": "sideways"}, "--param ORD: parameter ORD: \"sideways\" is neither"},
+		{"integer for an ordering parameter", thread("  r = 1"), "", map[string]string{"ORD": "3"}, "--param ORD: parameter ORD holds an ordering, not the integer 3"},
+		{"ordering for an integer parameter", "protocol e\nparam N = 2\nvariant a N=acq default\nthread t { }\n", "", nil, "3:13: parameter N holds an integer, not the ordering acq"},
 		{"unknown struct field", "protocol e\nshared s { a = 0 }\nthread t {\n  r = s.z\n}\n", "", nil, "4:7: struct s has no field z"},
 		{"recursion", "protocol e\nproc f() { f() }\nthread t {\n  f()\n}\n", "", nil, "2:12: procedure f calls itself"},
 		{"two defaults", "protocol e\nvariant a \"\" default\nvariant b \"\" default\nthread t { }\n", "", nil, "exactly one variant must be marked default"},
@@ -119,12 +121,14 @@ func TestErrors(t *testing.T) {
 // panic or hang.
 func FuzzParse(f *testing.F) {
 	f.Add(small)
+	f.Add(small + "expect *: holds\nexpect plain with N=3 under sc, rc11: violates p (every execution)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		pr, err := Parse("f.oc", src)
 		if err != nil {
 			return
 		}
 		pr.Compile("", nil)
+		pr.Expectations([]string{"sc", "rc11"})
 		if _, err := Parse("printed.oc", pr.Format()); err != nil {
 			t.Fatalf("a parsed protocol prints as text that does not parse: %v\n%s", err, pr.Format())
 		}

@@ -126,8 +126,10 @@ func (p *parser) protocol() (*Protocol, error) {
 			err = p.thread(pr, t.Pos)
 		case "final":
 			err = p.final(pr, t.Pos)
+		case "expect":
+			err = p.expect(pr, t.Pos)
 		default:
-			return nil, errAt(t.Pos, "expected param, variant, shared, mutex, property, proc, thread or final, found %v", t)
+			return nil, errAt(t.Pos, "expected param, variant, shared, mutex, property, proc, thread, final or expect, found %v", t)
 		}
 		if err != nil {
 			return nil, err
@@ -328,6 +330,81 @@ func (p *parser) final(pr *Protocol, pos model.Pos) error {
 		}
 	}
 	pr.Finals = append(pr.Finals, f)
+	return nil
+}
+
+// expect reads "expect VARIANTS [with K=V ...] [under MODEL, ...] : VERDICT".
+func (p *parser) expect(pr *Protocol, pos model.Pos) error {
+	e := &Expect{Pos: pos}
+	names := func(what string, out *[]string, where *[]model.Pos) error {
+		for {
+			n, npos, err := p.name(what)
+			if err != nil {
+				return err
+			}
+			*out, *where = append(*out, n), append(*where, npos)
+			if !p.Accept(",") {
+				return nil
+			}
+		}
+	}
+	if !p.Accept("*") {
+		if err := names("a variant name or \"*\"", &e.Variants, &e.variantAt); err != nil {
+			return err
+		}
+	}
+	if p.Accept("with") {
+		for {
+			k, _, err := p.name("a parameter name")
+			if err != nil {
+				return err
+			}
+			if _, err := p.Expect("="); err != nil {
+				return err
+			}
+			v, err := p.value()
+			if err != nil {
+				return err
+			}
+			e.Params = append(e.Params, Bind{Param: k, Value: v})
+			if p.Peek().Kind != syntax.Ident || p.PeekN(1).Text != "=" {
+				break
+			}
+		}
+	}
+	if p.Accept("under") {
+		if err := names("a model name", &e.Models, &e.modelAt); err != nil {
+			return err
+		}
+	}
+	if _, err := p.Expect(":"); err != nil {
+		return err
+	}
+	if !p.Accept("holds") {
+		if t := p.Peek(); !p.Accept("violates") {
+			return errAt(t.Pos, "expected \"holds\" or \"violates\", found %v", t)
+		}
+		for {
+			n, npos, err := p.name("a property name")
+			if err != nil {
+				return err
+			}
+			v := Violation{Prop: n}
+			if p.Accept("(") {
+				for _, w := range []string{"every", "execution", ")"} {
+					if _, err := p.Expect(w); err != nil {
+						return err
+					}
+				}
+				v.Every = true
+			}
+			e.Violated, e.propAt = append(e.Violated, v), append(e.propAt, npos)
+			if !p.Accept(",") {
+				break
+			}
+		}
+	}
+	pr.Expects = append(pr.Expects, e)
 	return nil
 }
 
@@ -749,7 +826,7 @@ func (pr *Protocol) check() error {
 	if len(pr.Threads) == 0 {
 		return errAt(model.Pos{File: pr.File, Line: 1, Col: 1}, "protocol %s has no thread", pr.Name)
 	}
-	return nil
+	return pr.checkExpects()
 }
 
 func (pr *Protocol) param(name string) *Param {
