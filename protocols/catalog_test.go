@@ -1,145 +1,173 @@
 package protocols_test
 
 import (
-	"sort"
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/protocols"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
-// verdicts gives, per protocol, parameter overrides and variant, and per
-// model, the properties expected violated (every other property must hold),
-// as derived in ../shared/seed-protocols.md and each protocol's README. A
-// property marked "!" must be violated in every execution. In execenv and
-// cluster, linearizability (the operations against wamr.Spec) fails exactly
-// where deliver does: an exception spread into the child instance and not
-// moved back is the lost exception.
-var verdicts = []struct {
-	protocol string
-	params   map[string]string
-	expect   map[string]map[string]string // variant -> model -> "prop prop"
-}{
-	{"dlsym", nil, map[string]map[string]string{
-		"original":      {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": "data-race lib-init linearizability"},
-		"unordered":     {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": "data-race lib-init linearizability"},
-		"fixed":         {"sc": "", "tso": "", "rc11": "", "rc11-consume": ""},
-		"consume":       {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": ""},
-		"consume-indep": {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": "data-race lib-init linearizability"},
-		"codegen":       {"sc": "data-race", "tso": "data-race", "rc11": "data-race lib-init linearizability", "rc11-consume": "data-race lib-init linearizability"},
-		"dcl":           {"sc": "", "tso": "", "rc11": "", "rc11-consume": ""},
-		"nocache":       {"sc": "", "tso": "", "rc11": "", "rc11-consume": ""},
-	}},
-	{"execenv", nil, everyModel(map[string]string{
-		"original":          "data-race deliver linearizability",
-		"skip-start":        "start-once",
-		"lock-across-start": "deadlock",
-		"pr2685":            "",
-		"pr2882":            "",
-		"temp-env":          "start-once tls",
-		"start-in-child":    "",
-		"exc-in-env":        "data-race",
-	})},
-	{"execenv", map[string]string{"SPAWN": "embedder"}, everyModel(map[string]string{
-		"original":          "deadlock",
-		"skip-start":        "start-once",
-		"lock-across-start": "deadlock",
-		"pr2685":            "deadlock!",
-		"pr2882":            "",
-		"temp-env":          "start-once tls",
-		"start-in-child":    "",
-		"exc-in-env":        "deadlock",
-	})},
-	{"cluster", nil, everyModel(map[string]string{
-		"original":       "data-race deliver linearizability",
-		"pr2685":         "",
-		"atomic-relaxed": "deliver linearizability",
-		"atomic-acqrel":  "deliver linearizability",
-		"exc-in-env":     "",
-	})},
-}
+var update = flag.Bool("update", false, "rewrite the compare tables under testdata/ and the traces under ../traces/ from the catalogue")
 
-// everyModel expects the same violations under every model.
-func everyModel(byVariant map[string]string) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	for v, props := range byVariant {
-		out[v] = map[string]string{"sc": props, "tso": props, "rc11": props, "rc11-consume": props}
-	}
-	return out
-}
-
-// TestVerdicts asserts the verdict matrix of every catalogue protocol: a
-// regression in any cell fails.
-func TestVerdicts(t *testing.T) {
-	covered := map[string]bool{}
-	for _, tc := range verdicts {
-		covered[tc.protocol] = true
-		pr, err := checker.Load(tc.protocol)
+// TestCatalogue checks the expect clauses of every catalogue protocol:
+// each configuration's variants under every registered model, cell by
+// cell. What follows from the verdicts is kept beside them and checked
+// too: the compare tables (testdata/compare-*), and one counterexample
+// trace per violated cell and property under ../traces/, each of which
+// must still reproduce when replayed. -update rewrites both.
+func TestCatalogue(t *testing.T) {
+	for _, name := range protocols.Names() {
+		pr, err := checker.Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range pr.Variants {
-			if _, ok := tc.expect[v.Name]; !ok {
-				t.Errorf("%s: variant %s has no expected verdicts", tc.protocol, v.Name)
-			}
+		configs, err := pr.Expectations()
+		if err != nil {
+			t.Fatal(err)
 		}
-		for variant, byModel := range tc.expect {
-			inst, err := pr.Instance(variant, tc.params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for modelName, want := range byModel {
-				t.Run(tc.protocol+"/"+paramString(tc.params)+variant+"/"+modelName, func(t *testing.T) {
-					m, err := model.Lookup(modelName)
-					if err != nil {
+		for _, cfg := range configs {
+			dir := name + configSuffix(cfg)
+			t.Run(dir, func(t *testing.T) {
+				cmp, err := pr.Compare(checker.CompareOptions{Params: cfg.Overrides()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkCells(t, cmp, cfg)
+				for _, f := range []render.Format{render.Table, render.Markdown} {
+					var b bytes.Buffer
+					if err := render.Comparison(&b, cmp, f); err != nil {
 						t.Fatal(err)
 					}
-					rep, err := inst.Check(m, checker.Options{})
-					if err != nil {
-						t.Fatal(err)
-					}
-					var got []string
-					every := map[string]bool{}
-					w := strings.Fields(want)
-					for i, p := range w {
-						if name, ok := strings.CutSuffix(p, "!"); ok {
-							w[i], every[name] = name, true
-						}
-					}
-					for _, p := range rep.Props {
-						if every[p.Name] && p.Violations != rep.Stats.Executions {
-							t.Errorf("%s is violated in %d of %d executions, expected all", p.Name, p.Violations, rep.Stats.Executions)
-						}
-						if p.Status == checker.Unknown {
-							t.Errorf("%s is unknown: %s", p.Name, p.Message)
-						}
-						if p.Status == checker.Violated {
-							got = append(got, p.Name)
-						}
-					}
-					sort.Strings(got)
-					sort.Strings(w)
-					if strings.Join(got, " ") != strings.Join(w, " ") {
-						t.Errorf("violated: [%s], expected [%s]", strings.Join(got, " "), strings.Join(w, " "))
-					}
-				})
-			}
-		}
-	}
-	for _, name := range protocols.Names() {
-		if !covered[name] {
-			t.Errorf("protocol %s has no verdict matrix", name)
+					golden(t, filepath.Join("testdata", "compare-"+dir+map[render.Format]string{render.Table: ".txt", render.Markdown: ".md"}[f]), b.String())
+				}
+				traces(t, filepath.Join("..", "traces", dir), cmp)
+			})
 		}
 	}
 }
 
-func paramString(params map[string]string) string {
-	var parts []string
-	for k, v := range params {
-		parts = append(parts, k+"="+v+"/")
+// configSuffix names a configuration after its parameter values: "" for
+// the default parameters, "-embedder" for SPAWN=embedder.
+func configSuffix(cfg lang.Config) string {
+	s := ""
+	for _, b := range cfg.Params {
+		s += "-" + b.Value.Text
 	}
-	sort.Strings(parts)
-	return strings.Join(parts, "")
+	return s
+}
+
+// checkCells compares every cell of a comparison with its expectation.
+func checkCells(t *testing.T, cmp *checker.Comparison, cfg lang.Config) {
+	for i, in := range cmp.Cases {
+		for j, m := range cmp.Models {
+			k := slices.IndexFunc(cfg.Cells, func(c lang.Cell) bool { return c.Variant == in.Variant && c.Model == m.Name })
+			if k < 0 || cfg.Cells[k].Clause == nil {
+				t.Errorf("%s under %s: no expect clause says what to expect", in.Variant, m.Name)
+				continue
+			}
+			if diff := cmp.Reports[i][j].Differences(&cfg.Cells[k]); diff != nil {
+				t.Errorf("%s under %s (expected by %s at %s):\n  %s", in.Variant, m.Name, cfg.Cells[k].Clause, cfg.Cells[k].Clause.Pos, strings.Join(diff, "\n  "))
+			}
+		}
+	}
+}
+
+// traces checks that dir holds exactly one trace per violated cell and
+// property of the comparison, and that each replays to its violation;
+// under -update it writes them anew.
+func traces(t *testing.T, dir string, cmp *checker.Comparison) {
+	want := map[string]bool{}
+	for i, in := range cmp.Cases {
+		for j, m := range cmp.Models {
+			for _, p := range cmp.Reports[i][j].Props {
+				if p.Witness == nil {
+					continue
+				}
+				file := fmt.Sprintf("%s.%s.%s.json", in.Variant, m.Name, p.Name)
+				want[file] = true
+				if *update {
+					writeTrace(t, filepath.Join(dir, file), in.Trace(p.Witness, m))
+				}
+			}
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !want[filepath.Base(f)] {
+			if *update {
+				os.Remove(f)
+				continue
+			}
+			t.Errorf("%s: a trace of a cell that is not violated", f)
+		}
+		delete(want, filepath.Base(f))
+		replay(t, f)
+	}
+	for f := range want {
+		t.Errorf("%s: no trace of this violation (go test ./protocols -update writes it)", filepath.Join(dir, f))
+	}
+}
+
+func writeTrace(t *testing.T, path string, tr *checker.Trace) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := tr.WriteJSON(f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// replay replays the trace at path: its violation must reproduce.
+func replay(t *testing.T, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := checker.ReadTrace(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	r, err := checker.Replay(tr)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if r.Witness == nil {
+		t.Errorf("%s: the known violation of %s no longer reproduces: %s", path, tr.Property, r.Reason)
+	}
+}
+
+// golden compares got with the file at path, or rewrites the file under -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./protocols -update writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n%s", path, got)
+	}
 }

@@ -15,58 +15,6 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/harness"
 )
 
-// traceSets are the catalogue configurations whose counterexamples are
-// kept under traces/ as regression fixtures.
-var traceSets = []struct {
-	protocol, dir string
-	params        map[string]string
-}{
-	{"dlsym", "dlsym", nil},
-	{"execenv", "execenv", nil},
-	{"execenv", "execenv-embedder", map[string]string{"SPAWN": "embedder"}},
-	{"cluster", "cluster", nil},
-}
-
-var fixtureModels = []string{"sc", "tso", "rc11", "rc11-consume"}
-
-// TestTraceFixtures replays every counterexample under traces/: each must
-// still reproduce, so a change that makes a known bug disappear fails.
-// go test ./cmd/ordercheck -run TestTraceFixtures -update regenerates them
-// from the catalogue: one per violated cell (variant, model, property).
-func TestTraceFixtures(t *testing.T) {
-	root := filepath.Join("..", "..", "traces")
-	if *update {
-		writeFixtures(t, root)
-	}
-	files, err := filepath.Glob(filepath.Join(root, "*", "*.json"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no traces under %s (go test -run TestTraceFixtures -update makes them): %v", root, err)
-	}
-	for _, f := range files {
-		if filepath.Base(filepath.Dir(f)) == "histories" {
-			continue // checked by TestHistoryFixtures
-		}
-		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
-			fh, err := os.Open(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer fh.Close()
-			tr, err := checker.ReadTrace(fh)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := checker.Replay(tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Witness == nil {
-				t.Fatalf("the known violation of %s no longer reproduces: %s", tr.Property, r.Reason)
-			}
-		})
-	}
-}
-
 // TestHistoryFixtures checks the recorded histories under traces/histories
 // with ordercheck linearize: *.ok.json must linearize (exit 0), *.bad.json
 // must not (exit 1) and the visualisation must be written. Every protocol
@@ -183,50 +131,4 @@ func writeHistories(t *testing.T, root string) {
 	modelBad("dlsym", "unordered", "rc11")
 	goBad("execenv", "original")
 	modelBad("cluster", "atomic-relaxed", "sc")
-}
-
-func writeFixtures(t *testing.T, root string) {
-	for _, set := range traceSets {
-		dir := filepath.Join(root, set.dir)
-		if err := os.RemoveAll(dir); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		pr, err := checker.Load(set.protocol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range pr.Variants {
-			inst, err := pr.Instance(v.Name, set.params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, mn := range fixtureModels {
-				m, err := model.Lookup(mn)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep, err := inst.Check(m, checker.Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, p := range rep.Props {
-					if p.Witness == nil {
-						continue
-					}
-					tr := inst.Trace(p.Witness, m)
-					f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s.%s.%s.json", v.Name, mn, p.Name)))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := tr.WriteJSON(f); err != nil {
-						t.Fatal(err)
-					}
-					f.Close()
-				}
-			}
-		}
-	}
 }
