@@ -12,7 +12,18 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-var modelNames = []string{"sc", "tso", "rc11"}
+
+// machines returns the registered models that have an operational form:
+// the state explorer runs them.
+func machines() []*model.Model {
+	var out []*model.Model
+	for _, m := range model.All() {
+		if m.Machine != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
 
 func mustModel(t interface{ Fatal(...any) }, name string) *model.Model {
 	m, err := model.Lookup(name)
@@ -82,31 +93,32 @@ func TestExplorerMatchesReference(t *testing.T) {
 		t.Run(spec.name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				p := genProgram(t, spec.gen)
-				for _, name := range modelNames {
-					m := mustModel(t, name)
+				for _, m := range model.All() {
 					_, fast := outcomes(t, p, m, checker.Explore)
 					_, ref := outcomes(t, p, m, checker.ExploreReference)
-					same(t, p, name+": the reference", ref, "the explorer", fast)
+					same(t, p, m.Name+": the reference", ref, "the explorer", fast)
 				}
 			})
 		})
 	}
 }
 
-// TestModelInclusion checks that the final states under sc are among those
-// under tso, and those under tso among those under rc11.
+// TestModelInclusion checks the strength order the models declare (each
+// model's Within): the final states a model allows are among those every
+// model it is within allows (sc ⊆ tso ⊆ rc11, rc11-consume ⊆ rc11).
 func TestModelInclusion(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genProgram(t, litmusSized)
-		var prev map[string]bool
-		for _, name := range modelNames {
-			states, _ := outcomes(t, p, mustModel(t, name), checker.Explore)
-			if prev != nil {
-				if k, ok := subset(prev, states); !ok {
-					t.Fatalf("final state %q is allowed by a stronger model but not by %s:\n%s", k, name, p)
+		finals := map[string]map[string]bool{}
+		for _, m := range model.All() {
+			finals[m.Name], _ = outcomes(t, p, m, checker.Explore)
+		}
+		for _, m := range model.All() {
+			for _, weaker := range m.Within {
+				if k, ok := subset(finals[m.Name], finals[weaker]); !ok {
+					t.Fatalf("final state %q is allowed by %s but not by %s, which it is within:\n%s", k, m.Name, weaker, p)
 				}
 			}
-			prev = states
 		}
 	})
 }
@@ -127,12 +139,11 @@ func TestStrongerOrderingNeverAddsStates(t *testing.T) {
 		if q == nil {
 			return
 		}
-		for _, name := range modelNames {
-			m := mustModel(t, name)
+		for _, m := range model.All() {
 			weak, _ := outcomes(t, p, m, checker.Explore)
 			strong, _ := outcomes(t, q, m, checker.Explore)
 			if k, ok := subset(strong, weak); !ok {
-				t.Fatalf("%s: strengthening %s adds final state %q:\n%s", name, site, k, p)
+				t.Fatalf("%s: strengthening %s adds final state %q:\n%s", m.Name, site, k, p)
 			}
 		}
 	})
@@ -178,8 +189,7 @@ func cloneProgram(p *model.Program) *model.Program {
 func TestExplorerMatchesAxioms(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genProgram(t, litmusSized)
-		for _, name := range append(modelNames, "rc11-consume") {
-			m := mustModel(t, name)
+		for _, m := range model.All() {
 			_, explored := outcomes(t, p, m, checker.Explore)
 			accepted := map[string]string{}
 			st, err := checker.ExploreReference(p, checker.Candidates(), checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
@@ -193,20 +203,7 @@ func TestExplorerMatchesAxioms(t *testing.T) {
 			if !st.Exhaustive() {
 				t.Skip("too many candidates")
 			}
-			same(t, p, name+"'s axioms", accepted, "the explorer", explored)
-		}
-	})
-}
-
-// TestConsumeWithinRC11 checks that the consume model allows no final
-// state that RC11 forbids: it only adds orderings.
-func TestConsumeWithinRC11(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, litmusSized)
-		con, _ := outcomes(t, p, mustModel(t, "rc11-consume"), checker.Explore)
-		rc, _ := outcomes(t, p, mustModel(t, "rc11"), checker.Explore)
-		if k, ok := subset(con, rc); !ok {
-			t.Fatalf("rc11-consume allows %q, rc11 does not:\n%s", k, p)
+			same(t, p, m.Name+"'s axioms", accepted, "the explorer", explored)
 		}
 	})
 }
@@ -220,10 +217,9 @@ func TestStrongerOrderingNeverAddsRaces(t *testing.T) {
 		if q == nil {
 			return
 		}
-		for _, name := range []string{"sc", "rc11", "rc11-consume"} {
-			m := mustModel(t, name)
+		for _, m := range model.All() {
 			if racy(t, q, m) && !racy(t, p, m) {
-				t.Fatalf("%s: strengthening %s adds a data race:\n%s", name, site, p)
+				t.Fatalf("%s: strengthening %s adds a data race:\n%s", m.Name, site, p)
 			}
 		}
 	})
@@ -248,8 +244,7 @@ func racy(t *rapid.T, p *model.Program, m *model.Model) bool {
 func TestCounterexamplesReplay(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genProgram(t, protocolSized)
-		for _, name := range []string{"sc", "rc11"} {
-			m := mustModel(t, name)
+		for _, m := range model.All() {
 			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace, checker.Deadlock}, checker.Options{MaxGraphs: 50000})
 			if err != nil {
 				t.Fatal(err)
@@ -316,7 +311,7 @@ func TestPreemptionBounding(t *testing.T) {
 func TestParallelMatchesSequential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genProgram(t, protocolSized)
-		m := mustModel(t, rapid.SampledFrom(modelNames).Draw(t, "model"))
+		m := rapid.SampledFrom(model.All()).Draw(t, "model")
 		var mu sync.Mutex
 		parallel := func(p *model.Program, m *model.Model, opt checker.Options, visit func(*checker.Execution)) (checker.Stats, error) {
 			opt.Workers = 2

@@ -44,13 +44,20 @@ func withTwins(t *rapid.T, p *model.Program) *model.Program {
 // memory, and which threads block), and the same verdicts on data races
 // and deadlocks, with a witness that shows each violation.
 func TestStatesMatchExecutions(t *testing.T) {
-	for _, name := range []string{"sc", "tso", "rc11"} {
-		t.Run(name, func(t *testing.T) { statesMatchExecutions(t, mustModel(t, name)) })
+	for _, m := range machines() {
+		t.Run(m.Name, func(t *testing.T) { statesMatchExecutions(t, m) })
 	}
 }
 
-// withoutSC replaces seq_cst orderings by the strongest others: the
-// state explorer implements rc11 without them.
+// explorable makes p one m's machine runs: where it does not run seq_cst
+// (rc11's), seq_cst orderings become the strongest others.
+func explorable(p *model.Program, m *model.Model) {
+	if m.Machine.Unsupported(p) != "" {
+		withoutSC(p)
+	}
+}
+
+// withoutSC replaces seq_cst orderings by the strongest others.
 func withoutSC(p *model.Program) {
 	for ti := range p.Threads {
 		code := slices.Clone(p.Threads[ti].Code)
@@ -77,9 +84,7 @@ func withoutSC(p *model.Program) {
 func statesMatchExecutions(t *testing.T, sc *model.Model) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := withTwins(t, genProgram(t, protocolSized))
-		if sc.Name == "rc11" {
-			withoutSC(p)
-		}
+		explorable(p, sc)
 		want, got := map[string]bool{}, map[string]bool{}
 		st, err := checker.Explore(p, sc, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
 			var status []model.Status
@@ -246,10 +251,9 @@ thread child spawned {
   assert seen: r == 1, "the child missed its parent's store"
 }`},
 	} {
-		for _, name := range []string{"sc", "tso", "rc11"} {
-			t.Run(tc.name+"/"+name, func(t *testing.T) {
+		for _, m := range machines() {
+			t.Run(tc.name+"/"+m.Name, func(t *testing.T) {
 				p, own := compileProtocol(t, tc.name, tc.src)
-				m := mustModel(t, name)
 				props := checker.Properties(nil, append([]string{checker.PropDataRace, checker.PropDeadlock}, own...)...)
 				want, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR})
 				if err != nil {
@@ -336,14 +340,11 @@ func drawSpec(t *rapid.T) (spec *porcupine.Model, stateless bool) {
 // graph explorer's verdict (one real-time order per execution) must agree
 // too, since the order of operations cannot matter.
 func TestOperationsOneAtATime(t *testing.T) {
-	for _, name := range []string{"sc", "tso", "rc11"} {
-		t.Run(name, func(t *testing.T) {
-			m := mustModel(t, name)
+	for _, m := range machines() {
+		t.Run(m.Name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				p := withTwins(t, withOperations(t, genProgram(t, protocolSized)))
-				if name == "rc11" {
-					withoutSC(p)
-				}
+				explorable(p, m)
 				spec, stateless := drawSpec(t)
 				props := checker.Properties(spec, checker.PropLinearizability, checker.PropDataRace, checker.PropDeadlock)
 				opt := checker.Options{Engine: checker.EngineStates, MaxGraphs: 5000}
@@ -467,10 +468,9 @@ thread b {
   }
 }`, counter, []int64{1, 2, 3}},
 	} {
-		for _, name := range []string{"sc", "tso", "rc11"} {
-			t.Run(tc.name+"/"+name, func(t *testing.T) {
+		for _, m := range machines() {
+			t.Run(tc.name+"/"+m.Name, func(t *testing.T) {
 				p, own := compileProtocol(t, tc.name, tc.src)
-				m := mustModel(t, name)
 				props := checker.Properties(tc.spec, append([]string{checker.PropLinearizability}, own...)...)
 				opt := checker.Options{Engine: checker.EngineStates}
 				got, err := checker.Check(p, m, props, opt)
