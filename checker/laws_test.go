@@ -12,7 +12,6 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-
 // machines returns the registered models that have an operational form:
 // the state explorer runs them.
 func machines() []*model.Model {
