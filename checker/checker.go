@@ -18,9 +18,7 @@
 package checker
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	"github.com/anishathalye/porcupine"
 
@@ -30,84 +28,30 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// Options bound and steer an exploration. The zero value explores
-// exhaustively, sequentially, with the engine that applies.
-type Options struct {
-	// MaxExecutions stops after this many complete executions (final
-	// states, for the state explorer).
-	MaxExecutions int64
-	// MaxEvents bounds the events of one thread (a guard for unbounded
-	// loops); 0 means DefaultMaxEvents.
-	MaxEvents int
-	// MaxGraphs stops after visiting this many partial graphs (states).
-	MaxGraphs int64
-	// MaxMemory stops when the heap grows beyond this many bytes.
-	MaxMemory uint64
-	// Preemptions, when set, explores only the schedules that switch away
-	// from a runnable thread at most PreemptionBound times (CHESS's
-	// context bounding); the verdict is then bounded unless no schedule
-	// was cut.
-	Preemptions     bool
-	PreemptionBound int
-	// Timeout stops the exploration after this long.
-	Timeout time.Duration
-	// Context, when set, cancels the exploration: it stops with what it
-	// explored, and no verdict.
-	Context context.Context
-	// Progress, when set, is called about once a second with the
-	// statistics so far.
-	Progress func(Stats)
-	// Workers explores on this many goroutines; 0 or 1 explores
-	// sequentially. Verdicts, counts and witnesses do not depend on it.
-	Workers int
-	// Engine chooses how Check explores.
-	Engine Engine
-	// Races asks Explore for the data races of every execution (Check
-	// finds them when a property asks for them).
-	Races bool
-
-	// wholeHistories keeps the state explorer from judging operations
-	// one at a time (tests compare the two).
-	wholeHistories bool
-}
+// Options bound and steer an exploration: limits (executions, states,
+// events per thread, memory, time, a context), progress reports, workers,
+// and the engine. The zero value explores exhaustively, sequentially,
+// with the engine that applies.
+type Options = engine.Options
 
 // DefaultMaxEvents is the per-thread event bound used when
 // Options.MaxEvents is 0.
 const DefaultMaxEvents = engine.DefaultMaxEvents
 
-func (o *Options) limits() engine.Limits {
-	return engine.Limits{MaxExecutions: o.MaxExecutions, MaxEvents: o.MaxEvents, MaxGraphs: o.MaxGraphs, MaxMemory: o.MaxMemory,
-		Preemptions: o.Preemptions, PreemptionBound: o.PreemptionBound, Timeout: o.Timeout, Context: o.Context, Progress: o.Progress, Workers: o.Workers}
-}
-
 // Engine is a way of exploring a program.
-type Engine uint8
+type Engine = engine.Engine
 
-// The engines.
+// The engines: EngineAuto explores by states when the model and program
+// allow it, else by graphs; EngineDPOR visits each consistent execution
+// graph once; EngineStates each reachable state of the model's machine.
 const (
-	// EngineAuto explores by states when the model and program allow it,
-	// else by graphs.
-	EngineAuto Engine = iota
-	// EngineDPOR visits each consistent execution graph once.
-	EngineDPOR
-	// EngineStates visits each reachable state of the model's machine
-	// once.
-	EngineStates
+	EngineAuto   = engine.EngineAuto
+	EngineDPOR   = engine.EngineDPOR
+	EngineStates = engine.EngineStates
 )
 
-var engineNames = [...]string{"auto", "dpor", "states"}
-
-func (e Engine) String() string { return engineNames[e] }
-
 // ParseEngine reads an engine's name: auto, dpor or states.
-func ParseEngine(s string) (Engine, error) {
-	for i, n := range engineNames {
-		if n == s {
-			return Engine(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown engine %q (known: auto, dpor, states)", s)
-}
+func ParseEngine(s string) (Engine, error) { return engine.ParseEngine(s) }
 
 // engineFor decides the engine that explores p under m.
 func engineFor(p *model.Program, m *model.Model, opt Options) (Engine, error) {
@@ -163,7 +107,7 @@ const (
 // grows with the number of executions, not of interleavings. With a
 // preemption bound it explores the schedules within it.
 func Explore(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
-	return graphs.Explore(engine.NewRunner(p, m, opt.limits(), opt.Races, visit))
+	return graphs.Explore(engine.NewRunner(p, m, opt, visit))
 }
 
 // ExploreReference visits the same executions as Explore by the simplest
@@ -171,7 +115,7 @@ func Explore(p *model.Program, m *model.Model, opt Options, visit func(*Executio
 // remembers every partial graph it has seen. It serves as the reference
 // the optimised explorer is tested against.
 func ExploreReference(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
-	return graphs.Reference(engine.NewRunner(p, m, opt.limits(), opt.Races, visit))
+	return graphs.Reference(engine.NewRunner(p, m, opt, visit))
 }
 
 // Candidates returns the model that accepts every graph, so that

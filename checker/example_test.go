@@ -69,7 +69,7 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := render.Comparison(os.Stdout, cmp, render.Markdown); err != nil {
+	if err := render.Comparison(os.Stdout, cmp, render.FormatMarkdown); err != nil {
 		log.Fatal(err)
 	}
 	// Output:

@@ -9,13 +9,5 @@ import (
 // every final state it reaches, with each thread's status (Blocked for a
 // thread waiting for a lock).
 func FinalStatesByStates(p *model.Program, m *model.Model, opt Options, final func(model.FinalState, []model.Status)) (Stats, error) {
-	return states.FinalStates(p, m, states.Config{Limits: opt.limits(), Races: opt.Races}, final)
-}
-
-// WholeHistories returns opt with the state explorer checking
-// linearizability on whole histories even when the specification allows
-// judging operations one at a time.
-func WholeHistories(opt Options) Options {
-	opt.wholeHistories = true
-	return opt
+	return states.FinalStates(p, m, states.Config{Options: opt}, final)
 }

@@ -404,10 +404,11 @@ func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 		index[pr.Name()] = len(rep.Props)
 		rep.Props = append(rep.Props, PropResult{Name: pr.Name()})
 	}
-	races, spec := needs(props)
+	var spec *porcupine.Model
+	opt.Races, spec = needs(props)
 	judge := judgeWith(props)
 	if eng == EngineStates {
-		res, err := states.Check(p, m, states.Config{Limits: opt.limits(), Races: races, Spec: spec, Judge: judge, WholeHistories: opt.wholeHistories})
+		res, err := states.Check(p, m, states.Config{Options: opt, Spec: spec, Judge: judge})
 		if err != nil {
 			return nil, err
 		}
@@ -450,7 +451,7 @@ func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 			}
 		}
 	}
-	stats, err := graphs.Explore(engine.NewRunner(p, m, opt.limits(), races, visit))
+	stats, err := graphs.Explore(engine.NewRunner(p, m, opt, visit))
 	if err != nil {
 		return nil, err
 	}

@@ -355,7 +355,7 @@ func TestOperationsOneAtATime(t *testing.T) {
 				if !byOps.Stats.Exhaustive() {
 					t.Skip("exploration exceeds the budget")
 				}
-				whole, err := checker.Check(p, m, props, checker.WholeHistories(opt))
+				whole, err := checker.Check(p, m, props, withWholeHistories(opt))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -478,7 +478,7 @@ thread b {
 					t.Fatal(err)
 				}
 				for by, o := range map[string]checker.Options{
-					"whole histories": checker.WholeHistories(opt),
+					"whole histories": withWholeHistories(opt),
 					"graphs":          {Engine: checker.EngineDPOR},
 				} {
 					want, err := checker.Check(p, m, props, o)
@@ -525,4 +525,11 @@ func compileProtocol(t *testing.T, name, src string) (*model.Program, []string) 
 		props = append(props, pp.Name)
 	}
 	return inst.Prog, props
+}
+
+// withWholeHistories returns opt checking linearizability on whole
+// histories even where operations could be judged one at a time.
+func withWholeHistories(opt checker.Options) checker.Options {
+	opt.WholeHistories = true
+	return opt
 }

@@ -42,12 +42,12 @@ func TestCatalogue(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkCells(t, cmp, cfg)
-				for _, f := range []render.Format{render.Table, render.Markdown} {
+				for _, f := range []render.Format{render.FormatTable, render.FormatMarkdown} {
 					var b bytes.Buffer
 					if err := render.Comparison(&b, cmp, f); err != nil {
 						t.Fatal(err)
 					}
-					golden(t, filepath.Join("testdata", "compare-"+dir+map[render.Format]string{render.Table: ".txt", render.Markdown: ".md"}[f]), b.String())
+					golden(t, filepath.Join("testdata", "compare-"+dir+map[render.Format]string{render.FormatTable: ".txt", render.FormatMarkdown: ".md"}[f]), b.String())
 				}
 				traces(t, filepath.Join("..", "traces", dir), cmp)
 			})

@@ -13,20 +13,20 @@ type Format uint8
 
 // The formats of a comparison.
 const (
-	Table      Format = iota // an aligned table per model, for a terminal
-	Markdown                 // one Markdown table
-	JSONFormat               // every cell's report as JSON
+	FormatTable    Format = iota // an aligned table per model, for a terminal
+	FormatMarkdown               // one Markdown table
+	FormatJSON                   // every cell's report as JSON
 )
 
 // ParseFormat reads a comparison format's name: table, markdown or json.
 func ParseFormat(s string) (Format, error) {
 	switch s {
 	case "table":
-		return Table, nil
+		return FormatTable, nil
 	case "markdown":
-		return Markdown, nil
+		return FormatMarkdown, nil
 	case "json":
-		return JSONFormat, nil
+		return FormatJSON, nil
 	}
 	return 0, fmt.Errorf("unknown format %q (table, markdown, json)", s)
 }
@@ -34,9 +34,9 @@ func ParseFormat(s string) (Format, error) {
 // Comparison writes c in format f.
 func Comparison(w io.Writer, c *checker.Comparison, f Format) error {
 	switch f {
-	case Markdown:
+	case FormatMarkdown:
 		comparisonMarkdown(w, c)
-	case JSONFormat:
+	case FormatJSON:
 		return comparisonJSON(w, c)
 	default:
 		comparisonTable(w, c)

@@ -18,10 +18,11 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// Limits bound an exploration. Zero values mean no bound.
-type Limits struct {
+// Options bound and steer an exploration. The zero value explores
+// exhaustively, sequentially, with the engine that applies.
+type Options struct {
 	// MaxExecutions stops after this many complete executions (final
-	// states for the state explorer).
+	// states, for the state explorer).
 	MaxExecutions int64
 	// MaxEvents bounds the events of one thread (a guard for unbounded
 	// loops); 0 means DefaultMaxEvents.
@@ -32,22 +33,61 @@ type Limits struct {
 	MaxMemory uint64
 	// Preemptions, when set, explores only the schedules that switch away
 	// from a runnable thread at most PreemptionBound times (CHESS's
-	// context bounding).
+	// context bounding); the verdict is then bounded unless no schedule
+	// was cut.
 	Preemptions     bool
 	PreemptionBound int
 	// Timeout stops the exploration after this long.
 	Timeout time.Duration
-	// Context, when set, cancels the exploration.
+	// Context, when set, cancels the exploration: it stops with what it
+	// explored, and no verdict.
 	Context context.Context
 	// Progress, when set, is called about once a second with the
 	// statistics so far.
 	Progress func(Stats)
 	// Workers explores on this many goroutines; 0 or 1 explores
-	// sequentially. The results do not depend on it.
+	// sequentially. Verdicts, counts and witnesses do not depend on it.
 	Workers int
+	// Engine chooses how a check explores.
+	Engine Engine
+	// Races asks for the data races of every execution (a check finds
+	// them when a property asks for them).
+	Races bool
+	// WholeHistories keeps the state explorer from judging operations
+	// one at a time, which gives the same verdicts (tests compare the two).
+	WholeHistories bool
 }
 
-// DefaultMaxEvents is the per-thread event bound used when Limits.MaxEvents is 0.
+// Engine is a way of exploring a program.
+type Engine uint8
+
+// The engines.
+const (
+	// EngineAuto explores by states when the model and program allow it,
+	// else by graphs.
+	EngineAuto Engine = iota
+	// EngineDPOR visits each consistent execution graph once.
+	EngineDPOR
+	// EngineStates visits each reachable state of the model's machine
+	// once.
+	EngineStates
+)
+
+var engineNames = [...]string{"auto", "dpor", "states"}
+
+func (e Engine) String() string { return engineNames[e] }
+
+// ParseEngine reads an engine's name: auto, dpor or states.
+func ParseEngine(s string) (Engine, error) {
+	for i, n := range engineNames {
+		if n == s {
+			return Engine(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown engine %q (known: auto, dpor, states)", s)
+}
+
+// DefaultMaxEvents is the per-thread event bound used when Options.MaxEvents is 0.
 const DefaultMaxEvents = 4096
 
 // Limit names the bound that cut an exploration short.
@@ -56,14 +96,14 @@ type Limit uint8
 // The bounds; None when the exploration was exhaustive.
 const (
 	None            Limit = iota
-	MaxExecutions         // Limits.MaxExecutions
-	MaxGraphs             // Limits.MaxGraphs
-	MaxEvents             // Limits.MaxEvents (a thread was cut)
-	MaxMemory             // Limits.MaxMemory
-	Timeout               // Limits.Timeout
-	Interrupted           // Limits.Context was cancelled
+	MaxExecutions         // Options.MaxExecutions
+	MaxGraphs             // Options.MaxGraphs
+	MaxEvents             // Options.MaxEvents (a thread was cut)
+	MaxMemory             // Options.MaxMemory
+	Timeout               // Options.Timeout
+	Interrupted           // Options.Context was cancelled
 	LoopBound             // a loop of the program reached its bound
-	PreemptionBound       // Limits.PreemptionBound
+	PreemptionBound       // Options.PreemptionBound
 )
 
 var limitNames = [...]string{"", "max-executions", "max-graphs", "max-events", "max-memory", "timeout", "interrupted", "loop-bound", "preemption-bound"}
@@ -120,16 +160,14 @@ func (s Stats) String() string {
 // ErrStop stops an exploration at a bound; Finish turns it into a result.
 var ErrStop = errors.New("stop")
 
-// Runner holds what every engine needs: the program and model, limits,
+// Runner holds what every engine needs: the program and model, options,
 // statistics, the reporting of complete executions and the workers of a
 // parallel exploration.
 type Runner struct {
-	Prog   *model.Program
-	Model  *model.Model
-	Limits Limits
-	// Races asks for the data races of every complete execution.
-	Races bool
-	visit func(*Execution)
+	Prog    *model.Program
+	Model   *model.Model
+	Options Options
+	visit   func(*Execution)
 
 	start    time.Time
 	deadline time.Time
@@ -145,13 +183,13 @@ type Runner struct {
 
 // NewRunner returns a runner of p under m; visit, when not nil, sees every
 // complete execution (from several goroutines when there are workers).
-func NewRunner(p *model.Program, m *model.Model, lim Limits, races bool, visit func(*Execution)) *Runner {
-	r := &Runner{Prog: p, Model: m, Limits: lim, Races: races, visit: visit, start: time.Now()}
-	if r.Limits.MaxEvents == 0 {
-		r.Limits.MaxEvents = DefaultMaxEvents
+func NewRunner(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) *Runner {
+	r := &Runner{Prog: p, Model: m, Options: opt, visit: visit, start: time.Now()}
+	if r.Options.MaxEvents == 0 {
+		r.Options.MaxEvents = DefaultMaxEvents
 	}
-	if lim.Timeout > 0 {
-		r.deadline = r.start.Add(lim.Timeout)
+	if opt.Timeout > 0 {
+		r.deadline = r.start.Add(opt.Timeout)
 	}
 	return r
 }
@@ -165,14 +203,14 @@ func (x *Runner) Finish(err error) (Stats, error) {
 	return x.stats, err
 }
 
-// Run runs the exploration root, on Limits.Workers goroutines when there
+// Run runs the exploration root, on Options.Workers goroutines when there
 // are several: a subtree handed to Fork then runs on an idle worker.
 func (x *Runner) Run(root func() error) error {
-	if x.Limits.Workers <= 1 {
+	if x.Options.Workers <= 1 {
 		return root()
 	}
 	x.tasks = make(chan func() error)
-	for range x.Limits.Workers {
+	for range x.Options.Workers {
 		go func() {
 			for f := range x.tasks {
 				if err := f(); err != nil {
@@ -231,7 +269,7 @@ func (x *Runner) SetLimit(l Limit) {
 	x.mu.Lock()
 	x.stats.Limit = l
 	if l == PreemptionBound {
-		x.stats.PreemptionBound = x.Limits.PreemptionBound
+		x.stats.PreemptionBound = x.Options.PreemptionBound
 	}
 	x.mu.Unlock()
 }
@@ -256,30 +294,30 @@ func (x *Runner) Step() error {
 		return ErrStop
 	}
 	x.stats.Graphs++
-	if x.Limits.MaxExecutions > 0 && x.stats.Executions >= x.Limits.MaxExecutions {
+	if x.Options.MaxExecutions > 0 && x.stats.Executions >= x.Options.MaxExecutions {
 		return x.stop(MaxExecutions)
 	}
-	if x.Limits.MaxGraphs > 0 && x.stats.Graphs > x.Limits.MaxGraphs {
+	if x.Options.MaxGraphs > 0 && x.stats.Graphs > x.Options.MaxGraphs {
 		return x.stop(MaxGraphs)
 	}
 	if x.stats.Graphs%256 == 1 {
 		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
 			return x.stop(Timeout)
 		}
-		if x.Limits.Context != nil && x.Limits.Context.Err() != nil {
+		if x.Options.Context != nil && x.Options.Context.Err() != nil {
 			return x.stop(Interrupted)
 		}
-		if x.Limits.Progress != nil && time.Since(x.lastProgress) > time.Second {
+		if x.Options.Progress != nil && time.Since(x.lastProgress) > time.Second {
 			x.lastProgress = time.Now()
 			st := x.stats
 			st.Elapsed = time.Since(x.start)
-			x.Limits.Progress(st)
+			x.Options.Progress(st)
 		}
 	}
-	if x.Limits.MaxMemory > 0 && x.stats.Graphs%4096 == 1 {
+	if x.Options.MaxMemory > 0 && x.stats.Graphs%4096 == 1 {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		if ms.HeapAlloc > x.Limits.MaxMemory {
+		if ms.HeapAlloc > x.Options.MaxMemory {
 			return x.stop(MaxMemory)
 		}
 	}
@@ -291,7 +329,7 @@ func (x *Runner) Step() error {
 func (x *Runner) CountFinal(blocked bool) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.Limits.MaxExecutions > 0 && x.stats.Executions >= x.Limits.MaxExecutions {
+	if x.Options.MaxExecutions > 0 && x.stats.Executions >= x.Options.MaxExecutions {
 		return x.stop(MaxExecutions)
 	}
 	x.stats.Executions++
@@ -324,7 +362,7 @@ func Next(g *model.Graph, t int) (model.Action, error) {
 
 // Complete reports g, whose threads have all stopped, as an execution.
 func (x *Runner) Complete(g *model.Graph) error {
-	e, err := NewExecution(g, x.Model, x.Races)
+	e, err := NewExecution(g, x.Model, x.Options.Races)
 	if err != nil || e == nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // number of executions, not with the number of interleavings. With a
 // preemption bound it explores interleavings instead (Reference).
 func Explore(r *engine.Runner) (engine.Stats, error) {
-	if r.Limits.Preemptions {
+	if r.Options.Preemptions {
 		// Preemptions are a property of schedules: bound them over
 		// interleavings.
 		return Reference(r)
@@ -153,7 +153,7 @@ func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) 
 		if ai.Pending {
 			return i, ai, false, nil
 		}
-		if len(s.g.Threads[i]) >= d.Limits.MaxEvents {
+		if len(s.g.Threads[i]) >= d.Options.MaxEvents {
 			bounded = true
 			continue
 		}

@@ -36,7 +36,7 @@ func newReference(r *engine.Runner) *reference {
 
 func (x *reference) search(g *model.Graph, last, pre int) error {
 	key := g.Key()
-	if x.Limits.Preemptions {
+	if x.Options.Preemptions {
 		key += "|" + string(rune(last+1)) // future preemptions depend on the last thread
 	}
 	if p, ok := x.seen[key]; ok && p <= pre {
@@ -71,14 +71,14 @@ func (x *reference) search(g *model.Graph, last, pre int) error {
 			continue
 		}
 		cost := pre
-		if x.Limits.Preemptions && lastRuns && t != last {
+		if x.Options.Preemptions && lastRuns && t != last {
 			cost++
-			if cost > x.Limits.PreemptionBound {
+			if cost > x.Options.PreemptionBound {
 				x.SetLimit(engine.PreemptionBound)
 				continue
 			}
 		}
-		if len(g.Threads[t]) >= x.Limits.MaxEvents {
+		if len(g.Threads[t]) >= x.Options.MaxEvents {
 			x.SetLimit(engine.MaxEvents)
 			continue
 		}

@@ -63,7 +63,7 @@ func (x *states) search() error {
 	for _, v := range x.judge(outs) {
 		x.record(v, 0, nil)
 	}
-	n := max(x.Limits.Workers, 1)
+	n := max(x.Options.Workers, 1)
 	workers := make([]*states, n)
 	for i := range workers {
 		workers[i] = x.worker()
@@ -152,7 +152,7 @@ func (w *states) expand(s *sstate) expansion {
 			continue
 		}
 		ways := s.mem.Ways(t, &th.a, nil)
-		if len(ways) > 0 && th.n >= w.Limits.MaxEvents {
+		if len(ways) > 0 && th.n >= w.Options.MaxEvents {
 			e.bounded = true
 			continue
 		}

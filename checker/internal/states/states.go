@@ -26,19 +26,15 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// Config says what a state search looks for.
+// Config says how a state search runs (Options: its bounds, workers,
+// whether it tracks happens-before for data races) and what it looks for.
 type Config struct {
-	Limits engine.Limits
-	// Races tracks happens-before for data races.
-	Races bool
+	engine.Options
 	// Spec, when set, keeps the operations' histories for linearizability
 	// against it.
 	Spec *porcupine.Model
 	// Judge judges the search's outcomes.
 	Judge engine.Judge
-	// WholeHistories keeps the search from judging operations one at a
-	// time (tests compare the two).
-	WholeHistories bool
 }
 
 // Unsupported says why p cannot be explored by states under m, or
@@ -144,7 +140,7 @@ func newStates(p *model.Program, m *model.Model, cfg Config) *states {
 	if cfg.Judge == nil {
 		cfg.Judge = func(*engine.Outcome, func(string)) []engine.Violation { return nil }
 	}
-	x := &states{Runner: engine.NewRunner(p, m, cfg.Limits, cfg.Races, nil), cfg: cfg, races: cfg.Races, spec: cfg.Spec,
+	x := &states{Runner: engine.NewRunner(p, m, cfg.Options, nil), cfg: cfg, races: cfg.Races, spec: cfg.Spec,
 		perOp:  cfg.Spec != nil && cfg.Spec.Partition == nil && cfg.Spec.PartitionEvent == nil && !cfg.WholeHistories,
 		opMemo: map[opKey]bool{}}
 	x.clear()

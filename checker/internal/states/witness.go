@@ -187,7 +187,7 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 		}
 		if t < 0 { // the thread that has taken the fewest steps: a spinning thread lets the others on
 			for u, th := range s.th {
-				if th.st.Status == model.Running && th.n < x.Limits.MaxEvents && (t < 0 || th.n < s.th[t].n) {
+				if th.st.Status == model.Running && th.n < x.Options.MaxEvents && (t < 0 || th.n < s.th[t].n) {
 					if ways := s.mem.Ways(u, &th.a, nil); len(ways) > 0 {
 						t, opts = u, []option{{way: ways[0]}}
 					}
