@@ -97,7 +97,7 @@ func ExampleReplay() {
 		log.Fatal(err)
 	}
 	var saved bytes.Buffer
-	if err := inst.Trace(rep.Props[1].Witness, rc11).WriteJSON(&saved); err != nil {
+	if err := inst.Trace(rep.Props[1].Witness).WriteJSON(&saved); err != nil {
 		log.Fatal(err)
 	}
 	tr, err := checker.ReadTrace(&saved)

@@ -23,6 +23,10 @@ func (p *Protocol) Expectations() ([]lang.Config, error) {
 func (r *Report) Differences(cell *lang.Cell) []string {
 	var out []string
 	for _, p := range r.Props {
+		st := r.Stats
+		if p.Stats != nil {
+			st = *p.Stats
+		}
 		i := slices.IndexFunc(cell.Violated, func(v lang.Violation) bool { return v.Prop == p.Name })
 		switch {
 		case p.Status == Unknown:
@@ -31,8 +35,8 @@ func (r *Report) Differences(cell *lang.Cell) []string {
 			out = append(out, fmt.Sprintf("%s is violated, expected to hold: %s", p.Name, p.Message))
 		case i >= 0 && p.Status == Holds:
 			out = append(out, fmt.Sprintf("%s holds, expected to be violated", p.Name))
-		case i >= 0 && cell.Violated[i].Every && p.Violations != r.Stats.Executions:
-			out = append(out, fmt.Sprintf("%s is violated in %d of %d executions, expected in every one", p.Name, p.Violations, r.Stats.Executions))
+		case i >= 0 && cell.Violated[i].Every && p.Violations != st.Executions:
+			out = append(out, fmt.Sprintf("%s is violated in %d of %d executions, expected in every one", p.Name, p.Violations, st.Executions))
 		}
 	}
 	for _, v := range cell.Violated {

@@ -54,6 +54,12 @@ func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt Options)
 	if err != nil {
 		return nil, err
 	}
+	// The candidates were enumerated under no model: present them under m.
+	for _, e := range []*Execution{x.Witness, x.Example} {
+		if e != nil {
+			e.Model = m
+		}
+	}
 	return x, nil
 }
 

@@ -327,7 +327,12 @@ func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // PropResult is the verdict on one property.
 type PropResult struct {
-	Name   string
+	Name string
+	// Model is the model the property was judged under, when it is not
+	// the report's: data races are judged under C11 whatever the model
+	// (see model.Model.RaceModel). Stats are then that exploration's.
+	Model  *model.Model
+	Stats  *Stats
 	Status Status
 	// Message explains a violation, or qualifies a verdict (vacuous holds).
 	Message string
@@ -392,8 +397,37 @@ func (r *Report) VerdictText() string {
 	return v.String()
 }
 
-// Check explores p under m and judges props.
+// Check explores p under m and judges props. Data races are judged under
+// C11 whatever m is (model.Model.RaceModel): under a model that is not
+// C11's, DataRace is judged in an exploration of its own under C11, and
+// its result says so (PropResult.Model).
 func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+	i := slices.IndexFunc(props, func(pr Property) bool { _, ok := pr.(dataRace); return ok })
+	if i < 0 || m.RaceModel(p) == m {
+		return check(p, m, props, opt)
+	}
+	rest := slices.Delete(slices.Clone(props), i, i+1)
+	rep, err := check(p, m, rest, opt)
+	if err != nil {
+		return nil, err
+	}
+	rm := m.RaceModel(p)
+	races, err := check(p, rm, props[i:i+1], opt)
+	if err != nil {
+		return nil, fmt.Errorf("data races, judged under %s: %w", rm.Name, err)
+	}
+	pr := races.Props[0]
+	pr.Model, pr.Stats = rm, &races.Stats
+	rep.Props = slices.Insert(rep.Props, i, pr)
+	rep.Stats.Elapsed += races.Stats.Elapsed
+	if rep.Stats.Limit == NoLimit {
+		rep.Stats.Limit, rep.Stats.PreemptionBound = races.Stats.Limit, races.Stats.PreemptionBound
+	}
+	return rep, nil
+}
+
+// check explores p under m and judges props, all under m.
+func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
 	eng, err := engineFor(p, m, opt)
 	if err != nil {
 		return nil, err

@@ -252,7 +252,7 @@ func TestCounterexamplesReplay(t *testing.T) {
 				if pr.Witness == nil {
 					continue
 				}
-				tr := checker.NewTrace(pr.Witness, m)
+				tr := checker.NewTrace(pr.Witness)
 				g, err := tr.Rebuild(p)
 				if err != nil {
 					t.Fatalf("%s: %v\n%s", pr.Name, err, p)
@@ -260,7 +260,7 @@ func TestCounterexamplesReplay(t *testing.T) {
 				if g.Key() != pr.Witness.Graph.Key() {
 					t.Fatalf("%s: the rebuilt execution differs:\n%s\nrecorded:\n%s", pr.Name, g, pr.Witness.Graph)
 				}
-				w, reason, err := tr.Judge(g, m, []checker.Property{checker.DataRace, checker.Deadlock})
+				w, reason, err := tr.Judge(g, pr.Witness.Model, []checker.Property{checker.DataRace, checker.Deadlock})
 				if err != nil || w == nil {
 					t.Fatalf("%s does not reproduce: %v %s\n%s", pr.Name, err, reason, p)
 				}

@@ -46,18 +46,18 @@ type TraceEvent struct {
 	Pos      string    `json:"pos"`
 }
 
-// Trace records w, a witness of the instance under m.
-func (in *Instance) Trace(w *Witness, m *model.Model) *Trace {
-	t := NewTrace(w, m)
+// Trace records w, a witness of the instance.
+func (in *Instance) Trace(w *Witness) *Trace {
+	t := NewTrace(w)
 	t.Variant, t.Params, t.Source = in.Variant, in.ParamMap(), in.Protocol.Path
 	return t
 }
 
-// NewTrace records w, a witness under m, of a program that is no protocol's.
-func NewTrace(w *Witness, m *model.Model) *Trace {
+// NewTrace records w, a witness of a program that is no protocol's.
+func NewTrace(w *Witness) *Trace {
 	g := w.Graph
 	p := g.Prog
-	t := &Trace{Format: TraceFormat, Protocol: p.Name, Model: m.Name, Property: w.Violation.Prop, Message: w.Violation.Msg, Co: map[string][][2]int32{}}
+	t := &Trace{Format: TraceFormat, Protocol: p.Name, Model: w.Model.Name, Property: w.Violation.Prop, Message: w.Violation.Msg, Co: map[string][][2]int32{}}
 	for ti, evs := range g.Threads {
 		th := TraceThread{Name: p.Threads[ti].Name}
 		for i := range evs {

@@ -93,6 +93,28 @@ func (m *Model) Check(x *Exec) string {
 // Consistent reports whether g is consistent under m.
 func (m *Model) Consistent(g *Graph) bool { return m.Check(NewExec(g)) == "" }
 
+// RaceModel returns the model data races of p are judged by when p is
+// checked under m: m itself when races are undefined behaviour under it
+// (a C11 model), otherwise C11 — RC11 with consume (rc11-consume) when p
+// has consume loads, RC11 when it has none, where the two agree. A data
+// race is a property of the C program, not of the machine it runs on: a
+// racy plain access can sit behind a weak outcome that a stronger model
+// never produces, so judging races in the stronger model's executions
+// would miss it.
+func (m *Model) RaceModel(p *Program) *Model {
+	if m.RacesUndefined {
+		return m
+	}
+	for _, th := range p.Threads {
+		for _, in := range th.Code {
+			if in.Ord == Con || in.FailOrd == Con {
+				return consumeModel
+			}
+		}
+	}
+	return rc11Model
+}
+
 // HappensBefore returns the happens-before of x that data races are
 // judged by under m.
 func (m *Model) HappensBefore(x *Exec) Relation { return x.Of(m.HB) }

@@ -95,7 +95,7 @@ func traces(t *testing.T, dir string, cmp *checker.Comparison) {
 				file := fmt.Sprintf("%s.%s.%s.json", in.Variant, m.Name, p.Name)
 				want[file] = true
 				if *update {
-					writeTrace(t, filepath.Join(dir, file), in.Trace(p.Witness, m))
+					writeTrace(t, filepath.Join(dir, file), in.Trace(p.Witness))
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -56,6 +57,33 @@ func cell(s checker.Status) string {
 
 const legend = "ok = holds, FAIL = violated, ? = unknown (a bound cut the search)"
 
+// elsewhere says which properties were judged under another model than
+// their column's (data races, under C11), or "".
+func elsewhere(c *checker.Comparison) string {
+	var notes []string
+	for _, prop := range c.Props {
+		var under, by []string
+		for i := range c.Cases {
+			for j, m := range c.Models {
+				for _, p := range c.Reports[i][j].Props {
+					if p.Name == prop && p.Model != nil && p.Model != m {
+						if !slices.Contains(under, m.Name) {
+							under = append(under, m.Name)
+						}
+						if !slices.Contains(by, p.Model.Name) {
+							by = append(by, p.Model.Name)
+						}
+					}
+				}
+			}
+		}
+		if under != nil {
+			notes = append(notes, fmt.Sprintf("%s under %s is judged under C11 (%s)", prop, strings.Join(under, ", "), strings.Join(by, ", ")))
+		}
+	}
+	return strings.Join(notes, "; ")
+}
+
 // comparisonTable writes an aligned table for a terminal: one block per
 // model, one row per variant, one column per property (ok, FAIL, or ?
 // when a bound left it unknown).
@@ -92,6 +120,9 @@ func comparisonTable(w io.Writer, c *checker.Comparison) {
 		}
 		fmt.Fprintln(w)
 	}
+	if note := elsewhere(c); note != "" {
+		fmt.Fprintf(w, "%s.\n", note)
+	}
 }
 
 // comparisonMarkdown writes the table in Markdown, one column per model
@@ -115,6 +146,9 @@ func comparisonMarkdown(w io.Writer, c *checker.Comparison) {
 		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
 	fmt.Fprintf(w, "\n%s.\n", legend)
+	if note := elsewhere(c); note != "" {
+		fmt.Fprintf(w, "%s.\n", note)
+	}
 }
 
 // JSONComparison is the JSON form of a comparison.

@@ -52,7 +52,7 @@ func Explanation(w io.Writer, x *checker.Explanation) {
 	switch {
 	case x.Allowed():
 		fmt.Fprintf(w, "%s is allowed by %s; a witness execution:\n", cond, m.Name)
-		fmt.Fprint(w, Witness(&checker.Witness{Execution: x.Witness}, m))
+		fmt.Fprint(w, Witness(&checker.Witness{Execution: x.Witness}))
 	case x.Candidates == 0:
 		fmt.Fprintf(w, "%s is forbidden by %s: no candidate execution produces it; its values could only come out of thin air (a cycle in po ∪ rf), which no-thin-air forbids\n", cond, m.Name)
 	default:
@@ -62,6 +62,6 @@ func Explanation(w io.Writer, x *checker.Explanation) {
 		}
 		fmt.Fprintf(w, "%s is forbidden by %s: each of the %d candidate executions producing it violates an axiom: %s\n", cond, m.Name, x.Candidates, strings.Join(parts, ", "))
 		fmt.Fprintf(w, "for instance, this one violates %s:\n", x.Axiom)
-		fmt.Fprint(w, Witness(&checker.Witness{Execution: x.Example}, m))
+		fmt.Fprint(w, Witness(&checker.Witness{Execution: x.Example}))
 	}
 }

@@ -17,7 +17,7 @@ func Replayed(w io.Writer, r *checker.Replayed, prop string) {
 		fmt.Fprintf(w, "the violation of %s no longer reproduces: %s\n", prop, r.Reason)
 		return
 	}
-	fmt.Fprintf(w, "  %s  violated  %s\n\ncounterexample for %s:\n%s", prop, r.Witness.Violation.Msg, prop, Witness(r.Witness, r.Model))
+	fmt.Fprintf(w, "  %s  violated  %s\n\ncounterexample for %s:\n%s", prop, r.Witness.Violation.Msg, prop, Witness(r.Witness))
 }
 
 // Linearization writes porcupine's verdict on a protocol's history.

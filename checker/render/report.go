@@ -39,14 +39,22 @@ func Report(w io.Writer, r *checker.Report) {
 	for _, p := range r.Props {
 		line := fmt.Sprintf("  %-*s  %-8s", width, p.Name, p.Status)
 		line = strings.TrimRight(line, " ")
-		if p.Message != "" {
-			line += "  " + p.Message
+		msg := p.Message
+		if p.Model != nil && p.Model != r.Model {
+			msg = strings.TrimSuffix("judged under C11 ("+p.Model.Name+"): "+msg, ": ")
+		}
+		if msg != "" {
+			line += "  " + msg
 		}
 		if p.Status == checker.Violated {
-			if r.Stats.States > 0 {
-				line += fmt.Sprintf("  [%d violating steps or final states, of %d states]", p.Violations, r.Stats.States)
+			st := r.Stats
+			if p.Stats != nil {
+				st = *p.Stats
+			}
+			if st.States > 0 {
+				line += fmt.Sprintf("  [%d violating steps or final states, of %d states]", p.Violations, st.States)
 			} else {
-				line += fmt.Sprintf("  [%d of %d executions]", p.Violations, r.Stats.Executions)
+				line += fmt.Sprintf("  [%d of %d executions]", p.Violations, st.Executions)
 			}
 		}
 		fmt.Fprintln(w, line)
@@ -54,16 +62,17 @@ func Report(w io.Writer, r *checker.Report) {
 	fmt.Fprintf(w, "\n%s: %s\n", r.Verdict(), r.Stats)
 	for _, p := range r.Props {
 		if p.Witness != nil {
-			fmt.Fprintf(w, "\ncounterexample for %s:\n%s", p.Name, Witness(p.Witness, r.Model))
+			fmt.Fprintf(w, "\ncounterexample for %s:\n%s", p.Name, Witness(p.Witness))
 		}
 	}
 }
 
 // Witness renders a witness as numbered steps in words: thread, what each
 // event did, which write each read read from and, for a read an SC machine
-// would not allow, why the model does. Events outside the violation's
-// causal cone are left out and counted.
-func Witness(w *checker.Witness, m *model.Model) string {
+// would not allow, why the witness's model does. Events outside the
+// violation's causal cone are left out and counted.
+func Witness(w *checker.Witness) string {
+	m := w.Model
 	g := w.Graph
 	p := g.Prog
 	keep := w.Cone()
@@ -181,21 +190,40 @@ func whyStale(x *model.Exec, m *model.Model, r model.EventRef, num map[model.Eve
 
 // JSONProp is a property's verdict in JSON output.
 type JSONProp struct {
-	Name       string         `json:"name"`
+	Name string `json:"name"`
+	// Model is the model the property was judged under, when it is not
+	// the result's (data races: C11).
+	Model      string         `json:"model,omitempty"`
 	Status     checker.Status `json:"status"`
 	Message    string         `json:"message"`
 	Violations int64          `json:"violations"`
 }
 
-// JSONStats are the statistics in JSON output.
+// JSONStats are the statistics in JSON output, in the engine's own
+// terms: the graph engine counts complete executions (as GenMC's
+// "complete executions explored") and the partial graphs it visited, the
+// state engine the distinct states and the final states among them;
+// Blocked counts those of either in which some thread never finishes.
 type JSONStats struct {
-	Engine     string  `json:"engine"`
-	Executions int64   `json:"executions"`
-	Blocked    int64   `json:"blocked"`
-	Graphs     int64   `json:"graphs"`
-	States     int64   `json:"states,omitempty"`
-	Seconds    float64 `json:"seconds"`
-	Limit      string  `json:"limit,omitempty"`
+	Engine      string  `json:"engine"`
+	Executions  *int64  `json:"executions,omitempty"`
+	Graphs      *int64  `json:"graphs,omitempty"`
+	States      *int64  `json:"states,omitempty"`
+	FinalStates *int64  `json:"final_states,omitempty"`
+	Blocked     int64   `json:"blocked"`
+	Seconds     float64 `json:"seconds"`
+	Limit       string  `json:"limit,omitempty"`
+}
+
+// jsonStats returns the statistics of a run by engine e.
+func jsonStats(e checker.Engine, s checker.Stats) JSONStats {
+	out := JSONStats{Engine: e.String(), Blocked: s.Blocked, Seconds: s.Elapsed.Round(time.Millisecond).Seconds(), Limit: s.LimitText()}
+	if e == checker.EngineStates {
+		out.States, out.FinalStates = &s.States, &s.Executions
+	} else {
+		out.Executions, out.Graphs = &s.Executions, &s.Graphs
+	}
+	return out
 }
 
 // JSONResult is one checked (variant, model) cell in JSON output.
@@ -212,14 +240,16 @@ type JSONResult struct {
 // ReportJSON returns the report on in as data (protocol named when named
 // is set).
 func ReportJSON(r *checker.Report, in *checker.Instance, named bool) JSONResult {
-	out := JSONResult{Variant: in.Variant, Model: r.Model.Name, Params: in.ParamString(), Verdict: r.VerdictText(),
-		Stats: JSONStats{Engine: r.Engine.String(), Executions: r.Stats.Executions, Blocked: r.Stats.Blocked, Graphs: r.Stats.Graphs, States: r.Stats.States,
-			Seconds: r.Stats.Elapsed.Round(time.Millisecond).Seconds(), Limit: r.Stats.LimitText()}}
+	out := JSONResult{Variant: in.Variant, Model: r.Model.Name, Params: in.ParamString(), Verdict: r.VerdictText(), Stats: jsonStats(r.Engine, r.Stats)}
 	if named {
 		out.Protocol = in.Protocol.Name
 	}
 	for _, p := range r.Props {
-		out.Properties = append(out.Properties, JSONProp{Name: p.Name, Status: p.Status, Message: p.Message, Violations: p.Violations})
+		jp := JSONProp{Name: p.Name, Status: p.Status, Message: p.Message, Violations: p.Violations}
+		if p.Model != nil && p.Model != r.Model {
+			jp.Model = p.Model.Name
+		}
+		out.Properties = append(out.Properties, jp)
 	}
 	return out
 }

@@ -37,7 +37,7 @@ func Simulation(w io.Writer, s *checker.SimResult, m *model.Model) {
 	}
 	for _, p := range s.Properties {
 		if p.Witness != nil {
-			fmt.Fprintf(w, "\ncounterexample for %s (%s):\n%s", p.Name, p.Witness.Violation.Msg, Witness(p.Witness, m))
+			fmt.Fprintf(w, "\ncounterexample for %s (%s):\n%s", p.Name, p.Witness.Violation.Msg, Witness(p.Witness))
 		}
 	}
 }

@@ -46,7 +46,7 @@ internal error.`,
 			for _, p := range rep.Props {
 				names, ws = append(names, p.Name), append(ws, p.Witness)
 			}
-			if err := out.write(cmd, inst, m, names, ws); err != nil {
+			if err := out.write(cmd, inst, names, ws); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()

@@ -158,7 +158,7 @@ func (o *outputs) add(cmd *cobra.Command) {
 
 // write saves the counterexample of the chosen violated property, among
 // the witnesses by property (nil where a property holds).
-func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, m *model.Model, props []string, witnesses []*checker.Witness) error {
+func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []string, witnesses []*checker.Witness) error {
 	if o.trace == "" && o.dot == "" && o.svg == "" {
 		return nil
 	}
@@ -179,7 +179,7 @@ func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, m *model.Mod
 			return usageError(err)
 		}
 		defer f.Close()
-		if err := inst.Trace(w, m).WriteJSON(f); err != nil {
+		if err := inst.Trace(w).WriteJSON(f); err != nil {
 			return err
 		}
 	}

@@ -90,7 +90,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			for _, p := range res.Properties {
 				names, ws = append(names, p.Name), append(ws, p.Witness)
 			}
-			if err := out.write(cmd, inst, m, names, ws); err != nil {
+			if err := out.write(cmd, inst, names, ws); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()

@@ -386,6 +386,9 @@ func (x *Runner) Complete(g *model.Graph) error {
 // Execution is one complete, consistent execution.
 type Execution struct {
 	Graph *model.Graph
+	// Model is the model it is consistent under, whose happens-before
+	// judges its races and whose explanations present it.
+	Model *model.Model
 	Final model.FinalState
 	// States holds each thread's final local state.
 	States []model.ThreadState
@@ -403,7 +406,7 @@ type Execution struct {
 // and take it).
 func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error) {
 	p := g.Prog
-	e := &Execution{Graph: g, States: make([]model.ThreadState, len(g.Threads))}
+	e := &Execution{Graph: g, Model: m, States: make([]model.ThreadState, len(g.Threads))}
 	e.Final.Regs = make([][]int64, len(g.Threads))
 	for t := range g.Threads {
 		st, _, err := p.Replay(t, g.Threads[t])

@@ -1,0 +1,186 @@
+package checker_test
+
+import (
+	"fmt"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// TestRacesAreC11Races checks that data races are the C program's: the
+// same verdict under every model, judged under C11. In each shape a plain
+// access is reached only through an outcome that sequential consistency
+// forbids (both threads of a store buffering read 0), so judging races in
+// the SC or TSO executions, as ordercheck once did, misses them.
+func TestRacesAreC11Races(t *testing.T) {
+	dekker := func(fenceA, fenceB string) string {
+		return `
+shared flag0 = 0
+shared flag1 = 0
+shared data = 0
+property data-race
+thread a {
+  store(flag0, 1, rlx)
+  ` + fenceA + `
+  f = load(flag1, rlx)
+  if f == 0 {
+    data = 1
+  }
+}
+thread b {
+  store(flag1, 1, rlx)
+  ` + fenceB + `
+  f = load(flag0, rlx)
+  if f == 0 {
+    data = 2
+  }
+}`
+	}
+	peterson := func(st, ld string) string {
+		return `
+shared flag0 = 0
+shared flag1 = 0
+shared turn = 0
+shared data = 0
+property data-race
+thread a {
+  store(flag0, 1, ` + st + `)
+  store(turn, 1, ` + st + `)
+  f = load(flag1, ` + ld + `)
+  t = load(turn, ` + ld + `)
+  await f == 0 || t == 0
+  data = 1
+  store(flag0, 0, ` + st + `)
+}
+thread b {
+  store(flag1, 1, ` + st + `)
+  store(turn, 0, ` + st + `)
+  f = load(flag0, ` + ld + `)
+  t = load(turn, ` + ld + `)
+  await f == 0 || t == 1
+  data = 2
+  store(flag1, 0, ` + st + `)
+}`
+	}
+	for _, tc := range []struct {
+		name, src string
+		race      bool
+	}{
+		{"dekker", dekker("", ""), true},
+		{"dekker-one-sc-fence", dekker("fence(sc)", ""), true},
+		{"dekker-sc-fences", dekker("fence(sc)", "fence(sc)"), false},
+		{"dekker-acq-rel-fences", dekker("fence(acq_rel)", "fence(acq_rel)"), true},
+		{"peterson-relaxed", peterson("rlx", "rlx"), true},
+		{"peterson-release-acquire", peterson("rel", "acq"), true},
+		{"peterson-seq-cst", peterson("sc", "sc"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _ := compileProtocol(t, tc.name, tc.src)
+			for _, m := range model.All() {
+				rep, err := checker.Check(p, m, []checker.Property{checker.DataRace}, checker.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				pr := rep.Props[0]
+				if got := pr.Status == checker.Violated; got != tc.race {
+					t.Errorf("%s: data-race %s, want violated=%v (%s)", m.Name, pr.Status, tc.race, pr.Message)
+				}
+				if rm := m.RaceModel(p); rm != m && pr.Model != rm {
+					t.Errorf("%s: judged under %v, want %s", m.Name, pr.Model, rm.Name)
+				}
+				if pr.Witness != nil && pr.Witness.Model != m.RaceModel(p) {
+					t.Errorf("%s: the witness is an execution under %s", m.Name, pr.Witness.Model.Name)
+				}
+			}
+		})
+	}
+}
+
+// TestRaceVerdictsAgree checks, on random programs without consume loads,
+// that every model gives the same data-race verdict: a race is the C
+// program's, whatever the machine. Half the programs are guarded (see
+// genGuarded), where a weak outcome alone reaches the plain accesses.
+func TestRaceVerdictsAgree(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var p *model.Program
+		if rapid.Bool().Draw(t, "guarded") {
+			p = genGuarded(t)
+		} else {
+			p = genProgram(t, protocolSized)
+		}
+		for _, th := range p.Threads {
+			for _, in := range th.Code {
+				if in.Ord == model.Con || in.FailOrd == model.Con {
+					t.Skip("consume loads: the consume model judges their races")
+				}
+			}
+		}
+		var first *checker.PropResult
+		var firstModel string
+		for _, m := range model.All() {
+			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace}, checker.Options{MaxGraphs: 50000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Stats.Exhaustive() {
+				t.Skip("exploration exceeds the budget")
+			}
+			pr := &rep.Props[0]
+			if first == nil {
+				first, firstModel = pr, m.Name
+				continue
+			}
+			if pr.Status != first.Status {
+				t.Fatalf("data-race %s under %s, %s under %s:\n%s", pr.Status, m.Name, first.Status, firstModel, p)
+			}
+		}
+	})
+}
+
+// genGuarded draws a program of two or three threads, each of which
+// stores to its own flag, perhaps fences, loads the next thread's flag and,
+// when it read a chosen value, makes a plain access to a shared data
+// location: store buffering, message passing and Dekker's handshake with
+// random orderings, where which plain accesses run (and race) depends on
+// outcomes a strong model may forbid.
+func genGuarded(t *rapid.T) *model.Program {
+	nt := rapid.IntRange(2, 3).Draw(t, "threads")
+	p := &model.Program{Name: "guarded"}
+	for i := 0; i < nt; i++ {
+		p.Locs = append(p.Locs, model.Location{Name: fmt.Sprintf("flag%d", i)})
+	}
+	data := model.Loc(len(p.Locs))
+	p.Locs = append(p.Locs, model.Location{Name: "data"})
+	noCon := func(o model.Ordering) bool { return o != model.Con }
+	for i := 0; i < nt; i++ {
+		th := model.Thread{Name: fmt.Sprintf("P%d", i), Regs: []string{"f", "d"}, Init: []int64{0, 0}}
+		add := func(in model.Instr) {
+			if in.Dst == 0 && in.Op != model.OpLoad {
+				in.Dst = model.NoReg
+			}
+			in.Dst2 = model.NoReg
+			th.Code = append(th.Code, in)
+		}
+		add(model.Instr{Op: model.OpStore, Addr: model.Const(model.AddrOf(model.Loc(i))), Val: model.Const(1),
+			Ord: drawOrd(t, "store", func(o model.Ordering) bool { return o.ValidForStore() && o.Atomic() })})
+		if rapid.Bool().Draw(t, "fence") {
+			add(model.Instr{Op: model.OpFence, Ord: drawOrd(t, "fence ord", func(o model.Ordering) bool { return o.ValidForFence() && noCon(o) })})
+		}
+		add(model.Instr{Op: model.OpLoad, Dst: 0, Addr: model.Const(model.AddrOf(model.Loc((i + 1) % nt))),
+			Ord: drawOrd(t, "load", func(o model.Ordering) bool { return o.ValidForLoad() && o.Atomic() && noCon(o) })})
+		// if f != want, skip the plain access
+		want := int64(rapid.IntRange(0, 1).Draw(t, "want"))
+		add(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Ne, model.RegExpr(0), model.Const(want)), Target: len(th.Code) + 2})
+		if rapid.Bool().Draw(t, "write") {
+			add(model.Instr{Op: model.OpStore, Addr: model.Const(model.AddrOf(data)), Val: model.Const(int64(i + 1)), Ord: model.NA})
+		} else {
+			add(model.Instr{Op: model.OpLoad, Dst: 1, Addr: model.Const(model.AddrOf(data)), Ord: model.NA})
+		}
+		p.Threads = append(p.Threads, th)
+	}
+	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
+	return p
+}
