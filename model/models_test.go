@@ -14,16 +14,19 @@ var models = []string{"sc", "tso", "rc11", "rc11-consume"}
 // execution violates ("" when the model allows it).
 type verdicts [4]string
 
+// shapeCase is a named hand-built execution and its verdicts.
+type shapeCase struct {
+	name string
+	s    shape
+	want verdicts
+}
+
 // classic returns the classic shapes as hand-built executions, with the
 // verdicts the literature gives: x86-TSO after Owens, Sarkar and Sewell,
 // "A Better x86 Memory Model: x86-TSO" (TPHOLs 2009), and RC11 after
 // Lahav, Vafeiadis, Kang, Hur and Dreyer, "Repairing Sequential
 // Consistency in C/C++11" (PLDI 2017); SC forbids every non-SC outcome.
-func classic() []struct {
-	name string
-	s    shape
-	want verdicts
-} {
+func classic() []shapeCase {
 	// mp is message passing: data x then flag y; the reader sees the flag
 	// set, then stale data. dep gives the data load an address dependency
 	// on the flag load.
@@ -46,11 +49,7 @@ func classic() []struct {
 		}
 		return shape{threads: [][]Event{th(X, Y), th(Y, X)}}
 	}
-	return []struct {
-		name string
-		s    shape
-		want verdicts
-	}{
+	return []shapeCase{
 		// sc, tso, rc11, rc11-consume
 		{"SB relaxed: TSO's store buffers allow it", sbWith(Rlx, NA), verdicts{"sc", "", "", ""}},
 		{"SB plain (racy, allowed)", sbWith(NA, NA), verdicts{"sc", "", "", ""}},
@@ -79,6 +78,9 @@ func classic() []struct {
 		}}, verdicts{"sc", "tso", "coherence", "coherence"}},
 		{"MP consume without dependency", mp(Rlx, Rel, Con, Rlx, false), verdicts{"sc", "tso", "", ""}},
 		{"MP consume with an address dependency", mp(Rlx, Rel, Con, Rlx, true), verdicts{"sc", "tso", "", "coherence"}},
+		{"MP consume then an acquire fence (C11's fence rule; rc11 never synchronises a consume)", shape{threads: [][]Event{
+			{wr(X, 1, Rlx), wr(Y, 1, Rel)}, {rd(Y, Con, ref(0, 1)), fence(Acq), rd(X, Rlx, InitRef(X))},
+		}}, verdicts{"sc", "tso", "", "coherence"}},
 		{"LB: po ∪ rf cycle", shape{threads: [][]Event{
 			{rd(X, Rlx, ref(1, 1)), wr(Y, 1, Rlx)}, {rd(Y, Rlx, ref(0, 1)), wr(X, 1, Rlx)},
 		}}, verdicts{"sc", "tso", "no-thin-air", "no-thin-air"}},
@@ -96,6 +98,12 @@ func classic() []struct {
 			threads: [][]Event{{rmwR(X, Rlx, InitRef(X)), rmwW(X, 1, Rlx)}, {wr(X, 5, Rlx)}},
 			co:      map[Loc][]EventRef{X: {ref(1, 0), ref(0, 1)}},
 		}, verdicts{"atomicity", "atomicity", "atomicity", "atomicity"}},
+		// rmw ⊆ po ⊆ hb, so an RMW whose read reads a write co-after its
+		// own write breaks coherence before coherence-rmw is asked.
+		{"RMW reading a write co-after its own", shape{
+			threads: [][]Event{{rmwR(X, Rlx, ref(1, 0)), rmwW(X, 1, Rlx)}, {wr(X, 5, Rlx)}},
+			co:      map[Loc][]EventRef{X: {ref(0, 1), ref(1, 0)}},
+		}, verdicts{"sc", "uniproc", "coherence", "coherence"}},
 		{"RMW after another write", shape{
 			threads: [][]Event{{rmwR(X, Rlx, ref(1, 0)), rmwW(X, 6, Rlx)}, {wr(X, 5, Rlx)}},
 			co:      map[Loc][]EventRef{X: {ref(1, 0), ref(0, 1)}},
