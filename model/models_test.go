@@ -261,3 +261,33 @@ func TestDataRaces(t *testing.T) {
 		})
 	}
 }
+
+// TestRaceModel checks which model judges data races: a C11 model itself;
+// for sc and tso, rc11, or rc11-consume when the program has a consume load
+// (or a compare-exchange failing as one).
+func TestRaceModel(t *testing.T) {
+	prog := func(in Instr) *Program {
+		return &Program{Threads: []Thread{{Code: []Instr{{Op: OpStore, Ord: Rel}, in}}}}
+	}
+	plain, consume := prog(Instr{Op: OpLoad, Ord: Acq}), prog(Instr{Op: OpLoad, Ord: Con})
+	casCon := prog(Instr{Op: OpCAS, Ord: Acq, FailOrd: Con})
+	cases := []struct {
+		model string
+		p     *Program
+		want  string
+	}{
+		{"sc", plain, "rc11"}, {"sc", consume, "rc11-consume"}, {"tso", plain, "rc11"}, {"tso", casCon, "rc11-consume"},
+		{"rc11", consume, "rc11"}, {"rc11-consume", plain, "rc11-consume"},
+	}
+	for _, c := range cases {
+		t.Run(c.model+"/"+c.want, func(t *testing.T) {
+			m, err := Lookup(c.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.RaceModel(c.p).Name; got != c.want {
+				t.Errorf("RaceModel = %s, want %s", got, c.want)
+			}
+		})
+	}
+}
