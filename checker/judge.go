@@ -411,8 +411,14 @@ func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 	if err != nil {
 		return nil, err
 	}
+	// The engine asked for is the one for m; under C11 races go by the
+	// engine that applies there.
 	rm := m.RaceModel(p)
-	races, err := check(p, rm, props[i:i+1], opt)
+	ropt := opt
+	if _, err := engineFor(p, rm, ropt); err != nil {
+		ropt.Engine = EngineAuto
+	}
+	races, err := check(p, rm, props[i:i+1], ropt)
 	if err != nil {
 		return nil, fmt.Errorf("data races, judged under %s: %w", rm.Name, err)
 	}

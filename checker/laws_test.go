@@ -344,3 +344,37 @@ func TestParallelMatchesSequential(t *testing.T) {
 		}
 	})
 }
+
+// TestPresentationFollowsPSC checks that counterexamples present seq_cst
+// events in an order psc allows: for every RC11 execution whose po ∪ rf ∪
+// psc is acyclic, the presentation puts each psc pair in its order (two
+// seq_cst fences once came out reversed).
+func TestPresentationFollowsPSC(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := genProgram(t, litmusSized)
+		for _, m := range model.All() {
+			if m.Order == nil {
+				continue
+			}
+			_, err := checker.Explore(p, m, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
+				x := model.NewExec(e.Graph)
+				psc := x.Of(m.Order)
+				if !x.Po.Union(x.Rf, psc).Acyclic() {
+					return
+				}
+				at := map[int]int{}
+				for k, r := range e.Graph.StepsBy(x, psc) {
+					at[x.Index(r)] = k
+				}
+				psc.Each(func(a, b int) {
+					if a != b && at[a] > at[b] {
+						t.Fatalf("%s: the presentation puts %v before %v, against psc:\n%s", m.Name, x.Refs[b], x.Refs[a], e.Graph)
+					}
+				})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

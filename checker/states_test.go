@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -532,4 +533,38 @@ func compileProtocol(t *testing.T, name, src string) (*model.Program, []string) 
 func withWholeHistories(opt checker.Options) checker.Options {
 	opt.WholeHistories = true
 	return opt
+}
+
+// TestStatesManyLocations checks the state explorer on a program of more
+// than 64 locations, where what threads may still do is not computed per
+// location (the bit sets stop at 64): message passing through locations 64
+// and 65 must keep its weak outcome, as the graph explorer finds it.
+func TestStatesManyLocations(t *testing.T) {
+	p := &model.Program{Name: "MP-far", Locs: make([]model.Location, 66)}
+	for l := range p.Locs {
+		p.Locs[l].Name = fmt.Sprintf("x%d", l)
+	}
+	x, y := model.Loc(64), model.Loc(65)
+	p.Threads = []model.Thread{
+		{Name: "writer", Code: []model.Instr{store(int(x), 1, model.Rlx), store(int(y), 1, model.Rlx)}},
+		{Name: "reader", Regs: []string{"r0", "r1"}, Init: []int64{0, 0}, Code: []model.Instr{load(0, int(y), model.Rlx), load(1, int(x), model.Rlx)}},
+	}
+	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue},
+		Show: []model.Observable{{Thread: 1, Reg: 0, Loc: model.NoLoc}, {Thread: 1, Reg: 1, Loc: model.NoLoc}}}
+	for _, m := range machines() {
+		want, got := map[string]bool{}, map[string]bool{}
+		if _, err := checker.Explore(p, m, checker.Options{}, func(e *checker.Execution) {
+			want[checker.FormatState(p, p.Final.Show, &e.Final)] = true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := checker.FinalStatesByStates(p, m, checker.Options{}, func(f model.FinalState, _ []model.Status) {
+			got[checker.FormatState(p, p.Final.Show, &f)] = true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(want, got) {
+			t.Errorf("%s: states find %v, graphs %v", m.Name, got, want)
+		}
+	}
 }

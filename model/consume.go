@@ -18,12 +18,13 @@ package model
 var consumeModel = Register(&Model{
 	Name:           "rc11-consume",
 	Doc:            "RC11 with consume loads ordered by their dependencies",
-	Axioms:         c11Axioms(HBConsume),
+	Axioms:         c11Axioms(HBConsume, pscConsume),
+	Order:          pscConsume,
 	HB:             HBConsume,
 	RacesUndefined: true,
 	Within:         []string{"rc11"},
 	Strength:       3,
-	Stale:          c11Stale(HBConsume, unorderedC11),
+	Stale:          c11Stale(HBConsume, pscConsume, unorderedC11),
 	Unordered:      unorderedC11,
 })
 
@@ -35,6 +36,9 @@ var HBConsume = Let("hb", func(x *Exec) Relation {
 	step := x.Po.Opt().Seq(sync.Seq(x.Po.Opt()).Union(dob))
 	return x.Po.Union(step.Plus())
 })
+
+// pscConsume is psc over the consume model's happens-before.
+var pscConsume = pscWith(HBConsume)
 
 // carriesDependency relates each read to the later events of its thread
 // whose address or stored value depends on it, directly or through the

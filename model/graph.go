@@ -314,17 +314,47 @@ func (g *Graph) Spawner(t int) (EventRef, bool) {
 // omitted: an order of po ∪ rf ∪ co ∪ fr when there is one (each read then
 // reads the last write before it, as on an SC machine), else of po ∪ rf ∪
 // co, else of po ∪ rf; a thread keeps running while it can.
-func (g *Graph) Steps() []EventRef {
-	for _, level := range []int{2, 1, 0} {
-		if out := g.topo(level); out != nil {
-			return out
+func (g *Graph) Steps() []EventRef { return g.StepsBy(nil, Relation{}) }
+
+// StepsBy orders the events of g for presentation as Steps does, and
+// where it can also by order, a relation over the events of x (an
+// execution of g): a model's order of seq_cst events, say.
+func (g *Graph) StepsBy(x *Exec, order Relation) []EventRef {
+	var before func(r EventRef, done func(EventRef) bool) bool
+	if x != nil && order.b != nil {
+		before = func(r EventRef, done func(EventRef) bool) bool {
+			j := x.Index(r)
+			if j < 0 {
+				return true
+			}
+			for i := 0; i < x.N; i++ {
+				if order.Has(i, j) && !done(x.Refs[i]) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	for _, extra := range []bool{true, false} {
+		if extra && before == nil {
+			continue
+		}
+		for _, level := range []int{2, 1, 0} {
+			b := before
+			if !extra {
+				b = nil
+			}
+			if out := g.topo(level, b); out != nil {
+				return out
+			}
 		}
 	}
 	return nil
 }
 
-// topo sorts the events by po ∪ rf (level 0), ∪ co (1), ∪ fr (2); nil if cyclic.
-func (g *Graph) topo(level int) []EventRef {
+// topo sorts the events by po ∪ rf (level 0), ∪ co (1), ∪ fr (2) and,
+// when before is not nil, by what it demands; nil if cyclic.
+func (g *Graph) topo(level int, before func(EventRef, func(EventRef) bool) bool) []EventRef {
 	next := make([]int, len(g.Threads))
 	done := func(r EventRef) bool { return r.IsInit() || int(r.I) < next[r.T] }
 	coBefore := func(l Loc, w EventRef) []EventRef {
@@ -345,6 +375,9 @@ func (g *Graph) topo(level int) []EventRef {
 			if s, ok := g.Spawner(t); ok && !done(s) {
 				return false
 			}
+		}
+		if before != nil && !before(EventRef{T: int32(t), I: int32(next[t])}, done) {
+			return false
 		}
 		e := &g.Threads[t][next[t]]
 		switch e.Kind {

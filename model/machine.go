@@ -111,9 +111,13 @@ type Future struct {
 }
 
 // Touches reports whether f may access location l.
-func (f *Future) Touches(l int) bool {
-	return (f.PlainR|f.PlainW|f.AtomR|f.AtomW)>>uint(l)&1 != 0
-}
+func (f *Future) Touches(l int) bool { return InSet(f.PlainR|f.PlainW|f.AtomR|f.AtomW, l) }
+
+// InSet reports whether location l is in set, a set of locations as a
+// Future holds them (bit l for location l). A location beyond the set's
+// 64 bits always is: futures are not computed for programs with more
+// locations, and unknown means anything.
+func InSet(set uint64, l int) bool { return l >= 64 || set>>uint(l)&1 != 0 }
 
 // Horizon is what the threads of a state may still do, for Memory.Reduce.
 type Horizon struct {

@@ -41,6 +41,11 @@ type Model struct {
 	// Unordered explains in a phrase why event a of x is not
 	// happens-before event b, of another thread (for data races).
 	Unordered func(x *Exec, a, b int, step func(i int) string) string
+	// Order is an order of events every consistent execution respects
+	// beyond po, rf, co and fr, which a counterexample's presentation
+	// follows where it can: RC11's psc, the order of seq_cst events. Nil
+	// when there is none.
+	Order *Derived
 }
 
 // Axiom is a named constraint on executions, as a herd7 .cat file states

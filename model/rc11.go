@@ -32,12 +32,13 @@ import (
 var rc11Model = Register(&Model{
 	Name:           "rc11",
 	Doc:            "repaired C11 (consume as relaxed, as herd7)",
-	Axioms:         c11Axioms(HB),
+	Axioms:         c11Axioms(HB, PSC),
+	Order:          PSC,
 	HB:             HB,
 	RacesUndefined: true,
 	Strength:       3,
 	Machine:        raMachine{},
-	Stale:          c11Stale(HB, unorderedRC11),
+	Stale:          c11Stale(HB, PSC, unorderedRC11),
 	Unordered:      unorderedRC11,
 })
 
@@ -49,10 +50,22 @@ var (
 	HB = Let("hb", func(x *Exec) Relation { return x.Po.Union(x.Of(SW)).Plus() })
 	// ECO is the extended coherence order: (rf | co | fr)+.
 	ECO = Let("eco", func(x *Exec) Relation { return x.Rf.Union(x.Co, x.Fr).Plus() })
+	// PSC is RC11's partial order of seq_cst events.
+	PSC = pscWith(HB)
 )
 
-// c11Axioms returns RC11's axioms over the happens-before hb.
-func c11Axioms(hb *Derived) []Axiom {
+// pscWith defines psc over the happens-before hb.
+func pscWith(hb *Derived) *Derived {
+	return Let("psc", func(x *Exec) Relation {
+		if x.Tags(SC).Empty() {
+			return NewRelation(x.N)
+		}
+		return psc(x, x.Of(hb), x.Of(ECO))
+	})
+}
+
+// c11Axioms returns RC11's axioms over the happens-before hb and its psc.
+func c11Axioms(hb, psc *Derived) []Axiom {
 	return []Axiom{
 		{"no-thin-air", Acyclic, Let("po | rf", func(x *Exec) Relation { return x.Po.Union(x.Rf) })},
 		{"atomicity", Empty, rmwBroken},
@@ -63,15 +76,16 @@ func c11Axioms(hb *Derived) []Axiom {
 		{"coherence-rmw", Irreflexive, Let("rmw; eco", func(x *Exec) Relation { return x.Rmw.Seq(x.Of(ECO)) })},
 		{"sc", Acyclic, Let("psc", func(x *Exec) Relation {
 			if x.Tags(SC).Empty() {
-				return noPairs
+				return noPairs // nothing to order, and nothing to allocate
 			}
-			return psc(x, x.Of(hb), x.Of(ECO))
+			return x.Of(psc)
 		})},
 	}
 }
 
 // noPairs is a relation without pairs, over no events: what an axiom
-// that does not apply constrains (it is acyclic, irreflexive and empty).
+// that does not apply constrains (it is acyclic, irreflexive and empty;
+// it takes part in no algebra).
 var noPairs = Relation{b: []uint64{}}
 
 // sw is RC11's synchronises-with, with the reads that may end it and,
@@ -139,15 +153,55 @@ func DataRaces(x *Exec, hb Relation) [][2]int {
 }
 
 // c11Stale explains a stale read under a C11 model with happens-before
-// hb: reading a write older than one that happens before the read breaks
-// coherence; otherwise nothing ordered the newer write before the read.
-func c11Stale(hb *Derived, unordered func(*Exec, int, int, func(int) string) string) func(*Exec, int, int, func(int) string) string {
+// hb and seq_cst order psc: reading a write older than one that happens
+// before the read breaks coherence; otherwise nothing ordered the newer
+// write before the read — no release/acquire chain, and, where seq_cst
+// events stand between them, not psc either.
+func c11Stale(hb, psc *Derived, unordered func(*Exec, int, int, func(int) string) string) func(*Exec, int, int, func(int) string) string {
 	return func(x *Exec, r, w int, step func(int) string) string {
 		if x.Of(hb).Has(w, r) {
 			return fmt.Sprintf("%s happens before this read, so reading an older write breaks coherence", step(w))
 		}
-		return fmt.Sprintf("%s is not happens-before this read — %s", step(w), unordered(x, w, r, step))
+		why := fmt.Sprintf("%s is not happens-before this read — %s", step(w), unordered(x, w, r, step))
+		if x.Tags(SC).Empty() {
+			return why
+		}
+		// The seq_cst events of the writer's thread from the write on, and
+		// of the reader's up to the read: psc would have to order one of the
+		// first before one of the second.
+		after, upTo := x.scAround(w, true), x.scAround(r, false)
+		switch {
+		case len(after) == 0:
+			return fmt.Sprintf("%s; nor does psc, the order of seq_cst events: none follows %s in its thread", why, step(w))
+		case len(upTo) == 0:
+			return why + "; nor does psc, the order of seq_cst events: none precedes this read in its thread"
+		}
+		p := x.Of(psc)
+		for _, b := range upTo {
+			for _, a := range after {
+				if p.Has(b, a) {
+					return fmt.Sprintf("%s; nor does psc, the order of seq_cst events: it puts %s before %s", why, step(b), step(a))
+				}
+			}
+		}
+		return why + "; nor does psc, the order of seq_cst events: it leaves those between them unordered"
 	}
+}
+
+// scAround returns the seq_cst events (accesses and fences) of event i's
+// thread that come after it in program order, i included (after), or
+// before it, i included (not after).
+func (x *Exec) scAround(i int, after bool) []int {
+	ref := x.Refs[i]
+	var out []int
+	for j := 0; j < x.N; j++ {
+		if j == i || x.Refs[j].T == ref.T && (after && x.Po.Has(i, j) || !after && x.Po.Has(j, i)) {
+			if x.Ord[SC].Has(j) {
+				out = append(out, j)
+			}
+		}
+	}
+	return out
 }
 
 // unorderedRC11 explains why event a is not happens-before event b under
@@ -477,7 +531,7 @@ func (m *raMemory) trimViews(h *Horizon) {
 			return v
 		}
 		for l, r := range v.rel {
-			if f.AtomW>>uint(l)&1 == 0 && r != nil {
+			if !InSet(f.AtomW, l) && r != nil {
 				own().rel[l] = nil
 			}
 		}
@@ -496,7 +550,7 @@ func (m *raMemory) trimViews(h *Horizon) {
 		}
 	}
 	for l, ms := range m.msgs {
-		if reads>>uint(l)&1 != 0 {
+		if InSet(reads, l) {
 			continue
 		}
 		for i, msg := range ms {

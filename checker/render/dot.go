@@ -59,12 +59,10 @@ func DOT(w *checker.Witness) ([]byte, error) {
 	g := w.Graph
 	p := g.Prog
 	keep := w.Cone()
-	steps := g.Steps()
+	x, steps := presentation(w)
 	num := map[model.EventRef]int{}
-	for _, r := range steps {
-		if keep[r] {
-			num[r] = len(num) + 1
-		}
+	for i, r := range steps {
+		num[r] = i + 1
 	}
 	hot := map[model.EventRef]bool{}
 	for _, a := range w.Violation.Anchors {
@@ -133,7 +131,6 @@ func DOT(w *checker.Witness) ([]byte, error) {
 			}
 		}
 	}
-	x := model.NewExec(g)
 	x.Of(model.SW).Each(func(i, j int) {
 		a, b := x.Refs[i], x.Refs[j]
 		if keep[a] && keep[b] {

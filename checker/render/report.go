@@ -26,7 +26,11 @@ func Header(w io.Writer, in *checker.Instance, m *model.Model) {
 	if doc := in.Doc(); doc != "" {
 		variant += " — " + doc
 	}
-	fmt.Fprintf(w, "protocol %s%s\nmodel %s, %s\n\n", in.Protocol.Name, variant, m.Name, in.ParamString())
+	params := ""
+	if ps := in.ParamString(); ps != "" {
+		params = ", " + ps
+	}
+	fmt.Fprintf(w, "protocol %s%s\nmodel %s%s\n\n", in.Protocol.Name, variant, m.Name, params)
 }
 
 // Report writes a report for people: one line per property, the
@@ -75,13 +79,7 @@ func Witness(w *checker.Witness) string {
 	m := w.Model
 	g := w.Graph
 	p := g.Prog
-	keep := w.Cone()
-	var steps []model.EventRef
-	for _, r := range g.Steps() {
-		if keep[r] {
-			steps = append(steps, r)
-		}
-	}
+	x, steps := presentation(w)
 	num := map[model.EventRef]int{}
 	for i, r := range steps {
 		num[r] = i + 1
@@ -90,7 +88,6 @@ func Witness(w *checker.Witness) string {
 	for _, th := range p.Threads {
 		width = max(width, len(th.Name))
 	}
-	x := model.NewExec(g)
 	step := func(i int) string { return fmt.Sprintf("step %d", num[x.Refs[i]]) }
 	var b strings.Builder
 	for i, r := range steps {
@@ -122,6 +119,25 @@ func Witness(w *checker.Witness) string {
 		fmt.Fprintf(&b, "       (%d events outside the violation's causal cone left out)\n", elided)
 	}
 	return b.String()
+}
+
+// presentation returns the events of a witness's causal cone in the
+// order they are shown: one that respects its model's order of seq_cst
+// events, where there is one (see model.Graph.StepsBy).
+func presentation(w *checker.Witness) (*model.Exec, []model.EventRef) {
+	x := model.NewExec(w.Graph)
+	var order model.Relation
+	if w.Model != nil && w.Model.Order != nil {
+		order = x.Of(w.Model.Order)
+	}
+	keep := w.Cone()
+	var steps []model.EventRef
+	for _, r := range w.Graph.StepsBy(x, order) {
+		if keep[r] {
+			steps = append(steps, r)
+		}
+	}
+	return x, steps
 }
 
 func describeEvent(g *model.Graph, ev *model.Event, in *model.Instr, num map[model.EventRef]int) string {

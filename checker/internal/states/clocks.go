@@ -197,7 +197,7 @@ func (x *states) normalize(s *sstate) {
 			continue
 		}
 		for l := range k.nl {
-			if f.AtomW>>uint(l)&1 == 0 {
+			if !model.InSet(f.AtomW, l) {
 				clear(k.vec(clk, k.rel(t, model.Loc(l))))
 			}
 		}
@@ -266,7 +266,7 @@ func (x *states) normalize(s *sstate) {
 	}
 	// The messages' clocks are in the columns too; a message whose
 	// clocks change (or are read by nobody) is a new one.
-	s.mem.MapClocks(func(l model.Loc, c []uint32) ([]uint32, bool) { return x.rankClock(c, reads>>uint(l)&1 != 0) })
+	s.mem.MapClocks(func(l model.Loc, c []uint32) ([]uint32, bool) { return x.rankClock(c, model.InSet(reads, int(l))) })
 }
 
 // rankClock returns a message's clock c with its values numbered by the

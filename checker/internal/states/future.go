@@ -113,7 +113,7 @@ func conflicts(f *model.Future, l, kind int) bool {
 	case recPlainRead:
 		m = f.PlainW | f.AtomW
 	}
-	return m>>uint(l)&1 != 0
+	return model.InSet(m, l)
 }
 
 // maxValues bounds the value sets of accessTargets' analysis.
