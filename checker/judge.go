@@ -535,6 +535,9 @@ func (rep *Report) settle(allBlocked, hasSpec bool) {
 		case r.Name == PropLinearizability && !hasSpec:
 			r.Status = Unknown
 			r.Message = "the protocol has no sequential specification to check histories against"
+		case stats.Limit == LoopBound:
+			r.Status = Unknown
+			r.Message = "no violation found, but a loop ran out of rounds with its condition still true (" + stats.LimitText() + "): its max cut what follows"
 		case !stats.Exhaustive():
 			r.Status = Unknown
 			r.Message = "no violation found before the " + stats.LimitText() + " bound"

@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +60,60 @@ func limits(t *testing.T, p *model.Program, m *model.Model, engine checker.Engin
 				t.Errorf("data-race is %s after a bounded search, want unknown", s)
 			}
 		})
+	}
+}
+
+// TestLoopBound checks that only a loop whose bound cuts behaviour makes a
+// verdict unknown, and that the report names that loop: a spin loop that
+// may exit early, or run out of rounds while its flag is still unset.
+func TestLoopBound(t *testing.T) {
+	spin := `
+shared flag = 0
+property done "the waiter sees the flag"
+thread setter {
+  store(flag, 1, rel)
+}
+thread waiter {
+  f = load(flag, acq)
+  while f == 0 max 2 {
+    f = load(flag, acq)
+  }
+  assert done: f == 1, "never saw the flag"
+}`
+	counted := `
+shared x = 0
+property done "the loop ran twice"
+thread counter {
+  i = 0
+  while i < 2 max 3 {
+    store(x, i, rlx)
+    i = i + 1
+  }
+  assert done: i == 2, "the loop did not run twice"
+}`
+	p, own := compileProtocol(t, "counted", counted)
+	for _, m := range machines() {
+		rep, err := checker.Check(p, m, checker.Properties(nil, own...), checker.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Verdict() != checker.VerdictVerified {
+			t.Errorf("%s: a loop that ends by its condition gives %s (%s)", m.Name, rep.VerdictText(), rep.Stats.LimitText())
+		}
+	}
+	p, own = compileProtocol(t, "spin", spin)
+	for _, m := range machines() {
+		for _, eng := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
+			rep, err := checker.Check(p, m, checker.Properties(nil, own...), checker.Options{Engine: eng})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Stats.Limit != checker.LoopBound || len(rep.Stats.Loops) != 1 || rep.Stats.Loops[0].Line != 10 {
+				t.Errorf("%s by %s: limit %s at %v, want the loop of line 10", m.Name, eng, rep.Stats.Limit, rep.Stats.Loops)
+			}
+			if rep.Props[0].Status != checker.Unknown || !strings.Contains(rep.Props[0].Message, "spin.oc:10:3") {
+				t.Errorf("%s by %s: %s %q", m.Name, eng, rep.Props[0].Status, rep.Props[0].Message)
+			}
+		}
 	}
 }

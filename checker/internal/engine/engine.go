@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -123,6 +125,10 @@ type Stats struct {
 	Limit Limit
 	// PreemptionBound is the bound when Limit is PreemptionBound.
 	PreemptionBound int
+	// Loops are the loops whose bound cut some execution (a while loop
+	// that ran its rounds with its condition still true), when Limit is
+	// LoopBound.
+	Loops []model.Pos
 }
 
 // Exhaustive reports whether every execution was explored.
@@ -137,10 +143,20 @@ func (s Stats) Count() (int64, string) {
 	return s.Executions, "executions"
 }
 
-// LimitText names the bound, with its value for a preemption bound.
+// LimitText names the bound, with its value for a preemption bound and
+// the loops a loop bound cut.
 func (s Stats) LimitText() string {
-	if s.Limit == PreemptionBound {
+	switch s.Limit {
+	case PreemptionBound:
 		return fmt.Sprintf("preemption-bound(%d)", s.PreemptionBound)
+	case LoopBound:
+		var at []string
+		for _, p := range s.Loops {
+			at = append(at, p.String())
+		}
+		if len(at) > 0 {
+			return "loop-bound of the loop at " + strings.Join(at, ", ")
+		}
 	}
 	return s.Limit.String()
 }
@@ -274,6 +290,26 @@ func (x *Runner) SetLimit(l Limit) {
 	x.mu.Unlock()
 }
 
+// CutLoop records that the loop (bound instruction) at pc of thread t cut
+// an execution: the exploration is bounded by it.
+func (x *Runner) CutLoop(t, pc int) {
+	x.mu.Lock()
+	x.cutLoop(t, pc)
+	x.mu.Unlock()
+}
+
+// cutLoop is CutLoop with x.mu held.
+func (x *Runner) cutLoop(t, pc int) {
+	if x.stats.Limit == None {
+		x.stats.Limit = LoopBound
+	}
+	pos := x.Prog.Threads[t].Code[pc].Pos
+	if !slices.Contains(x.stats.Loops, pos) {
+		x.stats.Loops = append(x.stats.Loops, pos)
+		slices.SortFunc(x.stats.Loops, func(a, b model.Pos) int { return strings.Compare(a.String(), b.String()) })
+	}
+}
+
 // stop ends the exploration at a bound; x.mu is held.
 func (x *Runner) stop(l Limit) error {
 	if x.stats.Limit == None {
@@ -367,9 +403,9 @@ func (x *Runner) Complete(g *model.Graph) error {
 		return err
 	}
 	x.mu.Lock()
-	for _, st := range e.States {
-		if st.Status == model.Cut && x.stats.Limit == None {
-			x.stats.Limit = LoopBound
+	for t, st := range e.States {
+		if st.Status == model.Cut {
+			x.cutLoop(t, st.PC)
 		}
 	}
 	x.stats.Executions++

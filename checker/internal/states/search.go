@@ -193,14 +193,15 @@ func (w *states) end(s *sstate) *outcome {
 	o := &engine.Outcome{Prog: w.Prog, End: true, Threads: make([]model.ThreadState, len(s.th)), Final: s.finalState(len(w.Prog.Locs))}
 	for t, th := range s.th {
 		st := th.st
+		if st.Status == model.Cut {
+			w.CutLoop(t, st.PC)
+		}
 		switch st.Status {
 		case model.Running: // waiting for a held lock
 			st.Status, st.WaitLoc = model.Blocked, th.a.Loc
 			f.blocked = true
 		case model.Blocked:
 			f.blocked = true
-		case model.Cut:
-			w.SetLimit(engine.LoopBound)
 		}
 		o.Threads[t] = st
 	}
