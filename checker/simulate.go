@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -53,6 +54,9 @@ type SimOptions struct {
 	Minimize bool
 	// Minimized, when set, is told of each counterexample Minimize shrank.
 	Minimized func(prop string, from, to int)
+	// Context, when set, cancels the simulation: it stops with the runs
+	// done so far (Runs then says how many).
+	Context context.Context
 }
 
 // SimProp is a property's statistics over the runs.
@@ -81,6 +85,9 @@ type SimResult struct {
 	Outcomes   []SimOutcome `json:"outcomes"`
 	// Blocked counts runs that ended with a thread blocked.
 	Blocked int `json:"blocked"`
+	// Interrupted says that the simulation stopped early, its context
+	// cancelled, after Runs runs.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Violated reports whether some run violated a property.
@@ -119,6 +126,10 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 	counts := map[string]int{}
 	start, last := time.Now(), time.Now()
 	for run := 0; run < opt.Runs; run++ {
+		if opt.Context != nil && opt.Context.Err() != nil {
+			res.Runs, res.Interrupted = run, true
+			break
+		}
 		if opt.Progress != nil && time.Since(last) > time.Second {
 			last = time.Now()
 			opt.Progress(run, time.Since(start))
@@ -141,11 +152,13 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 	}
 	for i := range res.Properties {
 		sp := &res.Properties[i]
-		sp.Probability = float64(sp.Violations) / float64(opt.Runs)
-		sp.CILow, sp.CIHigh = wilson(sp.Violations, opt.Runs)
+		if res.Runs > 0 {
+			sp.Probability = float64(sp.Violations) / float64(res.Runs)
+			sp.CILow, sp.CIHigh = wilson(sp.Violations, res.Runs)
+		}
 	}
 	for s, c := range counts {
-		res.Outcomes = append(res.Outcomes, SimOutcome{State: s, Count: c, Frequency: float64(c) / float64(opt.Runs)})
+		res.Outcomes = append(res.Outcomes, SimOutcome{State: s, Count: c, Frequency: float64(c) / float64(res.Runs)})
 	}
 	sort.Slice(res.Outcomes, func(i, j int) bool {
 		a, b := res.Outcomes[i], res.Outcomes[j]

@@ -193,7 +193,7 @@ func Lookup(name string) (*Model, error) {
 			return m, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown memory model %q (known: %s)", name, strings.Join(namesLocked(), ", "))
+	return nil, fmt.Errorf("unknown memory model %q%s (known: %s)", name, DidYouMean(name, namesLocked()), strings.Join(namesLocked(), ", "))
 }
 
 // All returns the registered models, strongest first.

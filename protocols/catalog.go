@@ -12,6 +12,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/cluster"
 	"github.com/ordercheck/ordercheck/protocols/dlsym"
 	"github.com/ordercheck/ordercheck/protocols/execenv"
@@ -66,7 +67,7 @@ func Lookup(name string) (*Entry, error) {
 			return e, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown protocol %q (the catalogue has: %s; or give a protocol file)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown protocol %q%s (the catalogue has: %s; or give a protocol file)", name, model.DidYouMean(name, Names()), strings.Join(Names(), ", "))
 }
 
 // Parse parses the entry's protocol file.

@@ -14,7 +14,11 @@ import (
 // Simulation writes a simulation's statistics, a bar chart of its final
 // states, and the first counterexample of each violated property.
 func Simulation(w io.Writer, s *checker.SimResult, m *model.Model) {
-	fmt.Fprintf(w, "%d runs, seed %d\n\n", s.Runs, s.Seed)
+	fmt.Fprintf(w, "%d runs, seed %d\n", s.Runs, s.Seed)
+	if s.Interrupted {
+		fmt.Fprintln(w, "interrupted: the statistics are those of the runs done")
+	}
+	fmt.Fprintln(w)
 	width := 0
 	for _, p := range s.Properties {
 		width = max(width, len(p.Name))

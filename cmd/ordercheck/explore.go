@@ -32,6 +32,9 @@ internal error.`,
 			if err != nil {
 				return err
 			}
+			if err := out.check(inst.Protocol); err != nil {
+				return err
+			}
 			opt, err := b.options(cmd.Context())
 			if err != nil {
 				return err

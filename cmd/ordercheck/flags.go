@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,37 +32,62 @@ func parseParams(kvs []string) (map[string]string, error) {
 
 // bounds holds the flags that limit an exploration.
 type bounds struct {
-	maxExec  int64
-	timeout  time.Duration
-	memory   string
-	preempt  int
-	maxDepth int
-	workers  int
-	engine   string
+	maxExec   int64
+	maxStates int64
+	timeout   time.Duration
+	memory    string
+	preempt   int
+	maxDepth  int
+	workers   int
+	engine    string
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
-	cmd.Flags().Int64Var(&b.maxExec, "max-executions", 0, "stop after this many executions: the verdict is then bounded (0: no bound)")
+	cmd.Flags().Int64Var(&b.maxExec, "max-executions", 0, "stop after this many executions (by execution graphs, which --engine auto then uses): the verdict is then bounded (0: no bound)")
+	cmd.Flags().Int64Var(&b.maxStates, "max-states", 0, "stop after visiting this many states, or partial graphs by execution graphs: the verdict is then bounded (0: no bound)")
 	cmd.Flags().DurationVar(&b.timeout, "timeout", 0, "stop after this long: the verdict is then timeout (0: no bound)")
-	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded")
+	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded (default: "+defaultMemoryText()+")")
 	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
-	cmd.Flags().IntVar(&b.maxDepth, "max-depth", 0, "explore at most this many events per thread: the verdict is then bounded (0: no bound)")
+	cmd.Flags().IntVar(&b.maxDepth, "max-depth", checker.DefaultMaxEvents, "explore at most this many events per thread: a thread cut by it makes the verdict bounded")
 	cmd.Flags().IntVar(&b.workers, "workers", runtime.NumCPU(), "explore on this many cores (the result does not depend on it)")
 	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies)")
 }
 
-// options returns the exploration bounds; Ctrl-C (the context) stops an
-// exploration cleanly, with what was explored so far.
+// options returns the exploration bounds, or a usage error when a flag is
+// out of its range; Ctrl-C (the context) stops an exploration cleanly,
+// with what was explored so far.
 func (b *bounds) options(ctx context.Context) (checker.Options, error) {
+	var fail error
+	check := func(ok bool, format string, args ...any) {
+		if !ok && fail == nil {
+			fail = usageError(fmt.Errorf(format, args...))
+		}
+	}
+	check(b.maxExec >= 0, "--max-executions %d: must not be negative (0: no bound)", b.maxExec)
+	check(b.maxStates >= 0, "--max-states %d: must not be negative (0: no bound)", b.maxStates)
+	check(b.timeout >= 0, "--timeout %v: must not be negative (0: no bound)", b.timeout)
+	check(b.preempt >= -1, "--preemption-bound %d: must be -1 (no bound) or more", b.preempt)
+	check(b.maxDepth >= 1, "--max-depth %d: must be at least 1", b.maxDepth)
+	check(b.workers >= 1, "--workers %d: must be at least 1", b.workers)
 	mem, err := parseBytes(b.memory)
-	if err != nil {
-		return checker.Options{}, usageError(fmt.Errorf("--max-memory: %v", err))
-	}
+	check(err == nil, "--max-memory: %v", err)
 	eng, err := checker.ParseEngine(b.engine)
-	if err != nil {
-		return checker.Options{}, usageError(err)
+	check(err == nil, "%v", err)
+	if fail != nil {
+		return checker.Options{}, fail
 	}
-	opt := checker.Options{MaxExecutions: b.maxExec, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth, Workers: b.workers, Engine: eng}
+	if mem == 0 {
+		mem = defaultMemory()
+	}
+	limitMemory(mem)
+	if b.maxExec > 0 {
+		// Only execution graphs are counted as executions.
+		if eng == checker.EngineStates {
+			return checker.Options{}, usageError(fmt.Errorf("--max-executions counts executions, which the states engine does not explore one by one: bound it with --max-states, or use --engine dpor"))
+		}
+		eng = checker.EngineDPOR
+	}
+	opt := checker.Options{MaxExecutions: b.maxExec, MaxGraphs: b.maxStates, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth, Workers: b.workers, Engine: eng}
 	if b.preempt >= 0 {
 		opt.Preemptions, opt.PreemptionBound = true, b.preempt
 	}
@@ -154,6 +180,16 @@ func (o *outputs) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.dot, "dot", "", "write the counterexample's execution graph in Graphviz DOT")
 	cmd.Flags().StringVar(&o.svg, "svg", "", "render the execution graph to SVG (needs Graphviz's dot)")
 	cmd.Flags().StringVar(&o.property, "property", "", "which violated property to save (default: the first)")
+}
+
+// check makes sure, before any work, that --property names a property of
+// the protocol.
+func (o *outputs) check(pr *checker.Protocol) error {
+	if o.property == "" || slices.Contains(pr.PropNames(), o.property) {
+		return nil
+	}
+	return usageError(fmt.Errorf("--property %s: protocol %s has no such property%s (it has: %s)", o.property, pr.Name,
+		model.DidYouMean(o.property, pr.PropNames()), strings.Join(pr.PropNames(), ", ")))
 }
 
 // write saves the counterexample of the chosen violated property, among

@@ -39,6 +39,14 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
   ordercheck linearize execenv --history traces/histories/execenv-original-go.bad.json --html h.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case clients < 1:
+				return usageError(fmt.Errorf("--clients %d: must be at least 1", clients))
+			case ops < 1:
+				return usageError(fmt.Errorf("--ops %d: must be at least 1", ops))
+			case timeout < 0:
+				return usageError(fmt.Errorf("--timeout %v: must not be negative (0: no limit)", timeout))
+			}
 			pr, err := checker.Load(args[0])
 			if err != nil {
 				return usageError(err)

@@ -35,11 +35,20 @@ exploration short, 4 an internal error.`,
   ordercheck litmus --why "1:r0=1 /\ 1:r1=0" MP+rel+acq.litmus`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case maxExec < 0:
+				return usageError(fmt.Errorf("--max-executions %d: must not be negative (0: no bound)", maxExec))
+			case timeout < 0:
+				return usageError(fmt.Errorf("--timeout %v: must not be negative (0: no bound)", timeout))
+			case workers < 1:
+				return usageError(fmt.Errorf("--workers %d: must be at least 1", workers))
+			}
 			m, err := model.Lookup(modelName)
 			if err != nil {
 				return usageError(err)
 			}
-			opt := checker.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context()}
+			opt := checker.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context(), MaxMemory: defaultMemory()}
+			limitMemory(opt.MaxMemory)
 			if why != "" {
 				if len(args) != 1 {
 					return usageError(fmt.Errorf("--why explains an outcome of one test"))

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -100,9 +101,24 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	// Ctrl-C stops an exploration cleanly: it reports what it explored,
-	// with no verdict (exit 3).
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	// with no verdict (exit 3). What does not stop within a second (a
+	// protocol still compiling, a Go implementation still running) is
+	// stopped then, with the same status.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+	go func() {
+		select {
+		case <-interrupts:
+			cancel()
+			time.Sleep(time.Second)
+			fmt.Fprintln(stderr, "ordercheck: interrupted")
+			os.Exit(exitNoVerdict)
+		case <-ctx.Done():
+		}
+	}()
 	root := newRoot()
 	root.SetContext(ctx)
 	root.SetArgs(args)

@@ -42,11 +42,20 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			if err != nil {
 				return err
 			}
+			if err := out.check(inst.Protocol); err != nil {
+				return err
+			}
 			sched, err := checker.ParseScheduler(scheduler)
 			if err != nil {
 				return usageError(err)
 			}
-			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: sched, Depth: depth, Minimize: minimize,
+			if runs <= 0 {
+				return usageError(fmt.Errorf("--runs %d: the number of runs must be positive", runs))
+			}
+			if depth < 1 {
+				return usageError(fmt.Errorf("--depth %d: must be at least 1", depth))
+			}
+			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: sched, Depth: depth, Minimize: minimize, Context: cmd.Context(),
 				Minimized: func(prop string, from, to int) {
 					fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: %s: counterexample shrunk from %d to %d events by exhaustive search\n", prop, from, to)
 				}}

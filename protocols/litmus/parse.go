@@ -58,6 +58,9 @@ type parser struct {
 	th    *model.Thread
 	tid   int
 	ntemp int
+	// outcome marks the parse of an outcome of a parsed test (see
+	// ParseCondition): it names registers the test has, and adds none.
+	outcome bool
 }
 
 type regInit struct {
@@ -872,8 +875,11 @@ func (p *parser) observable() (model.Observable, error) {
 		if err != nil {
 			return model.Observable{}, err
 		}
-		// A register the thread never assigns reads as 0.
-		reg := regOf(&p.prog.Threads[n], r.Text, true)
+		// In a test, a register the thread never assigns reads as 0.
+		reg := regOf(&p.prog.Threads[n], r.Text, !p.outcome)
+		if reg == model.NoReg {
+			return model.Observable{}, p.errf(r, "thread %d has no register %s", n, r.Text)
+		}
 		return model.Observable{Thread: n, Reg: reg, Loc: model.NoLoc}, nil
 	}
 	bracket := p.Accept("[")
@@ -900,7 +906,7 @@ func ParseCondition(p *model.Program, src string) (*model.Cond, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := &parser{Stream: syntax.Stream{Toks: toks}, file: "outcome", prog: p}
+	ps := &parser{Stream: syntax.Stream{Toks: toks}, file: "outcome", prog: p, outcome: true}
 	c, err := ps.cond()
 	if err != nil {
 		return nil, err

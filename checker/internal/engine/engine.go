@@ -31,7 +31,9 @@ type Options struct {
 	MaxEvents int
 	// MaxGraphs stops after visiting this many partial graphs (states).
 	MaxGraphs int64
-	// MaxMemory stops when the heap grows beyond this many bytes.
+	// MaxMemory stops before the memory the process holds reaches this
+	// many bytes (at nine tenths of it: set it as the runtime's memory
+	// limit too, and the collector keeps the rest free).
 	MaxMemory uint64
 	// Preemptions, when set, explores only the schedules that switch away
 	// from a runnable thread at most PreemptionBound times (CHESS's
@@ -222,11 +224,11 @@ func (x *Runner) Finish(err error) (Stats, error) {
 // Run runs the exploration root, on Options.Workers goroutines when there
 // are several: a subtree handed to Fork then runs on an idle worker.
 func (x *Runner) Run(root func() error) error {
-	if x.Options.Workers <= 1 {
+	if x.Workers() == 1 {
 		return root()
 	}
 	x.tasks = make(chan func() error)
-	for range x.Options.Workers {
+	for range x.Workers() {
 		go func() {
 			for f := range x.tasks {
 				if err := f(); err != nil {
@@ -241,6 +243,16 @@ func (x *Runner) Run(root func() error) error {
 	x.pending.Wait()
 	close(x.tasks)
 	return x.err
+}
+
+// Workers returns how many workers explore: Options.Workers, or one when
+// a count bounds the exploration — where the count runs out depends on the
+// order of the search, which one worker keeps the same from run to run.
+func (x *Runner) Workers() int {
+	if x.Options.MaxExecutions > 0 || x.Options.MaxGraphs > 0 {
+		return 1
+	}
+	return max(x.Options.Workers, 1)
 }
 
 // Parallel reports whether subtrees may run on other workers (Fork).
@@ -350,14 +362,18 @@ func (x *Runner) Step() error {
 			x.Options.Progress(st)
 		}
 	}
-	if x.Options.MaxMemory > 0 && x.stats.Graphs%4096 == 1 {
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		if ms.HeapAlloc > x.Options.MaxMemory {
-			return x.stop(MaxMemory)
-		}
+	if x.Options.MaxMemory > 0 && x.stats.Graphs%1024 == 1 && memoryInUse() > x.Options.MaxMemory/10*9 {
+		return x.stop(MaxMemory)
 	}
 	return nil
+}
+
+// memoryInUse returns the memory the Go runtime holds from the system
+// and has not released: what the process's resident size follows.
+func memoryInUse() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Sys - ms.HeapReleased
 }
 
 // CountFinal counts a final state (blocked: with a thread that never

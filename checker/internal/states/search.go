@@ -63,7 +63,7 @@ func (x *states) search() error {
 	for _, v := range x.judge(outs) {
 		x.record(v, 0, nil)
 	}
-	n := max(x.Options.Workers, 1)
+	n := x.Workers()
 	workers := make([]*states, n)
 	for i := range workers {
 		workers[i] = x.worker()

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestBadFlagsFast checks that a flag out of its range is refused before
+// any work, within a second, with exit status 2 and a message naming it.
+func TestBadFlagsFast(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"explore", "dlsym", "--workers", "0"}, "--workers 0"},
+		{[]string{"explore", "dlsym", "--workers", "-2"}, "--workers -2"},
+		{[]string{"explore", "dlsym", "--timeout", "-1s"}, "--timeout -1s"},
+		{[]string{"explore", "dlsym", "--max-depth", "0"}, "--max-depth 0"},
+		{[]string{"explore", "dlsym", "--max-executions", "-1"}, "--max-executions -1"},
+		{[]string{"explore", "dlsym", "--max-states", "-1"}, "--max-states -1"},
+		{[]string{"explore", "dlsym", "--preemption-bound", "-5"}, "--preemption-bound -5"},
+		{[]string{"explore", "dlsym", "--max-memory", "lots"}, "--max-memory"},
+		{[]string{"explore", "dlsym", "--engine", "bfs"}, "unknown engine"},
+		{[]string{"explore", "dlsym", "--engine", "states", "--max-executions", "5"}, "--max-states"},
+		{[]string{"explore", "dlsym", "--property", "lib-int"}, "did you mean lib-init?"},
+		{[]string{"explore", "dlsym", "--model", "rc1l"}, "did you mean rc11?"},
+		{[]string{"explore", "dlsm"}, "did you mean dlsym?"},
+		{[]string{"compare", "execenv", "--format", "xml"}, "unknown format"},
+		{[]string{"compare", "execenv", "--workers", "0"}, "--workers 0"},
+		{[]string{"simulate", "dlsym", "--runs", "0"}, "--runs 0"},
+		{[]string{"simulate", "dlsym", "--depth", "0"}, "--depth 0"},
+		{[]string{"simulate", "dlsym", "--property", "nope"}, "no such property"},
+		{[]string{"linearize", "dlsym", "--clients", "0"}, "--clients 0"},
+		{[]string{"linearize", "dlsym", "--ops", "-1"}, "--ops -1"},
+		{[]string{"linearize", "dlsym", "--timeout", "-1s"}, "--timeout -1s"},
+		{[]string{"litmus", "--workers", "0", "../../protocols/litmus/testdata/MP+rlx.litmus"}, "--workers 0"},
+		{[]string{"litmus", "--why", "1:r9=1", "../../protocols/litmus/testdata/MP+rlx.litmus"}, "thread 1 has no register r9"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			start := time.Now()
+			code, out, errText := runCLI(tc.args...)
+			if el := time.Since(start); el > time.Second {
+				t.Errorf("took %v to refuse", el)
+			}
+			if code != exitUsage || !strings.Contains(errText, tc.msg) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q\n%s", code, errText, tc.msg, out)
+			}
+		})
+	}
+}
+
+// TestBoundedRunsDeterministic checks that a run cut by a count gives the
+// same result whatever the number of workers.
+func TestBoundedRunsDeterministic(t *testing.T) {
+	seconds := regexp.MustCompile(`"seconds": [0-9.e-]+`)
+	for _, args := range [][]string{
+		{"explore", "execenv", "--json", "--engine", "dpor", "--max-executions", "40"},
+		{"explore", "execenv", "--json", "--engine", "states", "--max-states", "300"},
+		{"explore", "dlsym", "--json", "--variant", "unordered", "--engine", "dpor", "--max-states", "200"},
+	} {
+		var outs []string
+		for _, w := range []string{"1", "2", "4"} {
+			code, out, errText := runCLI(append(args, "--workers", w)...)
+			if code != exitNoVerdict && code != exitViolation {
+				t.Fatalf("%v --workers %s: exit %d: %s", args, w, code, errText)
+			}
+			outs = append(outs, seconds.ReplaceAllString(out, `"seconds": 0`))
+		}
+		if outs[0] != outs[1] || outs[0] != outs[2] {
+			t.Errorf("%v: the results differ between 1, 2 and 4 workers:\n%s\n%s\n%s", args, outs[0], outs[1], outs[2])
+		}
+	}
+}
+
+// TestInterrupt checks that Ctrl-C stops a long run within a second of
+// its arrival, with what it found and no verdict (exit 3).
+func TestInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "ordercheck")
+	// Seven threads writing one location and reading it back: millions of
+	// executions, minutes of work.
+	w7 := "C W-7\n\n{}\n"
+	for i := range 7 {
+		w7 += fmt.Sprintf("\nP%d (atomic_int* x) {\n  atomic_store_explicit(x, %d, memory_order_relaxed);\n  int r0 = atomic_load_explicit(x, memory_order_relaxed);\n}\n", i, i+1)
+	}
+	w7 += "\nexists (0:r0=1)\n"
+	litmusFile := filepath.Join(dir, "W-7.litmus")
+	if err := os.WriteFile(litmusFile, []byte(w7), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{
+		{"explore", "dlsym", "--variant", "fixed", "--param", "N=9", "--model", "tso"},
+		{"explore", "dlsym", "--variant", "fixed", "--param", "N=6", "--engine", "dpor"},
+		{"simulate", "dlsym", "--variant", "fixed", "--runs", "100000000"},
+		{"litmus", litmusFile, "--workers", "1"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(bin, args...)
+			var out, errb strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(700 * time.Millisecond)
+			sent := time.Now()
+			cmd.Process.Signal(syscall.SIGINT)
+			err := cmd.Wait()
+			if el := time.Since(sent); el > 1500*time.Millisecond {
+				t.Errorf("stopped %v after the interrupt", el)
+			}
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			if code != exitNoVerdict {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitNoVerdict, out.String(), errb.String())
+			}
+		})
+	}
+}
