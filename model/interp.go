@@ -305,7 +305,11 @@ func (p *Program) step(t int, st *ThreadState) (Action, error) {
 	th := &p.Threads[t]
 	for n := 0; ; n++ {
 		if n > MaxLocalSteps {
-			return Action{}, fmt.Errorf("thread %s: no memory access within %d steps (a local loop without bound?)", th.Name, MaxLocalSteps)
+			at := ""
+			if st.PC < len(th.Code) {
+				at = th.Code[st.PC].Pos.String() + ": "
+			}
+			return Action{}, fmt.Errorf("%sthread %s: no memory access within %d steps (a local loop without bound?)", at, th.Name, MaxLocalSteps)
 		}
 		if st.PC >= len(th.Code) {
 			st.Status = Done

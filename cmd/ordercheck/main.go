@@ -19,6 +19,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -135,12 +136,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "ordercheck:", ee.err)
+			fmt.Fprintln(stderr, "ordercheck:", syntax.Shorten(ee.err.Error()))
 		}
 		return ee.code
 	}
 	// Flag and argument errors from cobra are usage errors.
-	fmt.Fprintln(stderr, "ordercheck:", err)
+	fmt.Fprintln(stderr, "ordercheck:", syntax.Shorten(err.Error()))
 	return exitUsage
 }
 

@@ -131,3 +131,24 @@ func TestInterrupt(t *testing.T) {
 		})
 	}
 }
+
+// TestMessagesStayShort checks that a megabyte of name in the input makes
+// an error message of a line, still located.
+func TestMessagesStayShort(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "long.oc")
+	long := strings.Repeat("a", 1<<20)
+	if err := os.WriteFile(file, []byte("protocol p\nshared x = 0\nthread t {\n  r = "+long+"(x)\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"explore", file},
+		{"explore", "dlsym", "--variant", long},
+		{"explore", "dlsym", "--param", long + "=1"},
+		{"explore", "dlsym", "--model", long},
+	} {
+		code, _, errText := runCLI(args...)
+		if code != exitUsage || len(errText) > 600 || !strings.Contains(errText, "…") {
+			t.Errorf("%.40s...: exit %d, a message of %d bytes: %.200s", strings.Join(args, " "), code, len(errText), errText)
+		}
+	}
+}

@@ -45,7 +45,7 @@ type Error struct {
 	Msg string
 }
 
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+func (e *Error) Error() string { return Shorten(e.Pos.String() + ": " + e.Msg) }
 
 // puncts lists the multi-character punctuation first, so that the longest match wins.
 var puncts = []string{"/\\", "\\/", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "->",
