@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
 // machines returns the registered models that have an operational form:
@@ -377,4 +379,124 @@ func TestPresentationFollowsPSC(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestFastMatchesAxioms checks each model's fast consistency check against
+// its axioms, the definition: on every candidate execution (any rf, any co)
+// of random programs, where the fast check decides, it decides alike.
+func TestFastMatchesAxioms(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var p *model.Program
+		switch rapid.IntRange(0, 2).Draw(t, "shape") {
+		case 0:
+			p = genProgram(t, rapid.SampledFrom([]genSpec{litmusSized, protocolSized}).Draw(t, "size"))
+		case 1:
+			p = genGuarded(t)
+		default:
+			p = genChain(t)
+		}
+		if !fastMatchesAxioms(t, p) {
+			t.Skip("too many candidates")
+		}
+	})
+}
+
+// TestFastMatchesAxiomsCorpus checks the fast consistency checks against
+// the axioms on every candidate execution of the herd7 corpus's tests and
+// the classic shapes.
+func TestFastMatchesAxiomsCorpus(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(sharedLitmus, "*", "*.litmus"))
+	local, _ := filepath.Glob("../protocols/litmus/testdata/*.litmus")
+	if len(files) == 0 {
+		t.Logf("herd7 corpus not available: only the classic shapes")
+	}
+	for _, f := range append(files, local...) {
+		p, err := litmus.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !fastMatchesAxioms(t, p) {
+			t.Logf("%s: too many candidates", f)
+		}
+	}
+}
+
+// fastMatchesAxioms compares every model's fast check with its axioms on
+// every candidate execution of p; false when there are too many.
+func fastMatchesAxioms(t interface {
+	Fatalf(string, ...any)
+}, p *model.Program) bool {
+	st, err := checker.ExploreReference(p, checker.Candidates(), checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
+		for _, m := range model.All() {
+			if m.Fast == nil {
+				continue
+			}
+			ok, decided := m.Fast(e.Graph)
+			if axiom := m.Check(model.NewExec(e.Graph)); decided && ok != (axiom == "") {
+				t.Fatalf("%s: the fast check says consistent=%v, the axioms %q:\n%s\n%s", m.Name, ok, axiom, p, e.Graph)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return st.Exhaustive()
+}
+
+// genChain draws a chain of message passing, as in MP, WRC and ISA2: each
+// thread but the first reads the previous one's flag, perhaps fences, and
+// reads its data; each but the last writes data of its own, perhaps
+// fences, and writes its flag — or passes the flag on with a
+// read-modify-write, perhaps also another thread's read-modify-write of
+// the first flag (release sequences). Orderings are random.
+func genChain(t *rapid.T) *model.Program {
+	n := rapid.IntRange(2, 3).Draw(t, "threads")
+	p := &model.Program{Name: "chain"}
+	for i := 0; i < n; i++ {
+		p.Locs = append(p.Locs, model.Location{Name: fmt.Sprintf("data%d", i)}, model.Location{Name: fmt.Sprintf("flag%d", i)})
+	}
+	data := func(i int) *model.Expr { return model.Const(model.AddrOf(model.Loc(2 * i))) }
+	flag := func(i int) *model.Expr { return model.Const(model.AddrOf(model.Loc(2*i + 1))) }
+	ord := func(name string, ok func(model.Ordering) bool) model.Ordering {
+		return drawOrd(t, name, func(o model.Ordering) bool { return o != model.SC && ok(o) })
+	}
+	fence := func(th *model.Thread) {
+		if rapid.Bool().Draw(t, "fence") {
+			th.Code = append(th.Code, model.Instr{Op: model.OpFence, Dst: model.NoReg, Dst2: model.NoReg, Ord: ord("fence ord", model.Ordering.ValidForFence)})
+		}
+	}
+	for i := 0; i < n; i++ {
+		th := model.Thread{Name: fmt.Sprintf("P%d", i)}
+		reg := func() model.Reg {
+			th.Regs = append(th.Regs, fmt.Sprintf("r%d", len(th.Regs)))
+			th.Init = append(th.Init, 0)
+			return model.Reg(len(th.Regs) - 1)
+		}
+		if i > 0 {
+			th.Code = append(th.Code, model.Instr{Op: model.OpLoad, Dst: reg(), Dst2: model.NoReg, Addr: flag(i - 1), Ord: ord("flag load", model.Ordering.ValidForLoad)})
+			fence(&th)
+			th.Code = append(th.Code, model.Instr{Op: model.OpLoad, Dst: reg(), Dst2: model.NoReg, Addr: data(i - 1), Ord: ord("data load", model.Ordering.ValidForLoad)})
+		}
+		if i < n-1 {
+			th.Code = append(th.Code, model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: data(i), Val: model.Const(1), Ord: ord("data store", model.Ordering.ValidForStore)})
+			fence(&th)
+			if rapid.Bool().Draw(t, "relay") {
+				th.Code = append(th.Code, model.Instr{Op: model.OpRMW, RMW: model.FetchAdd, Dst: reg(), Dst2: model.NoReg, Addr: flag(i), Val: model.Const(1), Ord: ord("flag rmw", model.Ordering.Atomic)})
+			} else {
+				th.Code = append(th.Code, model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: flag(i), Val: model.Const(1), Ord: ord("flag store", func(o model.Ordering) bool { return o.Atomic() && o.ValidForStore() })})
+			}
+			if rapid.Bool().Draw(t, "second store") {
+				th.Code = append(th.Code, model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: flag(i), Val: model.Const(2), Ord: ord("second", func(o model.Ordering) bool { return o.Atomic() && o.ValidForStore() })})
+			}
+		}
+		p.Threads = append(p.Threads, th)
+	}
+	if rapid.Bool().Draw(t, "relay thread") {
+		// A third party's read-modify-write of the first flag: a reader of
+		// its write synchronises with the first writer's release.
+		p.Threads = append(p.Threads, model.Thread{Name: "relay", Regs: []string{"r0"}, Init: []int64{0}, Code: []model.Instr{
+			{Op: model.OpRMW, RMW: model.FetchAdd, Dst: 0, Dst2: model.NoReg, Addr: flag(0), Val: model.Const(2), Ord: ord("relay ord", model.Ordering.Atomic)}}})
+	}
+	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
+	return p
 }

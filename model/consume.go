@@ -20,6 +20,7 @@ var consumeModel = Register(&Model{
 	Doc:            "RC11 with consume loads ordered by their dependencies",
 	Axioms:         c11Axioms(HBConsume, pscConsume),
 	Order:          pscConsume,
+	Fast:           func(g *Graph) (bool, bool) { return c11Fast(g, true) },
 	HB:             HBConsume,
 	RacesUndefined: true,
 	Within:         []string{"rc11"},

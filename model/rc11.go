@@ -34,6 +34,7 @@ var rc11Model = Register(&Model{
 	Doc:            "repaired C11 (consume as relaxed, as herd7)",
 	Axioms:         c11Axioms(HB, PSC),
 	Order:          PSC,
+	Fast:           func(g *Graph) (bool, bool) { return c11Fast(g, false) },
 	HB:             HB,
 	RacesUndefined: true,
 	Strength:       3,

@@ -399,7 +399,7 @@ func (x *Runner) Limited() Limit {
 }
 
 // Consistent reports whether g is consistent under the model.
-func (x *Runner) Consistent(g *model.Graph) bool { return x.Model.Check(model.NewExec(g)) == "" }
+func (x *Runner) Consistent(g *model.Graph) bool { return x.Model.Consistent(g) }
 
 // Next returns thread t's next action in g; a thread not yet spawned has none.
 func Next(g *model.Graph, t int) (model.Action, error) {
