@@ -9,6 +9,7 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/lang"
+	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
 
 // Protocol is a protocol ready to check: its parsed file (parameters,
@@ -32,11 +33,11 @@ type Protocol struct {
 // protocol file.
 func Load(name string) (*Protocol, error) {
 	if _, err := os.Stat(name); err == nil && (strings.Contains(name, "/") || strings.HasSuffix(name, ".oc")) {
-		src, err := os.ReadFile(name)
+		src, err := syntax.ReadFile(name)
 		if err != nil {
 			return nil, err
 		}
-		return Parse(name, string(src))
+		return Parse(name, src)
 	}
 	e, err := protocols.Lookup(name)
 	if err != nil {

@@ -152,3 +152,38 @@ func TestMessagesStayShort(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileSources checks that sources too deep or too large for any
+// real test are refused with a located message, not a crashed stack or an
+// exhausted memory.
+func TestHostileSources(t *testing.T) {
+	dir := t.TempDir()
+	n := 1000000
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	blocks := write("blocks.litmus", "C deep\n{}\nP0(atomic_int* x) {\n"+strings.Repeat("{", n)+strings.Repeat("}", n)+"\n}\nexists (0:r0=0)\n")
+	parens := write("parens.litmus", "C deep\n{}\nP0(atomic_int* x) {\n  int r0 = "+strings.Repeat("(", n)+"1"+strings.Repeat(")", n)+";\n}\nexists (0:r0=0)\n")
+	nots := write("nots.litmus", "C deep\n{}\nP0(atomic_int* x) {\n  int r0 = "+strings.Repeat("!", n)+"1;\n}\nexists (0:r0=0)\n")
+	cond := write("cond.litmus", "C deep\n{}\nP0(atomic_int* x) {\n  int r0 = 1;\n}\nexists "+strings.Repeat("(", n)+"0:r0=0"+strings.Repeat(")", n)+"\n")
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"litmus", blocks}, "blocks.litmus:4:1001: nested more than 1000 deep"},
+		{[]string{"litmus", parens}, "nested more than 1000 deep"},
+		{[]string{"litmus", nots}, "nested more than 1000 deep"},
+		{[]string{"litmus", cond}, "nested more than 1000 deep"},
+		{[]string{"litmus", "/dev/zero"}, "larger than 32 MB"},
+		{[]string{"explore", "/dev/zero"}, "larger than 32 MB"},
+	} {
+		code, _, errText := runCLI(tc.args...)
+		if code != exitUsage || !strings.Contains(errText, tc.msg) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, errText, tc.msg)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package litmus
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -28,11 +27,11 @@ const (
 
 // ParseFile reads and parses the litmus test at path.
 func ParseFile(path string) (*model.Program, error) {
-	src, err := os.ReadFile(path)
+	src, err := syntax.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, string(src))
+	return Parse(path, src)
 }
 
 var threadName = regexp.MustCompile(`^P[0-9]+$`)
@@ -61,6 +60,16 @@ type parser struct {
 	// outcome marks the parse of an outcome of a parsed test (see
 	// ParseCondition): it names registers the test has, and adds none.
 	outcome bool
+	depth   int // how deep statements, expressions and conditions nest here
+}
+
+// nest enters one more level of nesting at t; the caller leaves it with
+// p.depth--.
+func (p *parser) nest(t token) error {
+	if p.depth++; p.depth > syntax.MaxNesting {
+		return p.errf(t, "nested more than %d deep", syntax.MaxNesting)
+	}
+	return nil
 }
 
 type regInit struct {
@@ -348,6 +357,10 @@ func (p *parser) temp() model.Reg {
 
 func (p *parser) stmt() error {
 	t := p.Peek()
+	if err := p.nest(t); err != nil {
+		return err
+	}
+	defer func() { p.depth-- }()
 	switch {
 	case p.Accept(";"):
 		return nil
@@ -503,6 +516,10 @@ func (p *parser) binary(minPrec int) (*model.Expr, error) {
 
 func (p *parser) unary() (*model.Expr, error) {
 	t := p.Peek()
+	if err := p.nest(t); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
 	switch {
 	case p.Accept("!"):
 		x, err := p.unary()
@@ -818,6 +835,10 @@ func (p *parser) conj() (*model.Cond, error) {
 }
 
 func (p *parser) condUnary() (*model.Cond, error) {
+	if err := p.nest(p.Peek()); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
 	switch {
 	case p.Accept("~") || p.Accept("not"):
 		x, err := p.condUnary()
