@@ -29,7 +29,9 @@ type Comparison struct {
 }
 
 // Compare checks the chosen variants under the chosen models: one cell per
-// variant and model, each judging every property of the protocol.
+// variant and model, each judging every property of the protocol. The
+// cells of a variant share one data-race verdict per model races are
+// judged under (C11, for the models that are not C11's).
 func (p *Protocol) Compare(opt CompareOptions) (*Comparison, error) {
 	c := &Comparison{Protocol: p, Props: p.PropNames(), Models: opt.Models}
 	if c.Models == nil {
@@ -53,8 +55,9 @@ func (p *Protocol) Compare(opt CompareOptions) (*Comparison, error) {
 	}
 	for _, in := range c.Cases {
 		var row []*Report
+		races := raceMemo{}
 		for _, m := range c.Models {
-			rep, err := in.Check(m, opt.Options)
+			rep, err := checkRaces(in.Prog, m, in.Protocol.Properties(), opt.Options, races)
 			if err != nil {
 				return nil, fmt.Errorf("%s under %s: %w", in.Variant, m.Name, err)
 			}

@@ -402,32 +402,58 @@ func (r *Report) VerdictText() string {
 // C11's, DataRace is judged in an exploration of its own under C11, and
 // its result says so (PropResult.Model).
 func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+	return checkRaces(p, m, props, opt, nil)
+}
+
+// raceMemo holds the data-race verdicts of one program by the model they
+// were judged under, for the cells of a comparison to share: every model
+// that is not C11's asks C11 the same question.
+type raceMemo map[*model.Model]PropResult
+
+// checkRaces is Check, taking the race verdict from memo when it is there
+// and leaving it there (memo may be nil).
+func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options, memo raceMemo) (*Report, error) {
 	i := slices.IndexFunc(props, func(pr Property) bool { _, ok := pr.(dataRace); return ok })
-	if i < 0 || m.RaceModel(p) == m {
-		return check(p, m, props, opt)
+	rm := m.RaceModel(p)
+	if _, known := memo[rm]; i < 0 || rm == m && !known {
+		rep, err := check(p, m, props, opt)
+		if err == nil && i >= 0 && memo != nil {
+			pr := rep.Props[i]
+			pr.Stats = &rep.Stats
+			memo[m] = pr
+		}
+		return rep, err
 	}
 	rest := slices.Delete(slices.Clone(props), i, i+1)
 	rep, err := check(p, m, rest, opt)
 	if err != nil {
 		return nil, err
 	}
-	// The engine asked for is the one for m; under C11 races go by the
-	// engine that applies there.
-	rm := m.RaceModel(p)
-	ropt := opt
-	if _, err := engineFor(p, rm, ropt); err != nil {
-		ropt.Engine = EngineAuto
+	pr, known := memo[rm]
+	if !known {
+		// The engine asked for is the one for m; under C11 races go by the
+		// engine that applies there.
+		ropt := opt
+		if _, err := engineFor(p, rm, ropt); err != nil {
+			ropt.Engine = EngineAuto
+		}
+		races, err := check(p, rm, props[i:i+1], ropt)
+		if err != nil {
+			return nil, fmt.Errorf("data races, judged under %s: %w", rm.Name, err)
+		}
+		pr = races.Props[0]
+		pr.Stats = &races.Stats
+		rep.Stats.Elapsed += races.Stats.Elapsed
+		if memo != nil {
+			memo[rm] = pr
+		}
 	}
-	races, err := check(p, rm, props[i:i+1], ropt)
-	if err != nil {
-		return nil, fmt.Errorf("data races, judged under %s: %w", rm.Name, err)
+	if rm != m {
+		pr.Model = rm
 	}
-	pr := races.Props[0]
-	pr.Model, pr.Stats = rm, &races.Stats
 	rep.Props = slices.Insert(rep.Props, i, pr)
-	rep.Stats.Elapsed += races.Stats.Elapsed
 	if rep.Stats.Limit == NoLimit {
-		rep.Stats.Limit, rep.Stats.PreemptionBound = races.Stats.Limit, races.Stats.PreemptionBound
+		rep.Stats.Limit, rep.Stats.PreemptionBound = pr.Stats.Limit, pr.Stats.PreemptionBound
 	}
 	return rep, nil
 }

@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -110,6 +111,21 @@ func TestRaceVerdictsAgree(t *testing.T) {
 			p = genGuarded(t)
 		} else {
 			p = genProgram(t, protocolSized)
+		}
+		if rapid.Bool().Draw(t, "seq_cst atomics") {
+			// Where DRF-SC decides: races may be judged in SC executions.
+			for ti := range p.Threads {
+				code := slices.Clone(p.Threads[ti].Code)
+				for i := range code {
+					if code[i].Op != model.OpLock && code[i].Op != model.OpUnlock && code[i].Ord.Atomic() {
+						code[i].Ord = model.SC
+					}
+					if code[i].Op == model.OpCAS {
+						code[i].FailOrd = model.SC
+					}
+				}
+				p.Threads[ti].Code = code
+			}
 		}
 		for _, th := range p.Threads {
 			for _, in := range th.Code {

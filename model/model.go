@@ -117,8 +117,17 @@ func (m *Model) Consistent(g *Graph) bool {
 // racy plain access can sit behind a weak outcome that a stronger model
 // never produces, so judging races in the stronger model's executions
 // would miss it.
+//
+// One exception keeps m: when every atomic access and fence of p is
+// seq_cst (locks aside) and m lies within RC11 in the strength order.
+// Then DRF-SC decides: a program without a race in its SC executions has
+// only SC executions under C11, and m's executions include the SC ones,
+// so a race shows in m's executions exactly when it does in C11's.
 func (m *Model) RaceModel(p *Program) *Model {
 	if m.RacesUndefined {
+		return m
+	}
+	if onlySCAtomics(p) && m.within(rc11Model) {
 		return m
 	}
 	for _, th := range p.Threads {
@@ -129,6 +138,49 @@ func (m *Model) RaceModel(p *Program) *Model {
 		}
 	}
 	return rc11Model
+}
+
+// onlySCAtomics reports whether every atomic access and fence of p is
+// seq_cst, locks and unlocks aside.
+func onlySCAtomics(p *Program) bool {
+	for _, th := range p.Threads {
+		for _, in := range th.Code {
+			switch in.Op {
+			case OpLoad, OpStore, OpRMW, OpFence:
+				if in.Ord.Atomic() && in.Ord != SC {
+					return false
+				}
+			case OpCAS:
+				if in.Ord != SC || in.FailOrd != SC {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// within reports whether m lies within n in the strength order (m's
+// Within, followed transitively).
+func (m *Model) within(n *Model) bool {
+	seen := map[*Model]bool{}
+	var walk func(*Model) bool
+	walk = func(x *Model) bool {
+		if x == n {
+			return true
+		}
+		if seen[x] {
+			return false
+		}
+		seen[x] = true
+		for _, name := range x.Within {
+			if y, err := Lookup(name); err == nil && walk(y) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(m)
 }
 
 // HappensBefore returns the happens-before of x that data races are
