@@ -1,15 +1,52 @@
 package model
 
+import "sync"
+
 // The clock-based consistency check of the C11 models: the same verdict
 // as their axioms for executions without seq_cst events (and, for the
 // consume model, without consume loads), in one pass over the graph and no
 // relation algebra. The graph explorer asks it first (Model.Fast); the
 // axioms remain the definition, and tests compare the two on every
-// candidate execution of random programs.
+// candidate execution of random programs and of the herd7 corpus.
+
+// c11Scratch is the working memory of one check, reused through a pool:
+// events are numbered across threads (off[t] + i), clocks are rows of T
+// entries in flat slices, and a message's clock lives in arena.
+type c11Scratch struct {
+	off     []int32 // per thread: the number of its first event
+	pos     []int32 // per event: a write's place in modification order
+	views   []int32 // per event: its view, T entries
+	msg     []int32 // per event: where its message's clock starts in arena; -1: it releases nothing
+	arena   []int32
+	cur     []int32 // per thread: its view so far, T entries
+	acq     []int32 // per thread: what its relaxed reads bring an acquire fence
+	fence   []int32 // per thread: its view at its last release fence
+	fenced  []bool
+	rel     []int32 // per thread and location: where its view at its last release write there starts in arena; -1: none
+	next    []int32 // per thread: its next event to take
+	byLoc   []int32 // events by location: the events of location l are byLoc[locOff[l]:locOff[l+1]]
+	locOff  []int32
+	locNext []int32
+}
+
+var c11Scratches = sync.Pool{New: func() any { return new(c11Scratch) }}
+
+// ints returns s resized to n entries, all v.
+func ints(s []int32, n int, v int32) []int32 {
+	if cap(s) < n {
+		s = make([]int32, n)
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
 
 // c11Fast decides RC11 consistency of g without relations, or reports
 // that it cannot (seq_cst events, which need psc; consume loads, when
-// consume is whether to synchronise through an acquire fence after it).
+// consumeSyncs says a consume load followed by an acquire fence may
+// synchronise, as in the consume model).
 //
 // Happens-before is computed as vector clocks in an order of po ∪ rf
 // (none: a po ∪ rf cycle, which no-thin-air forbids): each event's view
@@ -25,10 +62,11 @@ package model
 func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 	T := len(g.Threads)
 	nl := len(g.Prog.Locs)
-	// pos[t][i]: the place of write i of thread t in modification order.
-	pos := make([][]int32, T)
+	x := c11Scratches.Get().(*c11Scratch)
+	defer c11Scratches.Put(x)
+	x.off = ints(x.off, T+1, 0)
 	for t, evs := range g.Threads {
-		pos[t] = make([]int32, len(evs))
+		x.off[t+1] = x.off[t] + int32(len(evs))
 		for i := range evs {
 			switch e := &evs[i]; {
 			case e.Ord == SC && e.Kind != KSpawn:
@@ -38,97 +76,102 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 			}
 		}
 	}
+	n := int(x.off[T])
+	id := func(r EventRef) int32 { return x.off[r.T] + r.I }
+	x.pos = ints(x.pos, n, 0)
 	for _, co := range g.Co {
 		for k, w := range co {
-			pos[w.T][w.I] = int32(k + 1)
+			x.pos[id(w)] = int32(k + 1)
 		}
 	}
-	src := func(r *Event) int32 {
-		if r.Rf.IsInit() {
+	// place is where an event stands in modification order: a write's
+	// own place, a read's the place of what it read.
+	place := func(e *Event, self int32) int32 {
+		if e.Kind != KRead {
+			return x.pos[self]
+		}
+		if e.Rf.IsInit() {
 			return 0
 		}
-		return pos[r.Rf.T][r.Rf.I]
+		return x.pos[id(e.Rf)]
 	}
-	// Clocks: views[t][i*T+u] is the view of event i of thread t.
-	views := make([][]int32, T)
-	msgs := make([][][]int32, T) // per write event: the message's clock (nil: releases nothing)
-	cur := make([][]int32, T)
-	acq := make([][]int32, T)
-	fence := make([][]int32, T)
-	rel := make([][][]int32, T) // per thread and location
-	next := make([]int, T)
-	for t, evs := range g.Threads {
-		views[t] = make([]int32, len(evs)*T)
-		msgs[t] = make([][]int32, len(evs))
-		cur[t], acq[t] = make([]int32, T), make([]int32, T)
-		rel[t] = make([][]int32, nl)
-	}
+	x.views = ints(x.views, n*T, 0)
+	x.msg = ints(x.msg, n, -1)
+	x.arena = x.arena[:0]
+	x.cur, x.acq, x.fence = ints(x.cur, T*T, 0), ints(x.acq, T*T, 0), ints(x.fence, T*T, 0)
+	x.fenced = append(x.fenced[:0], make([]bool, T)...)
+	x.rel = ints(x.rel, T*nl, -1)
+	x.next = ints(x.next, T, 0)
+	row := func(s []int32, i int32) []int32 { return s[int(i)*T : int(i+1)*T] }
 	join := func(dst, src []int32) {
 		for i, v := range src {
 			dst[i] = max(dst[i], v)
 		}
 	}
-	clone := func(v []int32) []int32 { return append([]int32(nil), v...) }
-	left := g.Size()
-	for left > 0 {
+	// keep stores a clock in the arena and returns where it starts.
+	keep := func(v []int32) int32 {
+		at := int32(len(x.arena))
+		x.arena = append(x.arena, v...)
+		return at
+	}
+	for left := n; left > 0; {
 		moved := false
 		for t, evs := range g.Threads {
-			for next[t] < len(evs) {
-				i := next[t]
+			c := row(x.cur, int32(t))
+			for int(x.next[t]) < len(evs) {
+				i := x.next[t]
 				e := &evs[i]
 				if i == 0 && g.Prog.Threads[t].Spawned {
 					s, ok := g.Spawner(t)
-					if !ok || next[s.T] <= int(s.I) {
+					if !ok || x.next[s.T] <= s.I {
 						break
 					}
-					copy(cur[t], views[s.T][int(s.I)*T:int(s.I+1)*T])
+					copy(c, row(x.views, id(s)))
 				}
-				if e.Kind == KRead && !e.Rf.IsInit() && next[e.Rf.T] <= int(e.Rf.I) {
+				if e.Kind == KRead && !e.Rf.IsInit() && x.next[e.Rf.T] <= e.Rf.I {
 					break
 				}
-				c := cur[t]
+				self := x.off[t] + i
 				c[t]++
 				switch e.Kind {
 				case KRead:
-					var m []int32
-					if !e.Rf.IsInit() {
-						m = msgs[e.Rf.T][e.Rf.I]
-					}
-					if m != nil && e.Ord.Atomic() && e.Ord != Con {
-						join(acq[t], m)
-						if e.Ord.IsAcquire() {
-							join(c, m)
+					if e.Ord.Atomic() && e.Ord != Con && !e.Rf.IsInit() {
+						if at := x.msg[id(e.Rf)]; at >= 0 {
+							m := x.arena[at : int(at)+T]
+							join(row(x.acq, int32(t)), m)
+							if e.Ord.IsAcquire() {
+								join(c, m)
+							}
 						}
 					}
 				case KWrite:
 					if e.Ord.Atomic() {
+						rel := &x.rel[t*nl+int(e.Loc)]
 						if e.Ord.IsRelease() {
-							rel[t][e.Loc] = clone(c)
+							*rel = keep(c)
 						}
-						m := make([]int32, T)
-						if fence[t] != nil {
-							copy(m, fence[t])
+						at := keep(row(x.fence, int32(t)))
+						m := x.arena[at : int(at)+T]
+						if *rel >= 0 {
+							join(m, x.arena[*rel:int(*rel)+T])
 						}
-						if r := rel[t][e.Loc]; r != nil {
-							join(m, r)
-						}
-						if e.RMW && i > 0 && !evs[i-1].Rf.IsInit() {
-							if rm := msgs[evs[i-1].Rf.T][evs[i-1].Rf.I]; rm != nil {
-								join(m, rm)
+						if r := &evs[max(i-1, 0)]; e.RMW && i > 0 && !r.Rf.IsInit() {
+							if rm := x.msg[id(r.Rf)]; rm >= 0 {
+								join(m, x.arena[rm:int(rm)+T])
 							}
 						}
-						msgs[t][i] = m
+						x.msg[self] = at
 					}
 				case KFence:
 					if e.Ord.IsAcquire() {
-						join(c, acq[t])
+						join(c, row(x.acq, int32(t)))
 					}
 					if e.Ord.IsRelease() {
-						fence[t] = clone(c)
+						copy(row(x.fence, int32(t)), c)
 					}
 				}
-				copy(views[t][i*T:(i+1)*T], c)
-				next[t]++
+				copy(row(x.views, self), c)
+				x.next[t]++
 				left--
 				moved = true
 			}
@@ -137,43 +180,58 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 			return false, true // a cycle in po ∪ rf: no-thin-air
 		}
 	}
-	hb := func(a, b EventRef) bool {
-		if a.T == b.T {
-			return a.I < b.I
-		}
-		return views[b.T][int(b.I)*T+int(a.T)] > a.I
-	}
-	// place is where an event stands in modification order: a write's own
-	// place, a read's the place of what it read.
-	place := func(r EventRef) int32 {
-		e := g.Ev(r)
-		if e.Kind == KRead {
-			return src(e)
-		}
-		return pos[r.T][r.I]
-	}
-	byLoc := make([][]EventRef, nl)
+	// The events of each location, by a counting sort.
+	x.locOff = ints(x.locOff, nl+1, 0)
 	for t, evs := range g.Threads {
 		for i := range evs {
 			e := &evs[i]
 			if e.Kind != KRead && e.Kind != KWrite {
 				continue
 			}
-			r := EventRef{T: int32(t), I: int32(i)}
-			byLoc[e.Loc] = append(byLoc[e.Loc], r)
-			if e.Kind == KWrite && e.RMW && i > 0 && pos[t][i] != src(&evs[i-1])+1 {
+			x.locOff[e.Loc+1]++
+			if e.Kind == KWrite && e.RMW && i > 0 && x.pos[x.off[t]+int32(i)] != place(&evs[i-1], 0)+1 {
 				return false, true // atomicity
 			}
 		}
 	}
-	for _, evs := range byLoc {
+	for l := 0; l < nl; l++ {
+		x.locOff[l+1] += x.locOff[l]
+	}
+	x.byLoc = ints(x.byLoc, int(x.locOff[nl]), 0)
+	x.locNext = append(x.locNext[:0], x.locOff[:nl]...)
+	for t, evs := range g.Threads {
+		for i := range evs {
+			if e := &evs[i]; e.Kind == KRead || e.Kind == KWrite {
+				x.byLoc[x.locNext[e.Loc]] = x.off[t] + int32(i)
+				x.locNext[e.Loc]++
+			}
+		}
+	}
+	// thread returns the thread of event number k.
+	thread := func(k int32) int32 {
+		t := int32(0)
+		for x.off[t+1] <= k {
+			t++
+		}
+		return t
+	}
+	for l := 0; l < nl; l++ {
+		evs := x.byLoc[x.locOff[l]:x.locOff[l+1]]
 		for _, a := range evs {
+			ta := thread(a)
+			ea := &g.Threads[ta][a-x.off[ta]]
+			pa := place(ea, a)
 			for _, b := range evs {
-				if a == b || !hb(a, b) {
+				if a == b {
 					continue
 				}
-				pa, pb := place(a), place(b)
-				if pb < pa || pb == pa && g.Ev(b).Kind == KWrite {
+				tb := thread(b)
+				// a hb b: a is before b in b's thread, or b's view counts it.
+				if ta == tb && a > b || ta != tb && x.views[int(b)*T+int(ta)] <= a-x.off[ta] {
+					continue
+				}
+				eb := &g.Threads[tb][b-x.off[tb]]
+				if pb := place(eb, b); pb < pa || pb == pa && eb.Kind == KWrite {
 					return false, true // coherence
 				}
 			}
