@@ -457,9 +457,7 @@ func genChain(t *rapid.T) *model.Program {
 	}
 	data := func(i int) *model.Expr { return model.Const(model.AddrOf(model.Loc(2 * i))) }
 	flag := func(i int) *model.Expr { return model.Const(model.AddrOf(model.Loc(2*i + 1))) }
-	ord := func(name string, ok func(model.Ordering) bool) model.Ordering {
-		return drawOrd(t, name, func(o model.Ordering) bool { return o != model.SC && ok(o) })
-	}
+	ord := func(name string, ok func(model.Ordering) bool) model.Ordering { return drawOrd(t, name, ok) }
 	fence := func(th *model.Thread) {
 		if rapid.Bool().Draw(t, "fence") {
 			th.Code = append(th.Code, model.Instr{Op: model.OpFence, Dst: model.NoReg, Dst2: model.NoReg, Ord: ord("fence ord", model.Ordering.ValidForFence)})

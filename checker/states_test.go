@@ -568,3 +568,35 @@ func TestStatesManyLocations(t *testing.T) {
 		}
 	}
 }
+
+// TestStatesMatchGraphsOnShapes checks the state explorer's final states
+// against the graph explorer's on the classic shapes of the litmus test
+// data, under every machine that runs them.
+func TestStatesMatchGraphsOnShapes(t *testing.T) {
+	files, _ := filepath.Glob("../protocols/litmus/testdata/*.litmus")
+	for _, f := range files {
+		p, err := litmus.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range machines() {
+			if m.Machine.Unsupported(p) != "" {
+				continue
+			}
+			want, got := map[string]bool{}, map[string]bool{}
+			if _, err := checker.Explore(p, m, checker.Options{}, func(e *checker.Execution) {
+				want[checker.FormatState(p, p.Final.Show, &e.Final)] = true
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := checker.FinalStatesByStates(p, m, checker.Options{}, func(fs model.FinalState, _ []model.Status) {
+				got[checker.FormatState(p, p.Final.Show, &fs)] = true
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if !maps.Equal(want, got) {
+				t.Errorf("%s under %s: states find %v, graphs %v", filepath.Base(f), m.Name, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+			}
+		}
+	}
+}

@@ -43,10 +43,9 @@ func ints(s []int32, n int, v int32) []int32 {
 	return s
 }
 
-// c11Fast decides RC11 consistency of g without relations, or reports
-// that it cannot (seq_cst events, which need psc; consume loads, when
-// consumeSyncs says a consume load followed by an acquire fence may
-// synchronise, as in the consume model).
+// c11Fast decides RC11 consistency of g, or reports that it cannot
+// (consume loads, when consumeSyncs says a consume load followed by an
+// acquire fence may synchronise, as in the consume model).
 //
 // Happens-before is computed as vector clocks in an order of po ∪ rf
 // (none: a po ∪ rf cycle, which no-thin-air forbids): each event's view
@@ -65,12 +64,13 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 	x := c11Scratches.Get().(*c11Scratch)
 	defer c11Scratches.Put(x)
 	x.off = ints(x.off, T+1, 0)
+	seqCst := false
 	for t, evs := range g.Threads {
 		x.off[t+1] = x.off[t] + int32(len(evs))
 		for i := range evs {
 			switch e := &evs[i]; {
 			case e.Ord == SC && e.Kind != KSpawn:
-				return false, false
+				seqCst = true
 			case e.Ord == Con && consumeSyncs:
 				return false, false
 			}
@@ -145,7 +145,20 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 						}
 					}
 				case KWrite:
-					if e.Ord.Atomic() {
+					// What the write passes on from the message its read read,
+					// for a read-modify-write: release sequences continue
+					// through every read-modify-write.
+					from := int32(-1)
+					if r := &evs[max(i-1, 0)]; e.RMW && i > 0 && !r.Rf.IsInit() {
+						from = x.msg[id(r.Rf)]
+					}
+					switch {
+					case e.Ord == Con:
+						// A consume write heads no release sequence and
+						// continues none of its thread's: it passes on only
+						// what it read.
+						x.msg[self] = from
+					case e.Ord.Atomic():
 						rel := &x.rel[t*nl+int(e.Loc)]
 						if e.Ord.IsRelease() {
 							*rel = keep(c)
@@ -155,10 +168,8 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 						if *rel >= 0 {
 							join(m, x.arena[*rel:int(*rel)+T])
 						}
-						if r := &evs[max(i-1, 0)]; e.RMW && i > 0 && !r.Rf.IsInit() {
-							if rm := x.msg[id(r.Rf)]; rm >= 0 {
-								join(m, x.arena[rm:int(rm)+T])
-							}
+						if from >= 0 {
+							join(m, x.arena[from:int(from)+T])
 						}
 						x.msg[self] = at
 					}
@@ -237,5 +248,61 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 			}
 		}
 	}
+	if seqCst && !x.pscAcyclic(g, place) {
+		return false, true // sc
+	}
 	return true, true
+}
+
+// pscAcyclic checks RC11's sc axiom on g, whose views x holds: psc built
+// from the views' happens-before and the modification-order places' eco,
+// without closing either.
+func (x *c11Scratch) pscAcyclic(g *Graph, place func(*Event, int32) int32) bool {
+	ex := NewExec(g)
+	T := len(g.Threads)
+	hb, eco := NewRelation(ex.N), NewRelation(ex.N)
+	for t, evs := range g.Threads {
+		for i := range evs {
+			j := ex.Index(EventRef{T: int32(t), I: int32(i)})
+			if j < 0 {
+				continue
+			}
+			self := x.off[t] + int32(i)
+			for u := range g.Threads {
+				n := x.views[int(self)*T+u]
+				if u == t {
+					n-- // the view counts the event itself
+				}
+				for k := int32(0); k < n; k++ {
+					if a := ex.Index(EventRef{T: int32(u), I: k}); a >= 0 {
+						hb.Add(a, j)
+					}
+				}
+			}
+		}
+	}
+	// eco on one location follows the places: a write is before the
+	// writes after it and the reads of it and of later writes; a read
+	// before the writes after what it read and the reads of those.
+	at := func(j int) (int32, bool) {
+		if j < len(g.Prog.Locs) {
+			return 0, false // an initial write
+		}
+		r := ex.Refs[j]
+		e := g.Ev(r)
+		return place(e, x.off[r.T]+r.I), e.Kind == KRead
+	}
+	for a := 0; a < ex.N; a++ {
+		for b := 0; b < ex.N; b++ {
+			if a == b || !ex.SameLoc.Has(a, b) {
+				continue
+			}
+			pa, ra := at(a)
+			pb, rb := at(b)
+			if pa < pb || pa == pb && !ra && rb {
+				eco.Add(a, b)
+			}
+		}
+	}
+	return psc(ex, hb, eco).Acyclic()
 }

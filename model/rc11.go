@@ -407,7 +407,14 @@ func (m *raMemory) Write(t int, l Loc, w Way, val int64, o Ordering, read *Messa
 	v := m.view(t)
 	v.cur[l] = uint32(q)
 	join(v.acq, v.cur)
-	if o.Atomic() {
+	switch {
+	case o == Con:
+		// A consume write heads no release sequence and continues none of
+		// its thread's: it passes on only what its read read.
+		if read != nil {
+			n.view = slices.Clone(read.view)
+		}
+	case o.Atomic():
 		if o.IsRelease() {
 			v.rel[l] = slices.Clone(v.cur)
 		}

@@ -62,7 +62,15 @@ func (k clocks) acquire(clk []uint32, t int, vc []uint32, o model.Ordering) {
 // the message it read released (release sequences). A plain write
 // releases nothing (nil).
 func (k clocks) release(clk []uint32, t int, l model.Loc, o model.Ordering, read *model.Message) []uint32 {
-	if !o.Atomic() {
+	switch {
+	case !o.Atomic():
+		return nil
+	case o == model.Con:
+		// A consume write heads no release sequence and continues none of
+		// its thread's: it passes on only what its read read.
+		if read != nil && read.Clock != nil {
+			return slices.Clone(read.Clock)
+		}
 		return nil
 	}
 	rel := k.vec(clk, k.rel(t, l))
