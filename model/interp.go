@@ -131,12 +131,22 @@ func (p *Program) Replay(t int, evs []Event) (ThreadState, Action, error) {
 	th := &p.Threads[t]
 	st := ThreadState{Regs: make([]int64, len(th.Regs)), Deps: make([]DepSet, len(th.Regs)), WaitLoc: NoLoc}
 	copy(st.Regs, th.Init)
-	k := 0
+	a, err := p.step(t, &st)
+	if err != nil {
+		return st, Action{}, err
+	}
+	return p.Resume(t, st, a, 0, evs)
+}
+
+// Resume goes on replaying thread t: st and a are its state and next
+// action after its first k events (as Replay returned them for those), and
+// evs extends those events. It returns the state and next action after
+// all of evs. st is the caller's to give: its registers are changed (see
+// ThreadState.Clone).
+func (p *Program) Resume(t int, st ThreadState, a Action, k int, evs []Event) (ThreadState, Action, error) {
+	th := &p.Threads[t]
+	a.Pending = false
 	for {
-		a, err := p.step(t, &st)
-		if err != nil {
-			return st, Action{}, err
-		}
 		if a.Kind == ActNone {
 			if k != len(evs) {
 				return st, Action{}, fmt.Errorf("thread %s ended with %d events unconsumed", th.Name, len(evs)-k)
@@ -180,7 +190,20 @@ func (p *Program) Replay(t int, evs []Event) (ThreadState, Action, error) {
 			p.settle(t, &st, &a, e.Val, writes, read)
 		}
 		st.PC++
+		var err error
+		if a, err = p.step(t, &st); err != nil {
+			return st, Action{}, err
+		}
 	}
+}
+
+// Clone returns a copy of st whose registers can change without changing
+// st's.
+func (st ThreadState) Clone() ThreadState {
+	st.Regs = append([]int64(nil), st.Regs...)
+	st.Deps = append([]DepSet(nil), st.Deps...)
+	st.Reached = st.Reached[:len(st.Reached):len(st.Reached)]
+	return st
 }
 
 // settle sets the registers that thread action a assigns: v is the value

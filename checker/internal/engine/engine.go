@@ -412,9 +412,11 @@ func Next(g *model.Graph, t int) (model.Action, error) {
 	return a, err
 }
 
-// Complete reports g, whose threads have all stopped, as an execution.
-func (x *Runner) Complete(g *model.Graph) error {
-	e, err := NewExecution(g, x.Model, x.Options.Races)
+// Complete reports g, whose threads have all stopped, as an execution;
+// states, when not nil, are its threads' final states, as Replay gives
+// them (the thread of one not spawned marked Unborn).
+func (x *Runner) Complete(g *model.Graph, states []model.ThreadState) error {
+	e, err := newExecution(g, x.Model, x.Options.Races, states)
 	if err != nil || e == nil {
 		return err
 	}
@@ -457,17 +459,28 @@ type Execution struct {
 // for a lock that is released later in modification order (it would retry
 // and take it).
 func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error) {
+	return newExecution(g, m, races, nil)
+}
+
+// newExecution is NewExecution with the threads' final states, when the
+// caller has them.
+func newExecution(g *model.Graph, m *model.Model, races bool, states []model.ThreadState) (*Execution, error) {
 	p := g.Prog
 	e := &Execution{Graph: g, Model: m, States: make([]model.ThreadState, len(g.Threads))}
 	e.Final.Regs = make([][]int64, len(g.Threads))
 	for t := range g.Threads {
-		st, _, err := p.Replay(t, g.Threads[t])
-		if err != nil {
-			return nil, err
-		}
-		if p.Threads[t].Spawned {
-			if _, ok := g.Spawner(t); !ok {
-				st.Status = model.Unborn
+		var st model.ThreadState
+		if states != nil {
+			st = states[t]
+		} else {
+			var err error
+			if st, _, err = p.Replay(t, g.Threads[t]); err != nil {
+				return nil, err
+			}
+			if p.Threads[t].Spawned {
+				if _, ok := g.Spawner(t); !ok {
+					st.Status = model.Unborn
+				}
 			}
 		}
 		e.States[t] = st

@@ -68,11 +68,45 @@ type dstate struct {
 	acts []*acted
 }
 
-// acted is a thread's next action, computed after its first n events.
+// acted is a thread's state and next action after its first n events
+// (born: when it had been spawned, or needs no spawn).
 type acted struct {
-	n   int
-	a   model.Action
-	err error
+	n    int
+	born bool
+	st   model.ThreadState
+	a    model.Action
+	err  error
+}
+
+// acted returns thread t's state and next action in s, going on from the
+// cached ones of a prefix of its events when there are some: the children
+// of a state share its cache, and extend the threads they move.
+func (d *dpor) acted(s *dstate, t int) *acted {
+	evs := s.g.Threads[t]
+	born := true
+	if d.Prog.Threads[t].Spawned {
+		_, born = s.g.Spawner(t)
+	}
+	c := s.acts[t]
+	if c != nil && c.n == len(evs) && c.born == born {
+		return c
+	}
+	n := &acted{n: len(evs), born: born}
+	switch {
+	case c != nil && c.err == nil && c.born && born && c.n < len(evs):
+		k := c.n
+		if c.a.Pending {
+			k-- // the read of the read-modify-write is consumed again
+		}
+		n.st, n.a, n.err = d.Prog.Resume(t, c.st.Clone(), c.a, k, evs)
+	default:
+		n.st, n.a, n.err = d.Prog.Replay(t, evs)
+	}
+	if !born {
+		n.st.Status, n.a = model.Unborn, model.Action{}
+	}
+	s.acts[t] = n
+	return n
 }
 
 func (d *dpor) initial() *dstate {
@@ -135,14 +169,7 @@ func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) 
 		s.acts = make([]*acted, len(s.g.Threads))
 	}
 	for i := range s.g.Threads {
-		// A thread's next action depends on its events only (a spawned
-		// thread's also on its spawn: not cached).
-		c := s.acts[i]
-		if c == nil || c.n != len(s.g.Threads[i]) || d.Prog.Threads[i].Spawned {
-			ai, err := engine.Next(s.g, i)
-			c = &acted{n: len(s.g.Threads[i]), a: ai, err: err}
-			s.acts[i] = c
-		}
+		c := d.acted(s, i)
 		ai, err := c.a, c.err
 		if err != nil {
 			return -1, a, false, err
@@ -184,7 +211,11 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			d.SetLimit(engine.MaxEvents)
 			return nil
 		}
-		return d.Complete(s.g)
+		states := make([]model.ThreadState, len(s.acts))
+		for i, c := range s.acts {
+			states[i] = c.st
+		}
+		return d.Complete(s.g, states)
 	}
 	switch {
 	case a.Pending:
