@@ -29,15 +29,18 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
   ordercheck compare dlsym --variants original,fixed --format json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pr, err := checker.Load(args[0])
-			if err != nil {
-				return usageError(err)
-			}
 			f, err := render.ParseFormat(format)
 			if err != nil {
 				return usageError(err)
 			}
 			copt := checker.CompareOptions{Variants: variants}
+			if copt.Options, err = b.options(cmd.Context()); err != nil {
+				return err
+			}
+			pr, err := checker.Load(args[0])
+			if err != nil {
+				return usageError(err)
+			}
 			if copt.Params, err = parseParams(params); err != nil {
 				return usageError(err)
 			}
@@ -47,9 +50,6 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 					return usageError(err)
 				}
 				copt.Models = append(copt.Models, m)
-			}
-			if copt.Options, err = b.options(cmd.Context()); err != nil {
-				return err
 			}
 			cmp, err := pr.Compare(copt)
 			clearProgress()

@@ -28,15 +28,17 @@ internal error.`,
   ordercheck explore dlsym --variant fixed --param N=3 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The bounds first: bad flags cost nothing, and the memory
+			// bound holds while the protocol loads too.
+			opt, err := b.options(cmd.Context())
+			if err != nil {
+				return err
+			}
 			inst, m, err := tg.load(args[0])
 			if err != nil {
 				return err
 			}
 			if err := out.check(inst.Protocol); err != nil {
-				return err
-			}
-			opt, err := b.options(cmd.Context())
-			if err != nil {
 				return err
 			}
 			rep, err := inst.Check(m, opt)

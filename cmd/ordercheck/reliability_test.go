@@ -79,14 +79,50 @@ func TestBoundedRunsDeterministic(t *testing.T) {
 	}
 }
 
-// TestInterrupt checks that Ctrl-C stops a long run within a second of
-// its arrival, with what it found and no verdict (exit 3).
-func TestInterrupt(t *testing.T) {
+// buildCommand builds the command into dir and returns its path.
+func buildCommand(t *testing.T, dir string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	dir := t.TempDir()
 	bin := filepath.Join(dir, "ordercheck")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestMemoryBound checks that --max-memory bounds the process's resident
+// memory, not only the explorer's heap: an exploration that would grow
+// past it stops with no verdict, its peak within the bound and a fixed
+// allowance for the runtime.
+func TestMemoryBound(t *testing.T) {
+	bin := buildCommand(t, t.TempDir())
+	const bound, allowance = 120 << 20, 40 << 20
+	for _, engine := range []string{"states"} { // the memory check is the runner's, whichever engine
+		cmd := exec.Command(bin, "explore", "dlsym", "--variant", "fixed", "--param", "N=9", "--model", "rc11", "--engine", engine, "--max-memory", "120MiB", "--timeout", "60s")
+		var out strings.Builder
+		cmd.Stdout = &out
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+		if code != exitNoVerdict || !strings.Contains(out.String(), "max-memory") {
+			t.Errorf("%s: exit %d, want %d and the max-memory bound:\n%.300s", engine, code, exitNoVerdict, out.String())
+		}
+		if peak > bound+bound/10+allowance {
+			t.Errorf("%s: peak resident memory %d MiB under a bound of %d MiB", engine, peak>>20, bound>>20)
+		}
+	}
+}
+
+// TestInterrupt checks that Ctrl-C stops a long run within a second of
+// its arrival, with what it found and no verdict (exit 3).
+func TestInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	bin := buildCommand(t, dir)
 	// Seven threads writing one location and reading it back: millions of
 	// executions, minutes of work.
 	w7 := "C W-7\n\n{}\n"
