@@ -754,7 +754,7 @@ func (p *parser) primary() (Expr, error) {
 				// cas(x, expected, new, ord[, failord])
 				k = min(len(c.Args), 3)
 			}
-			for j := k; j < len(c.Args); j++ {
+			for j := max(k, 0); j < len(c.Args); j++ {
 				nm, ok := c.Args[j].(*Name)
 				if !ok {
 					return nil, errAt(args[j].Pos, "expected an ordering (na, rlx, con, acq, rel, acq_rel, sc) or a parameter, found %v", args[j])
