@@ -253,6 +253,11 @@ type (
 		X  Expr
 		At model.Pos
 	}
+	// CondExpr is "c ? x : y".
+	CondExpr struct {
+		Cond, Then, Else Expr
+		At               model.Pos
+	}
 	// CallExpr is load, an RMW, cas, choose, or a procedure call.
 	CallExpr struct {
 		Func string
@@ -283,4 +288,5 @@ func (e *DerefExpr) pos() model.Pos  { return e.At }
 func (e *AddrExpr) pos() model.Pos   { return e.At }
 func (e *BinExpr) pos() model.Pos    { return e.At }
 func (e *UnExpr) pos() model.Pos     { return e.At }
+func (e *CondExpr) pos() model.Pos   { return e.At }
 func (e *CallExpr) pos() model.Pos   { return e.At }

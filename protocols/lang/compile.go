@@ -242,10 +242,22 @@ func (c *compiler) constant(e Expr) (int64, error) {
 			return 1, err
 		}
 		return 0, err
+	case *CondExpr:
+		v, err := c.constant(e.Cond)
+		if err != nil {
+			return 0, err
+		}
+		if v != 0 {
+			return c.constant(e.Then)
+		}
+		return c.constant(e.Else)
 	case *BinExpr:
 		x, err := c.constant(e.X)
 		if err != nil {
 			return 0, err
+		}
+		if e.Op == "&&" && x == 0 || e.Op == "||" && x != 0 {
+			return b2i(e.Op == "||"), nil
 		}
 		y, err := c.constant(e.Y)
 		if err != nil {
@@ -256,13 +268,14 @@ func (c *compiler) constant(e Expr) (int64, error) {
 	return 0, errAt(e.pos(), "expected a constant")
 }
 
-func foldBin(e *BinExpr, x, y int64) (int64, error) {
-	b := func(v bool) int64 {
-		if v {
-			return 1
-		}
-		return 0
+func b2i(v bool) int64 {
+	if v {
+		return 1
 	}
+	return 0
+}
+
+func foldBin(e *BinExpr, x, y int64) (int64, error) {
 	switch e.Op {
 	case "+":
 		return x + y, nil
@@ -279,21 +292,21 @@ func foldBin(e *BinExpr, x, y int64) (int64, error) {
 		}
 		return x % y, nil
 	case "==":
-		return b(x == y), nil
+		return b2i(x == y), nil
 	case "!=":
-		return b(x != y), nil
+		return b2i(x != y), nil
 	case "<":
-		return b(x < y), nil
+		return b2i(x < y), nil
 	case "<=":
-		return b(x <= y), nil
+		return b2i(x <= y), nil
 	case ">":
-		return b(x > y), nil
+		return b2i(x > y), nil
 	case ">=":
-		return b(x >= y), nil
+		return b2i(x >= y), nil
 	case "&&":
-		return b(x != 0 && y != 0), nil
+		return b2i(x != 0 && y != 0), nil
 	case "||":
-		return b(x != 0 || y != 0), nil
+		return b2i(x != 0 || y != 0), nil
 	}
 	return 0, errAt(e.At, "operator %s is not allowed in a constant", e.Op)
 }
@@ -729,7 +742,9 @@ var binOps = map[string]model.BinOp{
 var rmwOps = map[string]model.RMWOp{"xchg": model.Xchg, "fetch_add": model.FetchAdd, "fetch_sub": model.FetchSub,
 	"fetch_or": model.FetchOr, "fetch_and": model.FetchAnd, "fetch_xor": model.FetchXor}
 
-// expr compiles an expression, emitting the memory accesses it makes.
+// expr compiles an expression, emitting the memory accesses it makes, in
+// C's order: operands left to right, the right operand of && and || only
+// when the left one does not decide, one arm of ?: after its condition.
 func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 	switch e := e.(type) {
 	case *Num:
@@ -777,16 +792,95 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		}
 		return model.Not(x), err
 	case *BinExpr:
+		if e.Op == "&&" || e.Op == "||" {
+			return t.logical(e)
+		}
 		x, err := t.expr(e.X)
 		if err != nil {
 			return nil, err
 		}
 		y, err := t.expr(e.Y)
 		return model.Bin(binOps[e.Op], x, y), err
+	case *CondExpr:
+		return t.conditional(e)
 	case *CallExpr:
 		return t.call(e)
 	}
 	return nil, errAt(e.pos(), "unsupported expression")
+}
+
+// logical compiles x && y and x || y. When y makes no access, the IR's
+// own operator, which does not evaluate y when x decides, is enough;
+// otherwise y's code runs only when x does not decide:
+//
+//	r = 0 (&&) or 1 (||); if !x (&&) or x (||) goto end; y's code; r = y != 0; end:
+//
+// As in C11, the result carries no dependency from x (only control).
+func (t *threadComp) logical(e *BinExpr) (*model.Expr, error) {
+	x, err := t.expr(e.X)
+	if err != nil {
+		return nil, err
+	}
+	or := e.Op == "||"
+	mark := t.pc()
+	set := t.emit(model.Instr{Op: model.OpAssign, Val: model.Const(b2i(or)), Pos: e.At, Text: e.Op})
+	decided := model.Not(x)
+	if or {
+		decided = x
+	}
+	br := t.emit(model.Instr{Op: model.OpBranch, Cond: decided, Pos: e.At, Text: e.Op})
+	y, err := t.expr(e.Y)
+	if err != nil {
+		return nil, err
+	}
+	if t.pc() == br+1 {
+		t.th.Code = t.th.Code[:mark]
+		return model.Bin(binOps[e.Op], x, y), nil
+	}
+	r := t.temp()
+	t.th.Code[set].Dst = r
+	t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: truth(y), Pos: e.At, Text: e.Op})
+	t.th.Code[br].Target = t.pc()
+	return model.RegExpr(r), nil
+}
+
+// truth is e as C's && and || see it: 0 or 1.
+func truth(e *model.Expr) *model.Expr {
+	if e.Kind == model.ENot {
+		return e
+	}
+	if e.Kind == model.EBin {
+		switch e.Op {
+		case model.Eq, model.Ne, model.Lt, model.Le, model.Gt, model.Ge, model.LAnd, model.LOr:
+			return e
+		}
+	}
+	return model.Bin(model.Ne, e, model.Const(0))
+}
+
+// conditional compiles c ? x : y, making only the accesses of the arm c
+// selects: if !c goto else; r = x; goto end; else: r = y; end:
+func (t *threadComp) conditional(e *CondExpr) (*model.Expr, error) {
+	c, err := t.expr(e.Cond)
+	if err != nil {
+		return nil, err
+	}
+	r := t.temp()
+	br := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(c), Pos: e.At, Text: "?:"})
+	x, err := t.expr(e.Then)
+	if err != nil {
+		return nil, err
+	}
+	t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: x, Pos: e.At, Text: "?:"})
+	j := t.emit(model.Instr{Op: model.OpJump, Pos: e.At})
+	t.th.Code[br].Target = t.pc()
+	y, err := t.expr(e.Else)
+	if err != nil {
+		return nil, err
+	}
+	t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: y, Pos: e.At, Text: "?:"})
+	t.th.Code[j].Target = t.pc()
+	return model.RegExpr(r), nil
 }
 
 func (t *threadComp) argc(e *CallExpr, n, ords, optOrds int) error {

@@ -177,6 +177,8 @@ func formatExpr(e Expr) string {
 		return e.Name
 	case *FieldExpr:
 		return e.Struct + "." + e.Field
+	case *CondExpr:
+		return "(" + formatExpr(e.Cond) + " ? " + formatExpr(e.Then) + " : " + formatExpr(e.Else) + ")"
 	case *ArrowExpr:
 		return formatExpr(e.Ptr) + "->" + e.Field
 	case *DerefExpr:

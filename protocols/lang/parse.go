@@ -632,7 +632,29 @@ var precedence = map[string]int{
 	"<": 7, "<=": 7, ">": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
 }
 
-func (p *parser) expr() (Expr, error) { return p.binary(1) }
+// expr reads an expression: C's operators, "c ? x : y" lowest.
+func (p *parser) expr() (Expr, error) {
+	c, err := p.binary(1)
+	if err != nil {
+		return nil, err
+	}
+	t := p.Peek()
+	if !p.Accept("?") {
+		return c, nil
+	}
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	y, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	return &CondExpr{Cond: c, Then: x, Else: y, At: t.Pos}, nil
+}
 
 func (p *parser) binary(min int) (Expr, error) {
 	x, err := p.unary()

@@ -1,0 +1,135 @@
+package lang
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// compileOne parses and compiles a protocol with the default variant.
+func compileOne(t *testing.T, src string) *model.Program {
+	t.Helper()
+	pr, err := Parse("f.oc", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Compile("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inst.Prog
+}
+
+// run replays thread 0 of p, giving its reads the values vals in turn
+// (the location's initial value when they run out), and returns the
+// locations it reads and how it ends.
+func run(t *testing.T, p *model.Program, vals ...int64) ([]string, model.Status) {
+	t.Helper()
+	var reads []string
+	var evs []model.Event
+	for {
+		st, a, err := p.Replay(0, evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch a.Kind {
+		case model.ActNone:
+			return reads, st.Status
+		case model.ActFail:
+			return reads, model.Failed
+		case model.ActRead, model.ActRMW, model.ActCAS:
+			v := p.Locs[a.Loc].Init
+			if len(vals) > 0 {
+				v, vals = vals[0], vals[1:]
+			}
+			reads = append(reads, p.Locs[a.Loc].Name)
+			r, writes, w := a.ReadEvent(model.EventRef{}, v, false)
+			evs = append(evs, r)
+			if writes {
+				evs = append(evs, a.WriteHalf(w))
+			}
+		case model.ActWrite, model.ActFence:
+			evs = append(evs, a.SimpleEvent())
+		default:
+			t.Fatalf("unexpected action %v", a.Kind)
+		}
+	}
+}
+
+// wantError checks that err is a located error of f.oc containing want.
+func wantError(t *testing.T, err error, want string) {
+	t.Helper()
+	var le *Error
+	switch {
+	case err == nil:
+		t.Fatalf("no error, want %q", want)
+	case !errors.As(err, &le) || le.Pos.File != "f.oc" || le.Pos.Line == 0:
+		t.Errorf("error %q is not located in f.oc", err)
+	case !strings.Contains(err.Error(), want):
+		t.Errorf("error %q, want it to contain %q", err, want)
+	}
+}
+
+const shortHead = "protocol s\nshared flag = 0\nshared data = 0\nproperty p\nthread t {\n"
+
+// TestShortCircuit checks that the right operand of && and ||, and the arm
+// of ?: that the condition does not select, make no access.
+func TestShortCircuit(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		vals       []int64
+		reads      string
+		status     model.Status
+	}{
+		{"and decided", "if flag == 1 && data == 42 { }", []int64{0}, "flag", model.Done},
+		{"and undecided", "if flag == 1 && data == 42 { }", []int64{1, 42}, "flag data", model.Done},
+		{"or decided", "if flag == 1 || data == 42 { }", []int64{1}, "flag", model.Done},
+		{"or undecided", "if flag == 1 || data == 42 { }", []int64{0, 0}, "flag data", model.Done},
+		{"nested", "if flag == 1 && (data == 1 || data == 2) { }", []int64{1, 1}, "flag data", model.Done},
+		{"nested undecided", "if flag == 1 && (data == 1 || data == 2) { }", []int64{1, 0, 2}, "flag data data", model.Done},
+		{"assign", "r = flag && data\n assert p: r == 0", []int64{0}, "flag", model.Done},
+		{"assign value", "r = flag && data\n assert p: r == 1", []int64{3, 5}, "flag data", model.Done},
+		{"assert", "assert p: flag == 0 || data == 1", []int64{0}, "flag", model.Done},
+		{"assert fails", "assert p: flag == 0 || data == 1", []int64{1, 0}, "flag data", model.Failed},
+		{"assume", "assume flag == 1 && data == 1", []int64{0}, "flag", model.Blocked},
+		{"while", "while flag == 1 && data == 0 max 2 { }", []int64{0}, "flag", model.Done},
+		{"load call", "if flag == 1 && load(data, acq) == 1 { }", []int64{0}, "flag", model.Done},
+		{"pointer", "q = &data\n if flag == 1 && *q == 1 { }", []int64{0}, "flag", model.Done},
+		{"conditional then", "r = flag == 1 ? data : 7\n assert p: r == 5", []int64{1, 5}, "flag data", model.Done},
+		{"conditional else", "r = flag == 1 ? data : 7\n assert p: r == 7", []int64{0}, "flag", model.Done},
+		{"registers only", "r = 0\n if r == 1 && 10 / r == 1 { }", nil, "", model.Done},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := compileOne(t, shortHead+tc.body+"\n}\n")
+			reads, status := run(t, p, tc.vals...)
+			if got := strings.Join(reads, " "); got != tc.reads || status != tc.status {
+				t.Errorf("reads %q and ends %v, want %q and %v\n%s", got, status, tc.reads, tc.status, p)
+			}
+		})
+	}
+}
+
+// TestShortCircuitIR checks the shape of the code: a right operand that
+// reads memory is guarded by a branch on the left one; one over registers
+// stays one expression of the IR.
+func TestShortCircuitIR(t *testing.T) {
+	p := compileOne(t, shortHead+"if flag == 1 && data == 42 { }\n}\n")
+	code := p.Threads[0].Code
+	data := model.AddrOf(p.LocIndex("data"))
+	k := slices.IndexFunc(code, func(in model.Instr) bool { return in.Op == model.OpLoad && in.Addr.Val == data })
+	b := slices.IndexFunc(code, func(in model.Instr) bool { return in.Op == model.OpBranch })
+	if k < 0 || b < 0 || b > k || code[b].Target <= k {
+		t.Errorf("the read of data is not skipped by a branch before it:\n%s", p)
+	}
+	p = compileOne(t, shortHead+"r = 1\n s = 2\n if r == 1 && s == 2 { }\n}\n")
+	var ops []string
+	for _, in := range p.Threads[0].Code {
+		ops = append(ops, in.Op.String())
+	}
+	if got := strings.Join(ops, " "); got != "assign assign branch" {
+		t.Errorf("a condition over registers compiles to %s, want one branch\n%s", got, p)
+	}
+}
