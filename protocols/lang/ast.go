@@ -202,6 +202,11 @@ type (
 		Val Expr
 		At  model.Pos
 	}
+	// BranchStmt is "break" or "continue" (Tok) in the innermost loop.
+	BranchStmt struct {
+		Tok string
+		At  model.Pos
+	}
 	// ExprStmt is a call evaluated for its effect.
 	ExprStmt struct {
 		X  Expr
@@ -279,6 +284,7 @@ func (s *AssumeStmt) pos() model.Pos { return s.At }
 func (s *MemStmt) pos() model.Pos    { return s.At }
 func (s *SpawnStmt) pos() model.Pos  { return s.At }
 func (s *ReturnStmt) pos() model.Pos { return s.At }
+func (s *BranchStmt) pos() model.Pos { return s.At }
 func (s *ExprStmt) pos() model.Pos   { return s.At }
 func (e *Num) pos() model.Pos        { return e.At }
 func (e *Name) pos() model.Pos       { return e.At }

@@ -418,12 +418,23 @@ type threadComp struct {
 	self  int64
 	scope []string // procedure frames: register name prefixes
 	rets  []*retFrame
+	loops []*loop // the loops around the statement compiled, innermost last
 	ntemp int
 }
 
 type retFrame struct {
+	name  string // the operation or procedure
 	dst   model.Reg
 	jumps []int
+}
+
+// loop is a loop being compiled: the jumps of its break and continue
+// statements, to patch, and what they may not leave.
+type loop struct {
+	breaks, conts []int
+	rets          int       // operations and procedures open when it began
+	counter       model.Reg // a for loop's variable; NoReg for a while loop
+	at            model.Pos
 }
 
 func (t *threadComp) emit(in model.Instr) int {
@@ -438,6 +449,13 @@ func (t *threadComp) emit(in model.Instr) int {
 }
 
 func (t *threadComp) pc() int { return len(t.th.Code) }
+
+// patch points the jumps at target.
+func (t *threadComp) patch(jumps []int, target int) {
+	for _, j := range jumps {
+		t.th.Code[j].Target = target
+	}
+}
 
 func (t *threadComp) prefix() string {
 	if len(t.scope) == 0 {
@@ -494,11 +512,14 @@ func (t *threadComp) stmt(s Stmt) error {
 		t.th.Code[j].Target = t.pc()
 		return nil
 	case *WhileStmt:
+		// cnt = 0; top: if !cond goto end; if cnt < max goto body; bound;
+		// body: ...; cont: cnt = cnt + 1; goto top; end:
 		max, err := t.c.constant(s.Max)
 		if err != nil {
 			return err
 		}
 		cnt := t.temp()
+		t.emit(model.Instr{Op: model.OpAssign, Dst: cnt, Val: model.Const(0), Pos: s.At})
 		top := t.pc()
 		cond, err := t.expr(s.Cond)
 		if err != nil {
@@ -507,14 +528,16 @@ func (t *threadComp) stmt(s Stmt) error {
 		exit := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(cond), Pos: s.At, Text: "while"})
 		t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Lt, model.RegExpr(cnt), model.Const(max)), Target: t.pc() + 2, Pos: s.At})
 		t.emit(model.Instr{Op: model.OpBound, Pos: s.At, Text: fmt.Sprintf("while loop ran %d times", max)})
-		if err := t.block(s.Body); err != nil {
+		l, err := t.loopBody(s.Body, model.NoReg, s.At)
+		if err != nil {
 			return err
 		}
 		t.emit(model.Instr{Op: model.OpAssign, Dst: cnt, Val: model.Bin(model.Add, model.RegExpr(cnt), model.Const(1)), Pos: s.At})
 		t.emit(model.Instr{Op: model.OpJump, Target: top, Pos: s.At})
-		t.th.Code[exit].Target = t.pc()
+		t.patch(append(l.breaks, exit), t.pc())
 		return nil
 	case *ForStmt:
+		// i = from; top: if i >= to goto end; body; cont: i = i + 1; goto top; end:
 		from, err := t.expr(s.From)
 		if err != nil {
 			return err
@@ -523,6 +546,15 @@ func (t *threadComp) stmt(s Stmt) error {
 		if err != nil {
 			return err
 		}
+		if hasReg(to) {
+			// The count is fixed when the loop starts.
+			n := t.temp()
+			t.emit(model.Instr{Op: model.OpAssign, Dst: n, Val: to, Pos: s.At})
+			to = model.RegExpr(n)
+		}
+		if t.isShared(s.Var) {
+			return errAt(s.At, "loop variable %s is a shared variable; a loop counts in a register", s.Var)
+		}
 		i := t.reg(s.Var)
 		if i == model.NoReg {
 			i = t.newReg(t.prefix() + s.Var)
@@ -530,12 +562,28 @@ func (t *threadComp) stmt(s Stmt) error {
 		t.emit(model.Instr{Op: model.OpAssign, Dst: i, Val: from, Pos: s.At, Text: s.Var + " = ..."})
 		top := t.pc()
 		exit := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Ge, model.RegExpr(i), to), Pos: s.At, Text: "for"})
-		if err := t.block(s.Body); err != nil {
+		l, err := t.loopBody(s.Body, i, s.At)
+		if err != nil {
 			return err
 		}
 		t.emit(model.Instr{Op: model.OpAssign, Dst: i, Val: model.Bin(model.Add, model.RegExpr(i), model.Const(1)), Pos: s.At})
 		t.emit(model.Instr{Op: model.OpJump, Target: top, Pos: s.At})
-		t.th.Code[exit].Target = t.pc()
+		t.patch(append(l.breaks, exit), t.pc())
+		return nil
+	case *BranchStmt:
+		if len(t.loops) == 0 {
+			return errAt(s.At, "%s outside a loop", s.Tok)
+		}
+		l := t.loops[len(t.loops)-1]
+		if len(t.rets) > l.rets {
+			return errAt(s.At, "%s would leave operation %s without its return", s.Tok, t.rets[len(t.rets)-1].name)
+		}
+		j := t.emit(model.Instr{Op: model.OpJump, Pos: s.At, Text: s.Tok})
+		if s.Tok == "break" {
+			l.breaks = append(l.breaks, j)
+		} else {
+			l.conts = append(l.conts, j)
+		}
 		return nil
 	case *NamedBlock:
 		if v := t.c.variant; v != nil {
@@ -549,13 +597,11 @@ func (t *threadComp) stmt(s Stmt) error {
 		// An operation: call and return markers around its body, for
 		// histories; "return e" in the body gives its result.
 		t.emit(model.Instr{Op: model.OpCall, Msg: s.Name, Pos: s.At, Text: "call " + s.Name})
-		ret := &retFrame{dst: t.temp()}
+		ret := &retFrame{name: s.Name, dst: t.temp()}
 		t.rets = append(t.rets, ret)
 		err := t.block(s.Body)
 		t.rets = t.rets[:len(t.rets)-1]
-		for _, j := range ret.jumps {
-			t.th.Code[j].Target = t.pc()
-		}
+		t.patch(ret.jumps, t.pc())
 		t.emit(model.Instr{Op: model.OpRet, Msg: s.Name, Val: model.RegExpr(ret.dst), Pos: s.At, Text: "return from " + s.Name})
 		return err
 	case *EitherStmt:
@@ -575,9 +621,7 @@ func (t *threadComp) stmt(s Stmt) error {
 				t.th.Code[br].Target = t.pc()
 			}
 		}
-		for _, j := range ends {
-			t.th.Code[j].Target = t.pc()
-		}
+		t.patch(ends, t.pc())
 		return nil
 	case *AssertStmt:
 		if !t.c.hasProp(s.Prop) {
@@ -634,6 +678,18 @@ func (t *threadComp) stmt(s Stmt) error {
 	return errAt(s.pos(), "unsupported statement")
 }
 
+// loopBody compiles the body of a loop whose variable is counter (NoReg
+// for none). Its continue statements jump to the code emitted next (the
+// end of the round); the caller patches its breaks to the loop's exit.
+func (t *threadComp) loopBody(b *Block, counter model.Reg, at model.Pos) (*loop, error) {
+	l := &loop{rets: len(t.rets), counter: counter, at: at}
+	t.loops = append(t.loops, l)
+	err := t.block(b)
+	t.loops = t.loops[:len(t.loops)-1]
+	t.patch(l.conts, t.pc())
+	return l, err
+}
+
 func (c *compiler) hasProp(name string) bool {
 	for _, p := range c.pr.Props {
 		if p.Name == name {
@@ -660,6 +716,11 @@ func (t *threadComp) assign(s *AssignStmt) error {
 		if r == model.NoReg {
 			r = t.newReg(t.prefix() + n.Name)
 		}
+		for _, l := range t.loops {
+			if l.counter == r {
+				return errAt(n.At, "%s counts the for loop at %s, which is never cut: it cannot be assigned in its body", n.Name, l.at)
+			}
+		}
 		// Put a call's result straight into the register.
 		if v.Kind == model.EReg && t.pc() > start && strings.HasPrefix(t.th.Regs[v.Reg], "%") {
 			last := &t.th.Code[t.pc()-1]
@@ -681,6 +742,25 @@ func (t *threadComp) assign(s *AssignStmt) error {
 	}
 	t.emit(model.Instr{Op: model.OpStore, Addr: addr, Val: v, Ord: model.NA, Pos: s.At, Text: "store"})
 	return nil
+}
+
+// regsOf calls f on every register e reads.
+func regsOf(e *model.Expr, f func(model.Reg)) {
+	if e == nil {
+		return
+	}
+	if e.Kind == model.EReg {
+		f(e.Reg)
+	}
+	regsOf(e.X, f)
+	regsOf(e.Y, f)
+}
+
+// hasReg reports whether e reads a register.
+func hasReg(e *model.Expr) bool {
+	found := false
+	regsOf(e, func(model.Reg) { found = true })
+	return found
 }
 
 func (t *threadComp) isShared(name string) bool {
@@ -995,14 +1075,15 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		r := t.newReg(frame + name)
 		t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: args[i], Pos: e.At, Text: name + " = ..."})
 	}
-	ret := &retFrame{dst: t.temp()}
+	ret := &retFrame{name: proc.Name, dst: t.temp()}
 	t.rets = append(t.rets, ret)
+	loops := t.loops
+	t.loops = nil // break and continue do not leave a procedure
 	err := t.block(proc.Body)
+	t.loops = loops
 	t.rets = t.rets[:len(t.rets)-1]
 	t.scope = t.scope[:len(t.scope)-1]
-	for _, j := range ret.jumps {
-		t.th.Code[j].Target = t.pc()
-	}
+	t.patch(ret.jumps, t.pc())
 	return model.RegExpr(ret.dst), err
 }
 

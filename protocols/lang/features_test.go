@@ -133,3 +133,49 @@ func TestShortCircuitIR(t *testing.T) {
 		t.Errorf("a condition over registers compiles to %s, want one branch\n%s", got, p)
 	}
 }
+
+// TestLoopJumps checks break and continue, and that a for loop is never
+// cut: its variable may not be assigned, its count is fixed at entry.
+func TestLoopJumps(t *testing.T) {
+	const head = "protocol l\nshared x = 0\nproperty p\n"
+	for _, tc := range []struct {
+		name, src string
+		vals      []int64
+		reads     int
+		status    model.Status
+		want      string // an error
+	}{
+		{name: "for break", src: "thread t {\n  for i in 0..5 {\n    r = x\n    if r == 1 { break }\n  }\n}\n", vals: []int64{0, 1}, reads: 2, status: model.Done},
+		{name: "for continue", src: "thread t {\n  for i in 0..4 {\n    if i % 2 == 1 { continue }\n    r = x\n  }\n}\n", reads: 2, status: model.Done},
+		{name: "while break before the bound", src: "thread t {\n  while 1 max 2 {\n    r = x\n    if r == 0 { break }\n  }\n}\n", reads: 1, status: model.Done},
+		{name: "while bound", src: "thread t {\n  while 1 max 2 {\n    r = x\n  }\n}\n", reads: 2, status: model.Cut},
+		{name: "while ends at the bound", src: "thread t {\n  n = 0\n  while n < 2 max 2 {\n    r = x\n    n = n + 1\n  }\n}\n", reads: 2, status: model.Done},
+		{name: "while continue counts", src: "thread t {\n  while 1 max 3 {\n    r = x\n    continue\n  }\n}\n", reads: 3, status: model.Cut},
+		{name: "inner loop", src: "thread t {\n  for i in 0..3 {\n    while 1 max 5 {\n      break\n    }\n    r = x\n    if r == 1 { break }\n  }\n}\n", vals: []int64{0, 1}, reads: 2, status: model.Done},
+		{name: "while reentered", src: "thread t {\n  for i in 0..3 {\n    n = 0\n    while n < 2 max 2 {\n      n = n + 1\n    }\n    r = x\n  }\n}\n", reads: 3, status: model.Done},
+		{name: "count fixed at entry", src: "thread t {\n  n = 2\n  for i in 0..n {\n    n = n + 1\n    r = x\n  }\n}\n", reads: 2, status: model.Done},
+		{name: "break outside", src: "thread t {\n  break\n}\n", want: "5:3: break outside a loop"},
+		{name: "continue in a procedure", src: "proc f() {\n  continue\n}\nthread t {\n  while 1 max 2 { f() }\n}\n", want: "5:3: continue outside a loop"},
+		{name: "break out of an operation", src: "thread t {\n  for i in 0..2 {\n    op o {\n      break\n    }\n  }\n}\n", want: "7:7: break would leave operation o without its return"},
+		{name: "loop variable assigned", src: "thread t {\n  for i in 0..2 {\n    i = 5\n  }\n}\n", want: "6:5: i counts the for loop at f.oc:5:3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, err := Parse("f.oc", head+tc.src)
+			var inst *Instance
+			if err == nil {
+				inst, err = pr.Compile("", nil)
+			}
+			if tc.want != "" {
+				wantError(t, err, tc.want)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			reads, status := run(t, inst.Prog, tc.vals...)
+			if len(reads) != tc.reads || status != tc.status {
+				t.Errorf("%d reads, ends %v; want %d, %v\n%s", len(reads), status, tc.reads, tc.status, inst.Prog)
+			}
+		})
+	}
+}

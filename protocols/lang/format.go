@@ -164,6 +164,8 @@ func formatStmt(b *strings.Builder, s Stmt, depth int) {
 		if s.Val != nil {
 			b.WriteString(" " + formatExpr(s.Val))
 		}
+	case *BranchStmt:
+		b.WriteString(s.Tok)
 	case *ExprStmt:
 		b.WriteString(formatExpr(s.X))
 	}

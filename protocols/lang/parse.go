@@ -567,6 +567,9 @@ func (p *parser) stmt() (Stmt, error) {
 			}
 			_, err := p.Expect(")")
 			return m, err
+		case "break", "continue":
+			p.Next()
+			return &BranchStmt{Tok: t.Text, At: at}, nil
 		case "spawn":
 			p.Next()
 			n, _, err := p.name("a thread name")

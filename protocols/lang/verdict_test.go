@@ -63,6 +63,36 @@ thread reader {
   assert seen: v == 42
 }
 expect *: holds`},
+		// A bounded retry, then a fallback: the for loop is counted,
+		// never cut, and the fallback runs when every try fails.
+		{"retry", `
+shared lockv = 0
+shared fallbacks = 0
+property fallback "no caller falls back"
+property data-race
+thread caller[2] {
+  for i in 0..2 {
+    ok = cas_weak(lockv, 0, 1, acq)
+    if ok { break }
+  }
+  if !ok {
+    n = fetch_add(fallbacks, 1, rlx)
+    assert fallback: 0, "fell back"
+  }
+}
+expect *: violates fallback`},
+		// A while loop left by break before its bound is not cut.
+		{"while-break", `
+shared x = 0
+property p
+thread t {
+  while 1 max 1 {
+    r = load(x, rlx)
+    if r == 0 { break }
+  }
+  assert p: r == 0
+}
+expect *: holds`},
 	} {
 		pr, err := checker.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
 		if err != nil {
