@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -200,11 +201,13 @@ func (c *compiler) program() (*model.Program, error) {
 	for _, in := range insts {
 		p.Threads = append(p.Threads, model.Thread{Name: in.name, Spawned: in.d.Spawned})
 	}
+	var tcs []*threadComp
 	for i, in := range insts {
-		tc := &threadComp{c: c, th: &p.Threads[i], self: in.self}
+		tc := &threadComp{c: c, th: &p.Threads[i], self: in.self, regAt: map[model.Reg]*regAssign{}}
 		if err := tc.block(in.d.Body); err != nil {
 			return nil, err
 		}
+		tcs = append(tcs, tc)
 	}
 	for _, f := range c.pr.Finals {
 		cond, err := c.finalCond(f.Cond)
@@ -212,6 +215,15 @@ func (c *compiler) program() (*model.Program, error) {
 			return nil, err
 		}
 		p.Checks = append(p.Checks, model.Check{Prop: f.Prop, Msg: f.Msg, Cond: cond, Pos: f.Pos})
+	}
+	var observed []model.Observable
+	for _, ch := range p.Checks {
+		observed = ch.Cond.Observables(observed)
+	}
+	for i, tc := range tcs {
+		if err := tc.unread(i, observed); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -339,7 +351,7 @@ func (c *compiler) location(e Expr) (model.Loc, error) {
 				}
 			}
 		}
-		return model.NoLoc, errAt(e.At, "unknown shared variable %s", e.Name)
+		return model.NoLoc, errAt(e.At, "unknown shared variable %s%s", e.Name, c.suggest(e.Name))
 	case *FieldExpr:
 		if !c.structs[e.Struct] {
 			return model.NoLoc, errAt(e.At, "unknown shared struct %s", e.Struct)
@@ -350,6 +362,47 @@ func (c *compiler) location(e Expr) (model.Loc, error) {
 		return model.NoLoc, errAt(e.At, "struct %s has no field %s", e.Struct, e.Field)
 	}
 	return model.NoLoc, errAt(e.pos(), "expected a shared variable")
+}
+
+// suggest names the shared variable closest to name, when one is close
+// enough to be a misspelling of it: "; did you mean data?".
+func (c *compiler) suggest(name string) string {
+	best, bestD := "", 3
+	for _, s := range c.pr.Shared {
+		if d := editDistance(name, s.Name); d < bestD && d < len(name) && d > 0 {
+			best, bestD = s.Name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
+
+// editDistance is the optimal string alignment distance of a and b:
+// insertions, deletions, substitutions and transpositions of neighbours.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // ordering resolves an ordering argument: a literal or a parameter.
@@ -420,6 +473,9 @@ type threadComp struct {
 	rets  []*retFrame
 	loops []*loop // the loops around the statement compiled, innermost last
 	ntemp int
+	// regs lists the registers assignments created, in order; regAt finds them.
+	regs  []*regAssign
+	regAt map[model.Reg]*regAssign
 }
 
 type retFrame struct {
@@ -435,6 +491,15 @@ type loop struct {
 	rets          int       // operations and procedures open when it began
 	counter       model.Reg // a for loop's variable; NoReg for a while loop
 	at            model.Pos
+}
+
+// regAssign is a register created by an assignment: where, and whether an
+// assignment to it performs an operation (a memory access, a choice).
+type regAssign struct {
+	reg  model.Reg
+	name string
+	at   model.Pos
+	acts bool
 }
 
 func (t *threadComp) emit(in model.Instr) int {
@@ -700,6 +765,9 @@ func (c *compiler) hasProp(name string) bool {
 }
 
 func (t *threadComp) assign(s *AssignStmt) error {
+	if n, ok := s.LHS.(*Name); ok && t.c.mutexes[n.Name] && t.reg(n.Name) == model.NoReg {
+		return errAt(n.At, "%s is a mutex: use lock(%s) and unlock(%s)", n.Name, n.Name, n.Name)
+	}
 	if n, ok := s.LHS.(*Name); ok && !t.isShared(n.Name) {
 		if _, isParam := t.c.params[n.Name]; isParam {
 			return errAt(n.At, "cannot assign to parameter %s", n.Name)
@@ -715,11 +783,16 @@ func (t *threadComp) assign(s *AssignStmt) error {
 		r := t.reg(n.Name)
 		if r == model.NoReg {
 			r = t.newReg(t.prefix() + n.Name)
+			ra := &regAssign{reg: r, name: n.Name, at: n.At}
+			t.regs, t.regAt[r] = append(t.regs, ra), ra
 		}
 		for _, l := range t.loops {
 			if l.counter == r {
 				return errAt(n.At, "%s counts the for loop at %s, which is never cut: it cannot be assigned in its body", n.Name, l.at)
 			}
+		}
+		if ra := t.regAt[r]; ra != nil && !ra.acts {
+			ra.acts = slices.ContainsFunc(t.th.Code[start:], func(in model.Instr) bool { return visible(in.Op) })
 		}
 		// Put a call's result straight into the register.
 		if v.Kind == model.EReg && t.pc() > start && strings.HasPrefix(t.th.Regs[v.Reg], "%") {
@@ -741,6 +814,46 @@ func (t *threadComp) assign(s *AssignStmt) error {
 		return err
 	}
 	t.emit(model.Instr{Op: model.OpStore, Addr: addr, Val: v, Ord: model.NA, Pos: s.At, Text: "store"})
+	return nil
+}
+
+// visible reports whether an instruction makes an event: a memory access,
+// a choice, a spawn or an operation marker.
+func visible(op model.Op) bool {
+	switch op {
+	case model.OpAssign, model.OpBranch, model.OpJump, model.OpAssert, model.OpAssume, model.OpBound:
+		return false
+	}
+	return true
+}
+
+// unread checks the registers assignments created in thread number ti: a
+// register that nothing reads (no instruction but its own updates, no
+// final condition in observed) and that no assignment fills from an
+// operation is most likely a misspelt shared variable, whose accesses,
+// races included, would silently vanish.
+func (t *threadComp) unread(ti int, observed []model.Observable) error {
+	read := map[model.Reg]bool{}
+	for _, o := range observed {
+		if o.Thread == ti {
+			read[o.Reg] = true
+		}
+	}
+	for i := range t.th.Code {
+		in := &t.th.Code[i]
+		for _, e := range []*model.Expr{in.Addr, in.Val, in.Expected, in.Cond} {
+			regsOf(e, func(r model.Reg) {
+				if in.Op != model.OpAssign || r != in.Dst {
+					read[r] = true
+				}
+			})
+		}
+	}
+	for _, ra := range t.regs {
+		if !ra.acts && !read[ra.reg] {
+			return errAt(ra.at, "%s is assigned but never read: not a shared variable%s", ra.name, t.c.suggest(ra.name))
+		}
+	}
 	return nil
 }
 
@@ -855,7 +968,7 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 			a, err := t.addr(e)
 			return t.load(a, model.NA, e.At, e.Name), err
 		}
-		return nil, errAt(e.At, "unknown variable %s", e.Name)
+		return nil, errAt(e.At, "unknown variable %s%s", e.Name, t.c.suggest(e.Name))
 	case *FieldExpr, *ArrowExpr, *DerefExpr:
 		a, err := t.addr(e)
 		if err != nil {

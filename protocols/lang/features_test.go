@@ -59,6 +59,15 @@ func run(t *testing.T, p *model.Program, vals ...int64) ([]string, model.Status)
 	}
 }
 
+// build parses src as f.oc and compiles its default variant.
+func build(src string) error {
+	pr, err := Parse("f.oc", src)
+	if err == nil {
+		_, err = pr.Compile("", nil)
+	}
+	return err
+}
+
 // wantError checks that err is a located error of f.oc containing want.
 func wantError(t *testing.T, err error, want string) {
 	t.Helper()
@@ -131,6 +140,41 @@ func TestShortCircuitIR(t *testing.T) {
 	}
 	if got := strings.Join(ops, " "); got != "assign assign branch" {
 		t.Errorf("a condition over registers compiles to %s, want one branch\n%s", got, p)
+	}
+}
+
+// TestUnreadRegister checks that an assignment to a name that is neither
+// shared nor read afterwards is an error, suggesting the shared variable
+// meant, and that registers that are read, or filled by an operation, are
+// not.
+func TestUnreadRegister(t *testing.T) {
+	const head = "protocol u\nshared data = 0\nshared x = 0\nproperty p\n"
+	for _, tc := range []struct{ name, src, want string }{
+		{"misspelt", "thread t {\n  dtaa = 1\n}\n", "6:3: dtaa is assigned but never read: not a shared variable; did you mean data?"},
+		{"no suggestion", "thread t {\n  counter = x + 1\n  counter = 2\n}\n", ""},
+		{"nothing close", "thread t {\n  counter = 2\n}\n", "6:3: counter is assigned but never read: not a shared variable"},
+		{"own update only", "thread t {\n  n = 0\n  n = n + 1\n}\n", "6:3: n is assigned but never read"},
+		{"read later", "thread t {\n  r = 1\n  x = r\n}\n", ""},
+		{"read in a loop before", "thread t {\n  r = 0\n  for i in 0..2 {\n    x = r\n    r = i\n  }\n}\n", ""},
+		{"load", "thread t {\n  r = load(x, acq)\n}\n", ""},
+		{"plain read", "thread t {\n  r = data\n}\n", ""},
+		{"rmw", "thread t {\n  r = fetch_add(x, 1, rlx)\n}\n", ""},
+		{"cas", "thread t {\n  ok = cas(x, 0, 1, acq)\n}\n", ""},
+		{"return", "thread t {\n  op get {\n    v = 3\n    return v\n  }\n}\n", ""},
+		{"in a procedure", "proc f() {\n  dtaa = 2\n}\nthread t {\n  f()\n}\n", "6:3: dtaa is assigned but never read"},
+		{"unknown read", "thread t {\n  r = dat\n  x = r\n}\n", "6:7: unknown variable dat; did you mean data?"},
+		{"mutex", "mutex m\nthread t {\n  m = 1\n}\n", "7:3: m is a mutex"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := build(head + tc.src)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			wantError(t, err, tc.want)
+		})
 	}
 }
 
