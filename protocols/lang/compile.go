@@ -93,9 +93,25 @@ type compiler struct {
 	fields  map[string][]int // field name -> its offsets in the structs that have it
 	structs map[string]bool
 	mutexes map[string]bool
+	arrays  map[string]*array
 	prog    *model.Program
 	used    map[string]bool // replaced blocks met
 }
+
+// array is a shared array: n elements from location base, each the
+// locations of fields (one location when fields is nil: an array of
+// scalars).
+type array struct {
+	base   model.Loc
+	n      int64
+	fields []string
+}
+
+// stride is the number of locations of an element.
+func (a *array) stride() int64 { return max(1, int64(len(a.fields))) }
+
+// maxArray bounds the length of a shared array.
+const maxArray = 1024
 
 // check validates a value of the parameter: one of its choices for a
 // symbolic parameter, else an ordering or an integer as its default is.
@@ -138,7 +154,7 @@ func (c *compiler) symbol(name string) (int64, bool) {
 func (c *compiler) program() (*model.Program, error) {
 	p := &model.Program{Name: c.pr.Name}
 	c.prog = p
-	c.fields, c.structs, c.mutexes = map[string][]int{}, map[string]bool{}, map[string]bool{}
+	c.fields, c.structs, c.mutexes, c.arrays = map[string][]int{}, map[string]bool{}, map[string]bool{}, map[string]*array{}
 	type init struct {
 		loc model.Loc
 		e   Expr
@@ -151,14 +167,46 @@ func (c *compiler) program() (*model.Program, error) {
 		return l
 	}
 	for _, s := range c.pr.Shared {
-		if s.Fields == nil {
-			inits = append(inits, init{add(s.Name, false), s.Init})
-			continue
-		}
-		c.structs[s.Name] = true
 		for i, f := range s.Fields {
-			inits = append(inits, init{add(s.Name+"."+f.Name, false), f.Init})
 			c.fields[f.Name] = append(c.fields[f.Name], i)
+		}
+		switch {
+		case s.Len != nil:
+			n, err := c.constant(s.Len)
+			if err != nil {
+				return nil, err
+			}
+			if n < 1 || n > maxArray {
+				return nil, errAt(s.Pos, "array %s: %d elements is out of range (1 to %d)", s.Name, n, maxArray)
+			}
+			if int64(len(s.Elems)) > n {
+				return nil, errAt(s.Elems[n].pos(), "array %s has %d elements, not %d initial values", s.Name, n, len(s.Elems))
+			}
+			a := &array{base: model.Loc(len(p.Locs)), n: n}
+			for _, f := range s.Fields {
+				a.fields = append(a.fields, f.Name)
+			}
+			c.arrays[s.Name] = a
+			for k := range n {
+				elem := fmt.Sprintf("%s[%d]", s.Name, k)
+				if s.Fields == nil {
+					var e Expr = &Num{At: s.Pos}
+					if k < int64(len(s.Elems)) {
+						e = s.Elems[k]
+					}
+					inits = append(inits, init{add(elem, false), e})
+				}
+				for _, f := range s.Fields {
+					inits = append(inits, init{add(elem+"."+f.Name, false), f.Init})
+				}
+			}
+		case s.Fields == nil:
+			inits = append(inits, init{add(s.Name, false), s.Init})
+		default:
+			c.structs[s.Name] = true
+			for _, f := range s.Fields {
+				inits = append(inits, init{add(s.Name+"."+f.Name, false), f.Init})
+			}
 		}
 	}
 	for _, m := range c.pr.Mutexes {
@@ -337,7 +385,8 @@ func (c *compiler) paramInt(name string) (int64, bool) {
 	return 0, false
 }
 
-// location resolves a shared variable, field or mutex named statically.
+// location resolves a shared variable, field, array element or mutex
+// named statically (an array's index must be constant).
 func (c *compiler) location(e Expr) (model.Loc, error) {
 	switch e := e.(type) {
 	case *Name:
@@ -351,8 +400,14 @@ func (c *compiler) location(e Expr) (model.Loc, error) {
 				}
 			}
 		}
+		if a := c.arrays[e.Name]; a != nil {
+			return a.base, nil
+		}
 		return model.NoLoc, errAt(e.At, "unknown shared variable %s%s", e.Name, c.suggest(e.Name))
 	case *FieldExpr:
+		if e.Index != nil {
+			return c.staticElement(e.Struct, e.Index, e.Field, e.At)
+		}
 		if !c.structs[e.Struct] {
 			return model.NoLoc, errAt(e.At, "unknown shared struct %s", e.Struct)
 		}
@@ -360,8 +415,59 @@ func (c *compiler) location(e Expr) (model.Loc, error) {
 			return l, nil
 		}
 		return model.NoLoc, errAt(e.At, "struct %s has no field %s", e.Struct, e.Field)
+	case *IndexExpr:
+		return c.staticElement(e.Array, e.Index, "", e.At)
 	}
 	return model.NoLoc, errAt(e.pos(), "expected a shared variable")
+}
+
+// array returns the shared array called name.
+func (c *compiler) array(name string, at model.Pos) (*array, error) {
+	if a := c.arrays[name]; a != nil {
+		return a, nil
+	}
+	return nil, errAt(at, "unknown shared array %s%s", name, c.suggest(name))
+}
+
+// staticElement resolves element index, a constant, of array name, and
+// its field when not "".
+func (c *compiler) staticElement(name string, index Expr, field string, at model.Pos) (model.Loc, error) {
+	a, err := c.array(name, at)
+	if err != nil {
+		return model.NoLoc, err
+	}
+	k, err := c.constant(index)
+	if err != nil {
+		return model.NoLoc, err
+	}
+	return c.element(a, name, k, index.pos(), field, at)
+}
+
+// element is the location of element k of array a called name (of its
+// field, when not ""); an index out of range is an error at pos.
+func (c *compiler) element(a *array, name string, k int64, pos model.Pos, field string, at model.Pos) (model.Loc, error) {
+	if k < 0 || k >= a.n {
+		return model.NoLoc, errAt(pos, "index %d is out of range: array %s has %d elements", k, name, a.n)
+	}
+	off, err := c.fieldOffset(a, name, field, at)
+	return a.base + model.Loc(k*a.stride()+off), err
+}
+
+// fieldOffset is the offset of field in the elements of array a ("": the
+// element itself).
+func (c *compiler) fieldOffset(a *array, name, field string, at model.Pos) (int64, error) {
+	if field == "" {
+		return 0, nil
+	}
+	if a.fields == nil {
+		return 0, errAt(at, "%s is an array of scalars: its elements have no field %s", name, field)
+	}
+	for i, f := range a.fields {
+		if f == field {
+			return int64(i), nil
+		}
+	}
+	return 0, errAt(at, "the elements of %s have no field %s", name, field)
 }
 
 // suggest names the shared variable closest to name, when one is close
@@ -775,6 +881,9 @@ func (t *threadComp) assign(s *AssignStmt) error {
 		if n.Name == "self" {
 			return errAt(n.At, "cannot assign to self")
 		}
+		if t.c.arrays[n.Name] != nil {
+			return errAt(n.At, "%s is an array: assign its elements (%s[i] = ...)", n.Name, n.Name)
+		}
 		start := t.pc()
 		v, err := t.expr(s.RHS)
 		if err != nil {
@@ -876,6 +985,15 @@ func hasReg(e *model.Expr) bool {
 	return found
 }
 
+// constValue returns the value of e when it reads no register.
+func constValue(e *model.Expr) (int64, bool) {
+	if hasReg(e) {
+		return 0, false
+	}
+	v, err := model.EvalExpr(e, nil)
+	return v, err == nil
+}
+
 func (t *threadComp) isShared(name string) bool {
 	if t.reg(name) != model.NoReg {
 		return false
@@ -891,11 +1009,22 @@ func (t *threadComp) addr(e Expr) (*model.Expr, error) {
 		if r := t.reg(e.Name); r != model.NoReg {
 			return model.RegExpr(r), nil // a pointer held in a register
 		}
+		if t.c.arrays[e.Name] != nil {
+			return nil, errAt(e.At, "%s is an array: name an element (%s[i])", e.Name, e.Name)
+		}
 		l, err := t.c.location(e)
 		return model.Const(model.AddrOf(l)), err
 	case *FieldExpr:
+		if e.Index != nil {
+			return t.elemAddr(e.Struct, e.Index, e.Field, e.At)
+		}
 		l, err := t.c.location(e)
 		return model.Const(model.AddrOf(l)), err
+	case *IndexExpr:
+		if a := t.c.arrays[e.Array]; a != nil && a.fields != nil {
+			return nil, errAt(e.At, "the elements of %s are structs: name a field (%s[i].%s)", e.Array, e.Array, a.fields[0])
+		}
+		return t.elemAddr(e.Array, e.Index, "", e.At)
 	case *ArrowExpr:
 		p, err := t.expr(e.Ptr)
 		if err != nil {
@@ -917,7 +1046,40 @@ func (t *threadComp) addr(e Expr) (*model.Expr, error) {
 	case *DerefExpr:
 		return t.expr(e.Ptr)
 	}
-	return nil, errAt(e.pos(), "expected a shared variable, field or pointer")
+	return nil, errAt(e.pos(), "expected a shared variable, field, array element or pointer")
+}
+
+// elemAddr compiles the address of element index of array name (of its
+// field, when not ""). A constant index out of range is an error; any
+// other index is checked when the thread runs, by an assertion of
+// property bounds before the access.
+func (t *threadComp) elemAddr(name string, index Expr, field string, at model.Pos) (*model.Expr, error) {
+	a, err := t.c.array(name, at)
+	if err != nil {
+		return nil, err
+	}
+	i, err := t.expr(index)
+	if err != nil {
+		return nil, err
+	}
+	if k, ok := constValue(i); ok {
+		l, err := t.c.element(a, name, k, index.pos(), field, at)
+		return model.Const(model.AddrOf(l)), err
+	}
+	off, err := t.c.fieldOffset(a, name, field, at)
+	if err != nil {
+		return nil, err
+	}
+	if !t.c.hasProp(PropBounds) {
+		return nil, errAt(index.pos(), "an index that is not constant needs property %s", PropBounds)
+	}
+	inRange := model.Bin(model.LAnd, model.Bin(model.Ge, i, model.Const(0)), model.Bin(model.Lt, i, model.Const(a.n)))
+	msg := fmt.Sprintf("index %s of array %s out of range (%d elements)", formatExpr(index), name, a.n)
+	t.emit(model.Instr{Op: model.OpAssert, Cond: inRange, Prop: PropBounds, Msg: msg, Pos: index.pos(), Text: "bounds of " + name})
+	if a.stride() > 1 {
+		i = model.Bin(model.Mul, i, model.Const(a.stride()))
+	}
+	return model.Bin(model.Add, model.Const(model.AddrOf(a.base)+off), i), nil
 }
 
 func (t *threadComp) load(addr *model.Expr, o model.Ordering, at model.Pos, text string) *model.Expr {
@@ -964,18 +1126,29 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		if t.c.structs[e.Name] {
 			return nil, errAt(e.At, "%s is a struct: read a field (%s.f) or take its address (&%s)", e.Name, e.Name, e.Name)
 		}
+		if t.c.arrays[e.Name] != nil {
+			return nil, errAt(e.At, "%s is an array: read an element (%s[i]) or take its address (&%s)", e.Name, e.Name, e.Name)
+		}
 		if _, ok := t.c.locs[e.Name]; ok {
 			a, err := t.addr(e)
 			return t.load(a, model.NA, e.At, e.Name), err
 		}
 		return nil, errAt(e.At, "unknown variable %s%s", e.Name, t.c.suggest(e.Name))
-	case *FieldExpr, *ArrowExpr, *DerefExpr:
+	case *FieldExpr, *IndexExpr, *ArrowExpr, *DerefExpr:
 		a, err := t.addr(e)
 		if err != nil {
 			return nil, err
 		}
 		return t.load(a, model.NA, e.pos(), "read"), nil
 	case *AddrExpr:
+		switch of := e.Of.(type) {
+		case *IndexExpr:
+			return t.elemAddr(of.Array, of.Index, "", of.At)
+		case *FieldExpr:
+			if of.Index != nil {
+				return t.elemAddr(of.Struct, of.Index, of.Field, of.At)
+			}
+		}
 		l, err := t.c.location(e.Of)
 		return model.Const(model.AddrOf(l)), err
 	case *UnExpr:

@@ -223,3 +223,83 @@ func TestLoopJumps(t *testing.T) {
 		})
 	}
 }
+
+const arrayHead = `protocol a
+param K = 1
+shared x = 0
+shared slots[2] = {7, 8}
+shared zero[3]
+shared ring[2] { seq = 0, val = 5 }
+shared p = &ring[1]
+property q
+`
+
+// TestArrays checks the layout of arrays, accesses by constant and
+// register indices, and the errors of bad indices.
+func TestArrays(t *testing.T) {
+	p := compileOne(t, arrayHead+"thread t {\n  slots[1] = 1\n}\n")
+	var locs []string
+	for _, l := range p.Locs {
+		locs = append(locs, l.Name+"="+p.FormatValue(l.Init))
+	}
+	if got, want := strings.Join(locs, " "), "x=0 slots[0]=7 slots[1]=8 zero[0]=0 zero[1]=0 zero[2]=0 ring[0].seq=0 ring[0].val=5 ring[1].seq=0 ring[1].val=5 p=&ring[1]"; got != want {
+		t.Errorf("locations %s, want %s", got, want)
+	}
+	for _, tc := range []struct {
+		name, body string
+		vals       []int64
+		reads      string
+		status     model.Status
+		bounds     bool // the protocol has property bounds
+	}{
+		{"constant", "r = slots[1] + ring[K].val\n x = r", nil, "slots[1] ring[1].val", model.Done, false},
+		{"self", "r = slots[self]\n x = r", nil, "slots[0]", model.Done, false},
+		{"register", "i = load(x, acq)\n r = slots[i]\n x = r", []int64{1}, "x slots[1]", model.Done, true},
+		{"register out of range", "i = load(x, acq)\n r = slots[i]\n x = r", []int64{2}, "x", model.Failed, true},
+		{"negative", "i = load(x, acq)\n r = slots[i - 1]\n x = r", []int64{0}, "x", model.Failed, true},
+		{"struct element", "i = load(x, acq)\n r = ring[i].val\n x = r", []int64{1}, "x ring[1].val", model.Done, true},
+		{"atomic", "i = load(x, acq)\n r = load(slots[i], acq) + fetch_add(ring[i].seq, 1, rlx)\n store(zero[i], r, rel)\n ok = cas(slots[i], 0, 1, acq)", []int64{1}, "x slots[1] ring[1].seq slots[1]", model.Done, true},
+		{"address", "i = load(x, acq)\n q = &ring[i]\n r = q->val + *(&slots[i])\n x = r", []int64{0}, "x ring[0].val slots[0]", model.Done, true},
+		{"pointer in memory", "q = p\n r = q->val\n x = r", nil, "p ring[1].val", model.Done, false},
+		{"write", "i = load(x, acq)\n slots[i] = 3\n ring[i].seq = 4", []int64{1}, "x", model.Done, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, err := Parse("f.oc", arrayHead+"thread t {\n"+tc.body+"\n}\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pr.Props[len(pr.Props)-1].Name == PropBounds; got != tc.bounds {
+				t.Errorf("property bounds declared: %v, want %v", got, tc.bounds)
+			}
+			inst, err := pr.Compile("", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reads, status := run(t, inst.Prog, tc.vals...)
+			if got := strings.Join(reads, " "); got != tc.reads || status != tc.status {
+				t.Errorf("reads %q and ends %v, want %q and %v\n%s", got, status, tc.reads, tc.status, inst.Prog)
+			}
+		})
+	}
+	for _, tc := range []struct{ name, body, want string }{
+		{"constant out of range", "r = slots[2]\n x = r", "10:11: index 2 is out of range: array slots has 2 elements"},
+		{"parameter out of range", "r = ring[K + 1].val\n x = r", "10:12: index 2 is out of range: array ring has 2 elements"},
+		{"self out of range", "r = zero[self + 3]\n x = r", "10:15: index 3 is out of range"},
+		{"struct element as a value", "r = ring[0]\n x = r", "10:5: the elements of ring are structs: name a field (ring[i].seq)"},
+		{"no such field", "r = ring[0].next\n x = r", "10:5: the elements of ring have no field next"},
+		{"field of a scalar", "r = slots[0].val\n x = r", "10:5: slots is an array of scalars"},
+		{"array as a value", "r = slots\n x = r", "10:5: slots is an array: read an element"},
+		{"unknown array", "r = slts[0]\n x = r", "10:5: unknown shared array slts; did you mean slots?"},
+		{"misspelt array", "slot = 1", "10:1: slot is assigned but never read: not a shared variable; did you mean slots?"},
+		{"assign an array", "slots = 1", "10:1: slots is an array: assign its elements"},
+		{"too many values", "", "4:26: array slots has 2 elements, not 3 initial values"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := arrayHead + "thread t {\n" + tc.body + "\n}\n"
+			if tc.body == "" {
+				src = strings.Replace(src, "{7, 8}", "{7, 8, 9}", 1)
+			}
+			wantError(t, build(src), tc.want)
+		})
+	}
+}

@@ -93,6 +93,45 @@ thread t {
   assert p: r == 0
 }
 expect *: holds`},
+		// A ring of two slots whose sequence numbers publish them.
+		{"ring", `
+param LOAD = acq
+param STORE = rel
+variant acq-rel "" default
+variant relaxed LOAD=rlx STORE=rlx ""
+shared ring[2] { seq = 0, val = 0 }
+property data-race
+property fifo "the consumer reads what the producer put in each slot"
+thread producer {
+  for i in 0..2 {
+    ring[i].val = 10 + i
+    store(ring[i].seq, 1, STORE)
+  }
+}
+thread consumer {
+  for i in 0..2 {
+    if load(ring[i].seq, LOAD) == 1 {
+      v = ring[i].val
+      assert fifo: v == 10 + i, "read a slot before its value"
+    }
+  }
+}
+expect *: holds
+expect relaxed under sc, tso: violates data-race
+expect relaxed under rc11, rc11-consume: violates data-race, fifo`},
+		// An index read from memory may be out of range.
+		{"bounds", `
+shared head = 0
+shared slots[2] = {1, 2}
+property data-race
+thread writer {
+  store(head, 2, rlx)
+}
+thread reader {
+  i = load(head, rlx)
+  r = slots[i]
+}
+expect *: violates bounds`},
 	} {
 		pr, err := checker.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
 		if err != nil {
