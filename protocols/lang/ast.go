@@ -233,7 +233,8 @@ type (
 		At   model.Pos
 	}
 	// FieldExpr is "s.f" (a shared struct's field), or "a[i].f" (a field
-	// of an element of an array of structs; Index is nil for "s.f").
+	// of an element of an array of structs; Index is nil for "s.f"). In a
+	// final condition, "t.r" and "t[i].r" name a thread's register.
 	FieldExpr struct {
 		Struct, Field string
 		Index         Expr

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -31,6 +32,58 @@ func (in *Instance) ParamString() string {
 // Compile builds the program of the named variant ("" for the default),
 // with overrides ("N" -> "3") applied over the variant's bindings.
 func (pr *Protocol) Compile(variant string, overrides map[string]string) (*Instance, error) {
+	var binds []Bind
+	for k, val := range overrides {
+		binds = append(binds, Bind{Param: k, Value: Value{Text: val, Pos: model.Pos{File: "--param " + k}}})
+	}
+	sort.Slice(binds, func(i, j int) bool { return binds[i].Param < binds[j].Param })
+	return pr.compile(variant, binds)
+}
+
+// compileAll compiles every variant with the default parameters and with
+// those of each expect clause, so that a variant that does not compile is
+// an error when the file is read, not when that variant runs.
+func (pr *Protocol) compileAll() error {
+	variants := []string{""}
+	if len(pr.Variants) > 0 {
+		variants = variants[:0]
+		for _, v := range pr.Variants {
+			variants = append(variants, v.Name)
+		}
+	}
+	sets := [][]Bind{nil}
+	seen := map[string]bool{"": true}
+	for _, e := range pr.Expects {
+		if k := e.paramKey(); !seen[k] {
+			seen[k] = true
+			sets = append(sets, e.Params)
+		}
+	}
+	for _, set := range sets {
+		for _, v := range variants {
+			if _, err := pr.compile(v, set); err != nil {
+				var le *Error
+				if !errors.As(err, &le) {
+					return err
+				}
+				var where []string
+				if v != "" {
+					where = append(where, "variant "+v)
+				}
+				if k := paramKeyOf(set); k != "" {
+					where = append(where, "with "+k)
+				}
+				if len(where) == 0 {
+					return err
+				}
+				return &Error{Pos: le.Pos, Msg: le.Msg + " (in " + strings.Join(where, " ") + ")"}
+			}
+		}
+	}
+	return nil
+}
+
+func (pr *Protocol) compile(variant string, overrides []Bind) (*Instance, error) {
 	c := &compiler{pr: pr, params: map[string]Value{}, locs: map[string]model.Loc{}, used: map[string]bool{}}
 	for _, par := range pr.Params {
 		c.params[par.Name] = par.Default
@@ -53,15 +106,15 @@ func (pr *Protocol) Compile(variant string, overrides map[string]string) (*Insta
 			c.params[b.Param] = b.Value
 		}
 	}
-	for k, val := range overrides {
-		if pr.param(k) == nil {
+	for _, b := range overrides {
+		if pr.param(b.Param) == nil {
 			var names []string
 			for _, x := range pr.Params {
 				names = append(names, x.Name)
 			}
-			return nil, fmt.Errorf("protocol %s has no parameter %q (parameters: %s)", pr.Name, k, strings.Join(names, ", "))
+			return nil, fmt.Errorf("protocol %s has no parameter %q (parameters: %s)", pr.Name, b.Param, strings.Join(names, ", "))
 		}
-		c.params[k] = Value{Text: val, Pos: model.Pos{File: "--param " + k}}
+		c.params[b.Param] = b.Value
 	}
 	for k, val := range c.params {
 		if err := pr.param(k).check(val); err != nil {
@@ -94,6 +147,7 @@ type compiler struct {
 	structs map[string]bool
 	mutexes map[string]bool
 	arrays  map[string]*array
+	threads map[string][]int // thread declaration -> its instances in prog
 	prog    *model.Program
 	used    map[string]bool // replaced blocks met
 }
@@ -246,8 +300,10 @@ func (c *compiler) program() (*model.Program, error) {
 			insts = append(insts, inst{d, i, fmt.Sprintf("%s[%d]", d.Name, i)})
 		}
 	}
-	for _, in := range insts {
+	c.threads = map[string][]int{}
+	for i, in := range insts {
 		p.Threads = append(p.Threads, model.Thread{Name: in.name, Spawned: in.d.Spawned})
+		c.threads[in.d.Name] = append(c.threads[in.d.Name], i)
 	}
 	var tcs []*threadComp
 	for i, in := range insts {
@@ -547,9 +603,9 @@ func (c *compiler) finalCond(e Expr) (*model.Cond, error) {
 			}
 			return &model.Cond{Kind: kind, X: x, Y: y}, err
 		case "==", "!=":
-			l, err := c.location(e.X)
+			obs, err := c.observable(e.X)
 			if err != nil {
-				return nil, errAt(e.At, "a final condition compares a shared variable with a constant")
+				return nil, err
 			}
 			v, err := c.constant(e.Y)
 			if err != nil {
@@ -559,7 +615,7 @@ func (c *compiler) finalCond(e Expr) (*model.Cond, error) {
 			if e.Op == "!=" {
 				kind = model.CNe
 			}
-			return &model.Cond{Kind: kind, Obs: model.Observable{Thread: -1, Reg: model.NoReg, Loc: l}, Val: v}, nil
+			return &model.Cond{Kind: kind, Obs: obs, Val: v}, nil
 		}
 	case *UnExpr:
 		if e.Op == "!" {
@@ -567,7 +623,51 @@ func (c *compiler) finalCond(e Expr) (*model.Cond, error) {
 			return &model.Cond{Kind: model.CNot, X: x}, err
 		}
 	}
-	return nil, errAt(e.pos(), "a final condition compares shared variables with constants, joined by &&, || and !")
+	return nil, errAt(e.pos(), "a final condition compares shared variables and registers (thread.r) with constants, joined by &&, || and !")
+}
+
+// observable resolves what a final condition compares: a shared location,
+// or a register of a thread ("writer.r", "caller[0].r").
+func (c *compiler) observable(e Expr) (model.Observable, error) {
+	if f, ok := e.(*FieldExpr); ok && c.threads[f.Struct] != nil {
+		return c.register(f)
+	}
+	switch e.(type) {
+	case *Name, *FieldExpr, *IndexExpr:
+		l, err := c.location(e)
+		return model.Observable{Thread: -1, Reg: model.NoReg, Loc: l}, err
+	}
+	return model.Observable{}, errAt(e.pos(), "a final condition compares a shared variable or a register (thread.r) with a constant")
+}
+
+// register resolves "t.r" or "t[i].r" in a final condition.
+func (c *compiler) register(f *FieldExpr) (model.Observable, error) {
+	insts := c.threads[f.Struct]
+	k := int64(0)
+	switch {
+	case f.Index != nil && c.pr.thread(f.Struct).Count == nil:
+		return model.Observable{}, errAt(f.At, "thread %s has one instance: name its register as %s.%s", f.Struct, f.Struct, f.Field)
+	case f.Index == nil && len(insts) > 1:
+		return model.Observable{}, errAt(f.At, "thread %s has %d instances: name one, as in %s[0].%s", f.Struct, len(insts), f.Struct, f.Field)
+	case f.Index != nil:
+		var err error
+		if k, err = c.constant(f.Index); err != nil {
+			return model.Observable{}, err
+		}
+		if k < 0 || k >= int64(len(insts)) {
+			return model.Observable{}, errAt(f.Index.pos(), "thread %s has instances 0 to %d, not %d", f.Struct, len(insts)-1, k)
+		}
+	}
+	t := insts[k]
+	if c.prog.Threads[t].Spawned {
+		// It may never start, and then has no registers to compare.
+		return model.Observable{}, errAt(f.At, "thread %s is spawned: a final condition cannot name its registers", f.Struct)
+	}
+	r := c.prog.Threads[t].RegIndex(f.Field)
+	if r == model.NoReg {
+		return model.Observable{}, errAt(f.At, "thread %s has no register %s", c.prog.Threads[t].Name, f.Field)
+	}
+	return model.Observable{Thread: t, Reg: r, Loc: model.NoLoc}, nil
 }
 
 // threadComp compiles one thread instance.

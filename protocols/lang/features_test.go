@@ -161,6 +161,7 @@ func TestUnreadRegister(t *testing.T) {
 		{"rmw", "thread t {\n  r = fetch_add(x, 1, rlx)\n}\n", ""},
 		{"cas", "thread t {\n  ok = cas(x, 0, 1, acq)\n}\n", ""},
 		{"return", "thread t {\n  op get {\n    v = 3\n    return v\n  }\n}\n", ""},
+		{"final", "thread t {\n  r = 3\n}\nfinal p: t.r == 3\n", ""},
 		{"in a procedure", "proc f() {\n  dtaa = 2\n}\nthread t {\n  f()\n}\n", "6:3: dtaa is assigned but never read"},
 		{"unknown read", "thread t {\n  r = dat\n  x = r\n}\n", "6:7: unknown variable dat; did you mean data?"},
 		{"mutex", "mutex m\nthread t {\n  m = 1\n}\n", "7:3: m is a mutex"},
@@ -300,6 +301,49 @@ func TestArrays(t *testing.T) {
 				src = strings.Replace(src, "{7, 8}", "{7, 8, 9}", 1)
 			}
 			wantError(t, build(src), tc.want)
+		})
+	}
+}
+
+// TestFinalRegisters checks final conditions over threads' registers.
+func TestFinalRegisters(t *testing.T) {
+	const head = "protocol r\nparam N = 2\nshared x = 0\nproperty p\nthread w {\n  r = load(x, rlx)\n}\nthread c[N] {\n  v = load(x, rlx)\n}\nthread s spawned {\n  u = load(x, rlx)\n}\n"
+	p := compileOne(t, head+"final p: w.r == 0 && c[1].v != 1 && x == 0\n")
+	var got []string
+	for _, o := range p.Checks[0].Cond.Observables(nil) {
+		got = append(got, o.Name(p))
+	}
+	if strings.Join(got, " ") != "0:r 2:v x" {
+		t.Errorf("observables %v, want 0:r 2:v x", got)
+	}
+	for _, tc := range []struct{ name, final, want string }{
+		{"template without index", "c.v == 0", "14:10: thread c has 2 instances: name one, as in c[0].v"},
+		{"index of a single thread", "w[0].r == 0", "14:10: thread w has one instance"},
+		{"instance out of range", "c[N].v == 0", "14:12: thread c has instances 0 to 1, not 2"},
+		{"no such register", "w.q == 0", "14:10: thread w has no register q"},
+		{"spawned", "s.u == 0", "14:10: thread s is spawned"},
+		{"not a constant", "w.r == x", "14:17: x is not a constant"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("f.oc", head+"final p: "+tc.final+"\n")
+			wantError(t, err, tc.want)
+		})
+	}
+}
+
+// TestCompiledAtLoad checks that every variant, with the parameters of
+// every expect clause, compiles when the file is parsed.
+func TestCompiledAtLoad(t *testing.T) {
+	const head = "protocol v\nparam ORD = rel\nparam N = 1\nshared x = 0\nproperty p\n"
+	for _, tc := range []struct{ name, src, want string }{
+		{"misspelt replace", "variant a \"\" default\nvariant b \"\" { replace bodyy { } }\nthread t {\n  block body { x = 1 }\n}\n", "7:30: variant b replaces block bodyy, which no thread has"},
+		{"bad ordering in a variant", "variant a \"\" default\nvariant b ORD=acq \"\"\nthread t {\n  store(x, 1, ORD)\n}\n", "9:15: acq (parameter ORD) is not a valid ordering for a store (in variant b)"},
+		{"bad replacement", "variant a \"\" default\nvariant b \"\" { replace body { x = zz } }\nthread t {\n  block body { x = 1 }\n}\n", "7:35: unknown variable zz"},
+		{"expect parameters", "thread t[N] {\n  x = 1\n}\nexpect * with N=100: holds\n", "6:1: thread t: count 100 is out of range (1 to 64) (in with N=100)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("f.oc", head+tc.src)
+			wantError(t, err, tc.want)
 		})
 	}
 }

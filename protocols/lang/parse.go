@@ -35,7 +35,10 @@ func Parse(file, src string) (*Protocol, error) {
 		return nil, err
 	}
 	pr.File = file
-	return pr, pr.check()
+	if err := pr.check(); err != nil {
+		return nil, err
+	}
+	return pr, pr.compileAll()
 }
 
 type parser struct{ syntax.Stream }
@@ -866,6 +869,11 @@ func (pr *Protocol) check() error {
 			return err
 		}
 	}
+	for _, th := range pr.Threads {
+		if err := dup("name", th.Name, th.Pos); err != nil {
+			return err
+		}
+	}
 	props := map[string]bool{}
 	for _, pp := range pr.Props {
 		props[pp.Name] = true
@@ -908,6 +916,16 @@ func (pr *Protocol) param(name string) *Param {
 	for _, p := range pr.Params {
 		if p.Name == name {
 			return p
+		}
+	}
+	return nil
+}
+
+// thread returns the thread declared as name.
+func (pr *Protocol) thread(name string) *ThreadDecl {
+	for _, t := range pr.Threads {
+		if t.Name == name {
+			return t
 		}
 	}
 	return nil

@@ -132,6 +132,23 @@ thread reader {
   r = slots[i]
 }
 expect *: violates bounds`},
+		// A final condition over registers: both loads see 0 only
+		// without sequential consistency.
+		{"final-registers", `
+shared x = 0
+shared y = 0
+property sb "some thread sees the other's store"
+thread a {
+  store(x, 1, rlx)
+  r = load(y, rlx)
+}
+thread b[1] {
+  store(y, 1, rlx)
+  r = load(x, rlx)
+}
+final sb: a.r == 1 || b[0].r == 1
+expect *: holds
+expect * under tso, rc11, rc11-consume: violates sb`},
 	} {
 		pr, err := checker.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
 		if err != nil {
