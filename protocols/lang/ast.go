@@ -53,11 +53,14 @@ type Bind struct {
 	Value Value
 }
 
-// Shared is a shared variable: a scalar, a struct with fields, or a mutex.
+// Shared is a shared variable: a scalar, a struct with fields, an array
+// of either (Len set), or a mutex.
 type Shared struct {
 	Name   string
-	Fields []Field // nil for a scalar
+	Fields []Field // nil for a scalar or an array of scalars
 	Init   Expr    // scalar initial value
+	Len    Expr    // an array's number of elements; nil for a scalar or struct
+	Elems  []Expr  // an array of scalars' initial values ({a, b}); the rest are 0
 	Pos    model.Pos
 }
 
@@ -66,6 +69,10 @@ type Field struct {
 	Name string
 	Init Expr
 }
+
+// PropBounds is the property that the checks of array indices assert: a
+// protocol that indexes an array by anything but a constant has it.
+const PropBounds = "bounds"
 
 // Prop declares a property that the checker reports on.
 type Prop struct {
@@ -202,6 +209,11 @@ type (
 		Val Expr
 		At  model.Pos
 	}
+	// BranchStmt is "break" or "continue" (Tok) in the innermost loop.
+	BranchStmt struct {
+		Tok string
+		At  model.Pos
+	}
 	// ExprStmt is a call evaluated for its effect.
 	ExprStmt struct {
 		X  Expr
@@ -220,10 +232,19 @@ type (
 		Name string
 		At   model.Pos
 	}
-	// FieldExpr is "s.f" (a shared struct's field).
+	// FieldExpr is "s.f" (a shared struct's field), or "a[i].f" (a field
+	// of an element of an array of structs; Index is nil for "s.f"). In a
+	// final condition, "t.r" and "t[i].r" name a thread's register.
 	FieldExpr struct {
 		Struct, Field string
+		Index         Expr
 		At            model.Pos
+	}
+	// IndexExpr is "a[i]": an element of a shared array.
+	IndexExpr struct {
+		Array string
+		Index Expr
+		At    model.Pos
 	}
 	// ArrowExpr is "p->f".
 	ArrowExpr struct {
@@ -253,6 +274,11 @@ type (
 		X  Expr
 		At model.Pos
 	}
+	// CondExpr is "c ? x : y".
+	CondExpr struct {
+		Cond, Then, Else Expr
+		At               model.Pos
+	}
 	// CallExpr is load, an RMW, cas, choose, or a procedure call.
 	CallExpr struct {
 		Func string
@@ -274,6 +300,7 @@ func (s *AssumeStmt) pos() model.Pos { return s.At }
 func (s *MemStmt) pos() model.Pos    { return s.At }
 func (s *SpawnStmt) pos() model.Pos  { return s.At }
 func (s *ReturnStmt) pos() model.Pos { return s.At }
+func (s *BranchStmt) pos() model.Pos { return s.At }
 func (s *ExprStmt) pos() model.Pos   { return s.At }
 func (e *Num) pos() model.Pos        { return e.At }
 func (e *Name) pos() model.Pos       { return e.At }
@@ -283,4 +310,6 @@ func (e *DerefExpr) pos() model.Pos  { return e.At }
 func (e *AddrExpr) pos() model.Pos   { return e.At }
 func (e *BinExpr) pos() model.Pos    { return e.At }
 func (e *UnExpr) pos() model.Pos     { return e.At }
+func (e *IndexExpr) pos() model.Pos  { return e.At }
+func (e *CondExpr) pos() model.Pos   { return e.At }
 func (e *CallExpr) pos() model.Pos   { return e.At }

@@ -1,7 +1,9 @@
 package lang
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +32,58 @@ func (in *Instance) ParamString() string {
 // Compile builds the program of the named variant ("" for the default),
 // with overrides ("N" -> "3") applied over the variant's bindings.
 func (pr *Protocol) Compile(variant string, overrides map[string]string) (*Instance, error) {
+	var binds []Bind
+	for k, val := range overrides {
+		binds = append(binds, Bind{Param: k, Value: Value{Text: val, Pos: model.Pos{File: "--param " + k}}})
+	}
+	sort.Slice(binds, func(i, j int) bool { return binds[i].Param < binds[j].Param })
+	return pr.compile(variant, binds)
+}
+
+// compileAll compiles every variant with the default parameters and with
+// those of each expect clause, so that a variant that does not compile is
+// an error when the file is read, not when that variant runs.
+func (pr *Protocol) compileAll() error {
+	variants := []string{""}
+	if len(pr.Variants) > 0 {
+		variants = variants[:0]
+		for _, v := range pr.Variants {
+			variants = append(variants, v.Name)
+		}
+	}
+	sets := [][]Bind{nil}
+	seen := map[string]bool{"": true}
+	for _, e := range pr.Expects {
+		if k := e.paramKey(); !seen[k] {
+			seen[k] = true
+			sets = append(sets, e.Params)
+		}
+	}
+	for _, set := range sets {
+		for _, v := range variants {
+			if _, err := pr.compile(v, set); err != nil {
+				var le *Error
+				if !errors.As(err, &le) {
+					return err
+				}
+				var where []string
+				if v != "" {
+					where = append(where, "variant "+v)
+				}
+				if k := paramKeyOf(set); k != "" {
+					where = append(where, "with "+k)
+				}
+				if len(where) == 0 {
+					return err
+				}
+				return &Error{Pos: le.Pos, Msg: le.Msg + " (in " + strings.Join(where, " ") + ")"}
+			}
+		}
+	}
+	return nil
+}
+
+func (pr *Protocol) compile(variant string, overrides []Bind) (*Instance, error) {
 	c := &compiler{pr: pr, params: map[string]Value{}, locs: map[string]model.Loc{}, used: map[string]bool{}}
 	for _, par := range pr.Params {
 		c.params[par.Name] = par.Default
@@ -52,15 +106,15 @@ func (pr *Protocol) Compile(variant string, overrides map[string]string) (*Insta
 			c.params[b.Param] = b.Value
 		}
 	}
-	for k, val := range overrides {
-		if pr.param(k) == nil {
+	for _, b := range overrides {
+		if pr.param(b.Param) == nil {
 			var names []string
 			for _, x := range pr.Params {
 				names = append(names, x.Name)
 			}
-			return nil, fmt.Errorf("protocol %s has no parameter %q (parameters: %s)", pr.Name, k, strings.Join(names, ", "))
+			return nil, fmt.Errorf("protocol %s has no parameter %q (parameters: %s)", pr.Name, b.Param, strings.Join(names, ", "))
 		}
-		c.params[k] = Value{Text: val, Pos: model.Pos{File: "--param " + k}}
+		c.params[b.Param] = b.Value
 	}
 	for k, val := range c.params {
 		if err := pr.param(k).check(val); err != nil {
@@ -92,9 +146,26 @@ type compiler struct {
 	fields  map[string][]int // field name -> its offsets in the structs that have it
 	structs map[string]bool
 	mutexes map[string]bool
+	arrays  map[string]*array
+	threads map[string][]int // thread declaration -> its instances in prog
 	prog    *model.Program
 	used    map[string]bool // replaced blocks met
 }
+
+// array is a shared array: n elements from location base, each the
+// locations of fields (one location when fields is nil: an array of
+// scalars).
+type array struct {
+	base   model.Loc
+	n      int64
+	fields []string
+}
+
+// stride is the number of locations of an element.
+func (a *array) stride() int64 { return max(1, int64(len(a.fields))) }
+
+// maxArray bounds the length of a shared array.
+const maxArray = 1024
 
 // check validates a value of the parameter: one of its choices for a
 // symbolic parameter, else an ordering or an integer as its default is.
@@ -137,7 +208,7 @@ func (c *compiler) symbol(name string) (int64, bool) {
 func (c *compiler) program() (*model.Program, error) {
 	p := &model.Program{Name: c.pr.Name}
 	c.prog = p
-	c.fields, c.structs, c.mutexes = map[string][]int{}, map[string]bool{}, map[string]bool{}
+	c.fields, c.structs, c.mutexes, c.arrays = map[string][]int{}, map[string]bool{}, map[string]bool{}, map[string]*array{}
 	type init struct {
 		loc model.Loc
 		e   Expr
@@ -150,14 +221,46 @@ func (c *compiler) program() (*model.Program, error) {
 		return l
 	}
 	for _, s := range c.pr.Shared {
-		if s.Fields == nil {
-			inits = append(inits, init{add(s.Name, false), s.Init})
-			continue
-		}
-		c.structs[s.Name] = true
 		for i, f := range s.Fields {
-			inits = append(inits, init{add(s.Name+"."+f.Name, false), f.Init})
 			c.fields[f.Name] = append(c.fields[f.Name], i)
+		}
+		switch {
+		case s.Len != nil:
+			n, err := c.constant(s.Len)
+			if err != nil {
+				return nil, err
+			}
+			if n < 1 || n > maxArray {
+				return nil, errAt(s.Pos, "array %s: %d elements is out of range (1 to %d)", s.Name, n, maxArray)
+			}
+			if int64(len(s.Elems)) > n {
+				return nil, errAt(s.Elems[n].pos(), "array %s has %d elements, not %d initial values", s.Name, n, len(s.Elems))
+			}
+			a := &array{base: model.Loc(len(p.Locs)), n: n}
+			for _, f := range s.Fields {
+				a.fields = append(a.fields, f.Name)
+			}
+			c.arrays[s.Name] = a
+			for k := range n {
+				elem := fmt.Sprintf("%s[%d]", s.Name, k)
+				if s.Fields == nil {
+					var e Expr = &Num{At: s.Pos}
+					if k < int64(len(s.Elems)) {
+						e = s.Elems[k]
+					}
+					inits = append(inits, init{add(elem, false), e})
+				}
+				for _, f := range s.Fields {
+					inits = append(inits, init{add(elem+"."+f.Name, false), f.Init})
+				}
+			}
+		case s.Fields == nil:
+			inits = append(inits, init{add(s.Name, false), s.Init})
+		default:
+			c.structs[s.Name] = true
+			for _, f := range s.Fields {
+				inits = append(inits, init{add(s.Name+"."+f.Name, false), f.Init})
+			}
 		}
 	}
 	for _, m := range c.pr.Mutexes {
@@ -197,14 +300,18 @@ func (c *compiler) program() (*model.Program, error) {
 			insts = append(insts, inst{d, i, fmt.Sprintf("%s[%d]", d.Name, i)})
 		}
 	}
-	for _, in := range insts {
-		p.Threads = append(p.Threads, model.Thread{Name: in.name, Spawned: in.d.Spawned})
-	}
+	c.threads = map[string][]int{}
 	for i, in := range insts {
-		tc := &threadComp{c: c, th: &p.Threads[i], self: in.self}
+		p.Threads = append(p.Threads, model.Thread{Name: in.name, Spawned: in.d.Spawned})
+		c.threads[in.d.Name] = append(c.threads[in.d.Name], i)
+	}
+	var tcs []*threadComp
+	for i, in := range insts {
+		tc := &threadComp{c: c, th: &p.Threads[i], self: in.self, regAt: map[model.Reg]*regAssign{}}
 		if err := tc.block(in.d.Body); err != nil {
 			return nil, err
 		}
+		tcs = append(tcs, tc)
 	}
 	for _, f := range c.pr.Finals {
 		cond, err := c.finalCond(f.Cond)
@@ -212,6 +319,15 @@ func (c *compiler) program() (*model.Program, error) {
 			return nil, err
 		}
 		p.Checks = append(p.Checks, model.Check{Prop: f.Prop, Msg: f.Msg, Cond: cond, Pos: f.Pos})
+	}
+	var observed []model.Observable
+	for _, ch := range p.Checks {
+		observed = ch.Cond.Observables(observed)
+	}
+	for i, tc := range tcs {
+		if err := tc.unread(i, observed); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -242,10 +358,22 @@ func (c *compiler) constant(e Expr) (int64, error) {
 			return 1, err
 		}
 		return 0, err
+	case *CondExpr:
+		v, err := c.constant(e.Cond)
+		if err != nil {
+			return 0, err
+		}
+		if v != 0 {
+			return c.constant(e.Then)
+		}
+		return c.constant(e.Else)
 	case *BinExpr:
 		x, err := c.constant(e.X)
 		if err != nil {
 			return 0, err
+		}
+		if e.Op == "&&" && x == 0 || e.Op == "||" && x != 0 {
+			return b2i(e.Op == "||"), nil
 		}
 		y, err := c.constant(e.Y)
 		if err != nil {
@@ -256,13 +384,14 @@ func (c *compiler) constant(e Expr) (int64, error) {
 	return 0, errAt(e.pos(), "expected a constant")
 }
 
-func foldBin(e *BinExpr, x, y int64) (int64, error) {
-	b := func(v bool) int64 {
-		if v {
-			return 1
-		}
-		return 0
+func b2i(v bool) int64 {
+	if v {
+		return 1
 	}
+	return 0
+}
+
+func foldBin(e *BinExpr, x, y int64) (int64, error) {
 	switch e.Op {
 	case "+":
 		return x + y, nil
@@ -279,21 +408,21 @@ func foldBin(e *BinExpr, x, y int64) (int64, error) {
 		}
 		return x % y, nil
 	case "==":
-		return b(x == y), nil
+		return b2i(x == y), nil
 	case "!=":
-		return b(x != y), nil
+		return b2i(x != y), nil
 	case "<":
-		return b(x < y), nil
+		return b2i(x < y), nil
 	case "<=":
-		return b(x <= y), nil
+		return b2i(x <= y), nil
 	case ">":
-		return b(x > y), nil
+		return b2i(x > y), nil
 	case ">=":
-		return b(x >= y), nil
+		return b2i(x >= y), nil
 	case "&&":
-		return b(x != 0 && y != 0), nil
+		return b2i(x != 0 && y != 0), nil
 	case "||":
-		return b(x != 0 || y != 0), nil
+		return b2i(x != 0 || y != 0), nil
 	}
 	return 0, errAt(e.At, "operator %s is not allowed in a constant", e.Op)
 }
@@ -312,7 +441,8 @@ func (c *compiler) paramInt(name string) (int64, bool) {
 	return 0, false
 }
 
-// location resolves a shared variable, field or mutex named statically.
+// location resolves a shared variable, field, array element or mutex
+// named statically (an array's index must be constant).
 func (c *compiler) location(e Expr) (model.Loc, error) {
 	switch e := e.(type) {
 	case *Name:
@@ -326,8 +456,14 @@ func (c *compiler) location(e Expr) (model.Loc, error) {
 				}
 			}
 		}
-		return model.NoLoc, errAt(e.At, "unknown shared variable %s", e.Name)
+		if a := c.arrays[e.Name]; a != nil {
+			return a.base, nil
+		}
+		return model.NoLoc, errAt(e.At, "unknown shared variable %s%s", e.Name, c.suggest(e.Name))
 	case *FieldExpr:
+		if e.Index != nil {
+			return c.staticElement(e.Struct, e.Index, e.Field, e.At)
+		}
 		if !c.structs[e.Struct] {
 			return model.NoLoc, errAt(e.At, "unknown shared struct %s", e.Struct)
 		}
@@ -335,8 +471,100 @@ func (c *compiler) location(e Expr) (model.Loc, error) {
 			return l, nil
 		}
 		return model.NoLoc, errAt(e.At, "struct %s has no field %s", e.Struct, e.Field)
+	case *IndexExpr:
+		return c.staticElement(e.Array, e.Index, "", e.At)
 	}
 	return model.NoLoc, errAt(e.pos(), "expected a shared variable")
+}
+
+// array returns the shared array called name.
+func (c *compiler) array(name string, at model.Pos) (*array, error) {
+	if a := c.arrays[name]; a != nil {
+		return a, nil
+	}
+	return nil, errAt(at, "unknown shared array %s%s", name, c.suggest(name))
+}
+
+// staticElement resolves element index, a constant, of array name, and
+// its field when not "".
+func (c *compiler) staticElement(name string, index Expr, field string, at model.Pos) (model.Loc, error) {
+	a, err := c.array(name, at)
+	if err != nil {
+		return model.NoLoc, err
+	}
+	k, err := c.constant(index)
+	if err != nil {
+		return model.NoLoc, err
+	}
+	return c.element(a, name, k, index.pos(), field, at)
+}
+
+// element is the location of element k of array a called name (of its
+// field, when not ""); an index out of range is an error at pos.
+func (c *compiler) element(a *array, name string, k int64, pos model.Pos, field string, at model.Pos) (model.Loc, error) {
+	if k < 0 || k >= a.n {
+		return model.NoLoc, errAt(pos, "index %d is out of range: array %s has %d elements", k, name, a.n)
+	}
+	off, err := c.fieldOffset(a, name, field, at)
+	return a.base + model.Loc(k*a.stride()+off), err
+}
+
+// fieldOffset is the offset of field in the elements of array a ("": the
+// element itself).
+func (c *compiler) fieldOffset(a *array, name, field string, at model.Pos) (int64, error) {
+	if field == "" {
+		return 0, nil
+	}
+	if a.fields == nil {
+		return 0, errAt(at, "%s is an array of scalars: its elements have no field %s", name, field)
+	}
+	for i, f := range a.fields {
+		if f == field {
+			return int64(i), nil
+		}
+	}
+	return 0, errAt(at, "the elements of %s have no field %s", name, field)
+}
+
+// suggest names the shared variable closest to name, when one is close
+// enough to be a misspelling of it: "; did you mean data?".
+func (c *compiler) suggest(name string) string {
+	best, bestD := "", 3
+	for _, s := range c.pr.Shared {
+		if d := editDistance(name, s.Name); d < bestD && d < len(name) && d > 0 {
+			best, bestD = s.Name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
+
+// editDistance is the optimal string alignment distance of a and b:
+// insertions, deletions, substitutions and transpositions of neighbours.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // ordering resolves an ordering argument: a literal or a parameter.
@@ -375,9 +603,9 @@ func (c *compiler) finalCond(e Expr) (*model.Cond, error) {
 			}
 			return &model.Cond{Kind: kind, X: x, Y: y}, err
 		case "==", "!=":
-			l, err := c.location(e.X)
+			obs, err := c.observable(e.X)
 			if err != nil {
-				return nil, errAt(e.At, "a final condition compares a shared variable with a constant")
+				return nil, err
 			}
 			v, err := c.constant(e.Y)
 			if err != nil {
@@ -387,7 +615,7 @@ func (c *compiler) finalCond(e Expr) (*model.Cond, error) {
 			if e.Op == "!=" {
 				kind = model.CNe
 			}
-			return &model.Cond{Kind: kind, Obs: model.Observable{Thread: -1, Reg: model.NoReg, Loc: l}, Val: v}, nil
+			return &model.Cond{Kind: kind, Obs: obs, Val: v}, nil
 		}
 	case *UnExpr:
 		if e.Op == "!" {
@@ -395,7 +623,51 @@ func (c *compiler) finalCond(e Expr) (*model.Cond, error) {
 			return &model.Cond{Kind: model.CNot, X: x}, err
 		}
 	}
-	return nil, errAt(e.pos(), "a final condition compares shared variables with constants, joined by &&, || and !")
+	return nil, errAt(e.pos(), "a final condition compares shared variables and registers (thread.r) with constants, joined by &&, || and !")
+}
+
+// observable resolves what a final condition compares: a shared location,
+// or a register of a thread ("writer.r", "caller[0].r").
+func (c *compiler) observable(e Expr) (model.Observable, error) {
+	if f, ok := e.(*FieldExpr); ok && c.threads[f.Struct] != nil {
+		return c.register(f)
+	}
+	switch e.(type) {
+	case *Name, *FieldExpr, *IndexExpr:
+		l, err := c.location(e)
+		return model.Observable{Thread: -1, Reg: model.NoReg, Loc: l}, err
+	}
+	return model.Observable{}, errAt(e.pos(), "a final condition compares a shared variable or a register (thread.r) with a constant")
+}
+
+// register resolves "t.r" or "t[i].r" in a final condition.
+func (c *compiler) register(f *FieldExpr) (model.Observable, error) {
+	insts := c.threads[f.Struct]
+	k := int64(0)
+	switch {
+	case f.Index != nil && c.pr.thread(f.Struct).Count == nil:
+		return model.Observable{}, errAt(f.At, "thread %s has one instance: name its register as %s.%s", f.Struct, f.Struct, f.Field)
+	case f.Index == nil && len(insts) > 1:
+		return model.Observable{}, errAt(f.At, "thread %s has %d instances: name one, as in %s[0].%s", f.Struct, len(insts), f.Struct, f.Field)
+	case f.Index != nil:
+		var err error
+		if k, err = c.constant(f.Index); err != nil {
+			return model.Observable{}, err
+		}
+		if k < 0 || k >= int64(len(insts)) {
+			return model.Observable{}, errAt(f.Index.pos(), "thread %s has instances 0 to %d, not %d", f.Struct, len(insts)-1, k)
+		}
+	}
+	t := insts[k]
+	if c.prog.Threads[t].Spawned {
+		// It may never start, and then has no registers to compare.
+		return model.Observable{}, errAt(f.At, "thread %s is spawned: a final condition cannot name its registers", f.Struct)
+	}
+	r := c.prog.Threads[t].RegIndex(f.Field)
+	if r == model.NoReg {
+		return model.Observable{}, errAt(f.At, "thread %s has no register %s", c.prog.Threads[t].Name, f.Field)
+	}
+	return model.Observable{Thread: t, Reg: r, Loc: model.NoLoc}, nil
 }
 
 // threadComp compiles one thread instance.
@@ -405,12 +677,35 @@ type threadComp struct {
 	self  int64
 	scope []string // procedure frames: register name prefixes
 	rets  []*retFrame
+	loops []*loop // the loops around the statement compiled, innermost last
 	ntemp int
+	// regs lists the registers assignments created, in order; regAt finds them.
+	regs  []*regAssign
+	regAt map[model.Reg]*regAssign
 }
 
 type retFrame struct {
+	name  string // the operation or procedure
 	dst   model.Reg
 	jumps []int
+}
+
+// loop is a loop being compiled: the jumps of its break and continue
+// statements, to patch, and what they may not leave.
+type loop struct {
+	breaks, conts []int
+	rets          int       // operations and procedures open when it began
+	counter       model.Reg // a for loop's variable; NoReg for a while loop
+	at            model.Pos
+}
+
+// regAssign is a register created by an assignment: where, and whether an
+// assignment to it performs an operation (a memory access, a choice).
+type regAssign struct {
+	reg  model.Reg
+	name string
+	at   model.Pos
+	acts bool
 }
 
 func (t *threadComp) emit(in model.Instr) int {
@@ -425,6 +720,13 @@ func (t *threadComp) emit(in model.Instr) int {
 }
 
 func (t *threadComp) pc() int { return len(t.th.Code) }
+
+// patch points the jumps at target.
+func (t *threadComp) patch(jumps []int, target int) {
+	for _, j := range jumps {
+		t.th.Code[j].Target = target
+	}
+}
 
 func (t *threadComp) prefix() string {
 	if len(t.scope) == 0 {
@@ -481,11 +783,14 @@ func (t *threadComp) stmt(s Stmt) error {
 		t.th.Code[j].Target = t.pc()
 		return nil
 	case *WhileStmt:
+		// cnt = 0; top: if !cond goto end; if cnt < max goto body; bound;
+		// body: ...; cont: cnt = cnt + 1; goto top; end:
 		max, err := t.c.constant(s.Max)
 		if err != nil {
 			return err
 		}
 		cnt := t.temp()
+		t.emit(model.Instr{Op: model.OpAssign, Dst: cnt, Val: model.Const(0), Pos: s.At})
 		top := t.pc()
 		cond, err := t.expr(s.Cond)
 		if err != nil {
@@ -494,14 +799,16 @@ func (t *threadComp) stmt(s Stmt) error {
 		exit := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(cond), Pos: s.At, Text: "while"})
 		t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Lt, model.RegExpr(cnt), model.Const(max)), Target: t.pc() + 2, Pos: s.At})
 		t.emit(model.Instr{Op: model.OpBound, Pos: s.At, Text: fmt.Sprintf("while loop ran %d times", max)})
-		if err := t.block(s.Body); err != nil {
+		l, err := t.loopBody(s.Body, model.NoReg, s.At)
+		if err != nil {
 			return err
 		}
 		t.emit(model.Instr{Op: model.OpAssign, Dst: cnt, Val: model.Bin(model.Add, model.RegExpr(cnt), model.Const(1)), Pos: s.At})
 		t.emit(model.Instr{Op: model.OpJump, Target: top, Pos: s.At})
-		t.th.Code[exit].Target = t.pc()
+		t.patch(append(l.breaks, exit), t.pc())
 		return nil
 	case *ForStmt:
+		// i = from; top: if i >= to goto end; body; cont: i = i + 1; goto top; end:
 		from, err := t.expr(s.From)
 		if err != nil {
 			return err
@@ -510,6 +817,15 @@ func (t *threadComp) stmt(s Stmt) error {
 		if err != nil {
 			return err
 		}
+		if hasReg(to) {
+			// The count is fixed when the loop starts.
+			n := t.temp()
+			t.emit(model.Instr{Op: model.OpAssign, Dst: n, Val: to, Pos: s.At})
+			to = model.RegExpr(n)
+		}
+		if t.isShared(s.Var) {
+			return errAt(s.At, "loop variable %s is a shared variable; a loop counts in a register", s.Var)
+		}
 		i := t.reg(s.Var)
 		if i == model.NoReg {
 			i = t.newReg(t.prefix() + s.Var)
@@ -517,12 +833,28 @@ func (t *threadComp) stmt(s Stmt) error {
 		t.emit(model.Instr{Op: model.OpAssign, Dst: i, Val: from, Pos: s.At, Text: s.Var + " = ..."})
 		top := t.pc()
 		exit := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Ge, model.RegExpr(i), to), Pos: s.At, Text: "for"})
-		if err := t.block(s.Body); err != nil {
+		l, err := t.loopBody(s.Body, i, s.At)
+		if err != nil {
 			return err
 		}
 		t.emit(model.Instr{Op: model.OpAssign, Dst: i, Val: model.Bin(model.Add, model.RegExpr(i), model.Const(1)), Pos: s.At})
 		t.emit(model.Instr{Op: model.OpJump, Target: top, Pos: s.At})
-		t.th.Code[exit].Target = t.pc()
+		t.patch(append(l.breaks, exit), t.pc())
+		return nil
+	case *BranchStmt:
+		if len(t.loops) == 0 {
+			return errAt(s.At, "%s outside a loop", s.Tok)
+		}
+		l := t.loops[len(t.loops)-1]
+		if len(t.rets) > l.rets {
+			return errAt(s.At, "%s would leave operation %s without its return", s.Tok, t.rets[len(t.rets)-1].name)
+		}
+		j := t.emit(model.Instr{Op: model.OpJump, Pos: s.At, Text: s.Tok})
+		if s.Tok == "break" {
+			l.breaks = append(l.breaks, j)
+		} else {
+			l.conts = append(l.conts, j)
+		}
 		return nil
 	case *NamedBlock:
 		if v := t.c.variant; v != nil {
@@ -536,13 +868,11 @@ func (t *threadComp) stmt(s Stmt) error {
 		// An operation: call and return markers around its body, for
 		// histories; "return e" in the body gives its result.
 		t.emit(model.Instr{Op: model.OpCall, Msg: s.Name, Pos: s.At, Text: "call " + s.Name})
-		ret := &retFrame{dst: t.temp()}
+		ret := &retFrame{name: s.Name, dst: t.temp()}
 		t.rets = append(t.rets, ret)
 		err := t.block(s.Body)
 		t.rets = t.rets[:len(t.rets)-1]
-		for _, j := range ret.jumps {
-			t.th.Code[j].Target = t.pc()
-		}
+		t.patch(ret.jumps, t.pc())
 		t.emit(model.Instr{Op: model.OpRet, Msg: s.Name, Val: model.RegExpr(ret.dst), Pos: s.At, Text: "return from " + s.Name})
 		return err
 	case *EitherStmt:
@@ -562,9 +892,7 @@ func (t *threadComp) stmt(s Stmt) error {
 				t.th.Code[br].Target = t.pc()
 			}
 		}
-		for _, j := range ends {
-			t.th.Code[j].Target = t.pc()
-		}
+		t.patch(ends, t.pc())
 		return nil
 	case *AssertStmt:
 		if !t.c.hasProp(s.Prop) {
@@ -621,6 +949,18 @@ func (t *threadComp) stmt(s Stmt) error {
 	return errAt(s.pos(), "unsupported statement")
 }
 
+// loopBody compiles the body of a loop whose variable is counter (NoReg
+// for none). Its continue statements jump to the code emitted next (the
+// end of the round); the caller patches its breaks to the loop's exit.
+func (t *threadComp) loopBody(b *Block, counter model.Reg, at model.Pos) (*loop, error) {
+	l := &loop{rets: len(t.rets), counter: counter, at: at}
+	t.loops = append(t.loops, l)
+	err := t.block(b)
+	t.loops = t.loops[:len(t.loops)-1]
+	t.patch(l.conts, t.pc())
+	return l, err
+}
+
 func (c *compiler) hasProp(name string) bool {
 	for _, p := range c.pr.Props {
 		if p.Name == name {
@@ -631,12 +971,18 @@ func (c *compiler) hasProp(name string) bool {
 }
 
 func (t *threadComp) assign(s *AssignStmt) error {
+	if n, ok := s.LHS.(*Name); ok && t.c.mutexes[n.Name] && t.reg(n.Name) == model.NoReg {
+		return errAt(n.At, "%s is a mutex: use lock(%s) and unlock(%s)", n.Name, n.Name, n.Name)
+	}
 	if n, ok := s.LHS.(*Name); ok && !t.isShared(n.Name) {
 		if _, isParam := t.c.params[n.Name]; isParam {
 			return errAt(n.At, "cannot assign to parameter %s", n.Name)
 		}
 		if n.Name == "self" {
 			return errAt(n.At, "cannot assign to self")
+		}
+		if t.c.arrays[n.Name] != nil {
+			return errAt(n.At, "%s is an array: assign its elements (%s[i] = ...)", n.Name, n.Name)
 		}
 		start := t.pc()
 		v, err := t.expr(s.RHS)
@@ -646,6 +992,16 @@ func (t *threadComp) assign(s *AssignStmt) error {
 		r := t.reg(n.Name)
 		if r == model.NoReg {
 			r = t.newReg(t.prefix() + n.Name)
+			ra := &regAssign{reg: r, name: n.Name, at: n.At}
+			t.regs, t.regAt[r] = append(t.regs, ra), ra
+		}
+		for _, l := range t.loops {
+			if l.counter == r {
+				return errAt(n.At, "%s counts the for loop at %s, which is never cut: it cannot be assigned in its body", n.Name, l.at)
+			}
+		}
+		if ra := t.regAt[r]; ra != nil && !ra.acts {
+			ra.acts = slices.ContainsFunc(t.th.Code[start:], func(in model.Instr) bool { return visible(in.Op) })
 		}
 		// Put a call's result straight into the register.
 		if v.Kind == model.EReg && t.pc() > start && strings.HasPrefix(t.th.Regs[v.Reg], "%") {
@@ -670,6 +1026,74 @@ func (t *threadComp) assign(s *AssignStmt) error {
 	return nil
 }
 
+// visible reports whether an instruction makes an event: a memory access,
+// a choice, a spawn or an operation marker.
+func visible(op model.Op) bool {
+	switch op {
+	case model.OpAssign, model.OpBranch, model.OpJump, model.OpAssert, model.OpAssume, model.OpBound:
+		return false
+	}
+	return true
+}
+
+// unread checks the registers assignments created in thread number ti: a
+// register that nothing reads (no instruction but its own updates, no
+// final condition in observed) and that no assignment fills from an
+// operation is most likely a misspelt shared variable, whose accesses,
+// races included, would silently vanish.
+func (t *threadComp) unread(ti int, observed []model.Observable) error {
+	read := map[model.Reg]bool{}
+	for _, o := range observed {
+		if o.Thread == ti {
+			read[o.Reg] = true
+		}
+	}
+	for i := range t.th.Code {
+		in := &t.th.Code[i]
+		for _, e := range []*model.Expr{in.Addr, in.Val, in.Expected, in.Cond} {
+			regsOf(e, func(r model.Reg) {
+				if in.Op != model.OpAssign || r != in.Dst {
+					read[r] = true
+				}
+			})
+		}
+	}
+	for _, ra := range t.regs {
+		if !ra.acts && !read[ra.reg] {
+			return errAt(ra.at, "%s is assigned but never read: not a shared variable%s", ra.name, t.c.suggest(ra.name))
+		}
+	}
+	return nil
+}
+
+// regsOf calls f on every register e reads.
+func regsOf(e *model.Expr, f func(model.Reg)) {
+	if e == nil {
+		return
+	}
+	if e.Kind == model.EReg {
+		f(e.Reg)
+	}
+	regsOf(e.X, f)
+	regsOf(e.Y, f)
+}
+
+// hasReg reports whether e reads a register.
+func hasReg(e *model.Expr) bool {
+	found := false
+	regsOf(e, func(model.Reg) { found = true })
+	return found
+}
+
+// constValue returns the value of e when it reads no register.
+func constValue(e *model.Expr) (int64, bool) {
+	if hasReg(e) {
+		return 0, false
+	}
+	v, err := model.EvalExpr(e, nil)
+	return v, err == nil
+}
+
 func (t *threadComp) isShared(name string) bool {
 	if t.reg(name) != model.NoReg {
 		return false
@@ -685,11 +1109,22 @@ func (t *threadComp) addr(e Expr) (*model.Expr, error) {
 		if r := t.reg(e.Name); r != model.NoReg {
 			return model.RegExpr(r), nil // a pointer held in a register
 		}
+		if t.c.arrays[e.Name] != nil {
+			return nil, errAt(e.At, "%s is an array: name an element (%s[i])", e.Name, e.Name)
+		}
 		l, err := t.c.location(e)
 		return model.Const(model.AddrOf(l)), err
 	case *FieldExpr:
+		if e.Index != nil {
+			return t.elemAddr(e.Struct, e.Index, e.Field, e.At)
+		}
 		l, err := t.c.location(e)
 		return model.Const(model.AddrOf(l)), err
+	case *IndexExpr:
+		if a := t.c.arrays[e.Array]; a != nil && a.fields != nil {
+			return nil, errAt(e.At, "the elements of %s are structs: name a field (%s[i].%s)", e.Array, e.Array, a.fields[0])
+		}
+		return t.elemAddr(e.Array, e.Index, "", e.At)
 	case *ArrowExpr:
 		p, err := t.expr(e.Ptr)
 		if err != nil {
@@ -711,7 +1146,40 @@ func (t *threadComp) addr(e Expr) (*model.Expr, error) {
 	case *DerefExpr:
 		return t.expr(e.Ptr)
 	}
-	return nil, errAt(e.pos(), "expected a shared variable, field or pointer")
+	return nil, errAt(e.pos(), "expected a shared variable, field, array element or pointer")
+}
+
+// elemAddr compiles the address of element index of array name (of its
+// field, when not ""). A constant index out of range is an error; any
+// other index is checked when the thread runs, by an assertion of
+// property bounds before the access.
+func (t *threadComp) elemAddr(name string, index Expr, field string, at model.Pos) (*model.Expr, error) {
+	a, err := t.c.array(name, at)
+	if err != nil {
+		return nil, err
+	}
+	i, err := t.expr(index)
+	if err != nil {
+		return nil, err
+	}
+	if k, ok := constValue(i); ok {
+		l, err := t.c.element(a, name, k, index.pos(), field, at)
+		return model.Const(model.AddrOf(l)), err
+	}
+	off, err := t.c.fieldOffset(a, name, field, at)
+	if err != nil {
+		return nil, err
+	}
+	if !t.c.hasProp(PropBounds) {
+		return nil, errAt(index.pos(), "an index that is not constant needs property %s", PropBounds)
+	}
+	inRange := model.Bin(model.LAnd, model.Bin(model.Ge, i, model.Const(0)), model.Bin(model.Lt, i, model.Const(a.n)))
+	msg := fmt.Sprintf("index %s of array %s out of range (%d elements)", formatExpr(index), name, a.n)
+	t.emit(model.Instr{Op: model.OpAssert, Cond: inRange, Prop: PropBounds, Msg: msg, Pos: index.pos(), Text: "bounds of " + name})
+	if a.stride() > 1 {
+		i = model.Bin(model.Mul, i, model.Const(a.stride()))
+	}
+	return model.Bin(model.Add, model.Const(model.AddrOf(a.base)+off), i), nil
 }
 
 func (t *threadComp) load(addr *model.Expr, o model.Ordering, at model.Pos, text string) *model.Expr {
@@ -729,7 +1197,9 @@ var binOps = map[string]model.BinOp{
 var rmwOps = map[string]model.RMWOp{"xchg": model.Xchg, "fetch_add": model.FetchAdd, "fetch_sub": model.FetchSub,
 	"fetch_or": model.FetchOr, "fetch_and": model.FetchAnd, "fetch_xor": model.FetchXor}
 
-// expr compiles an expression, emitting the memory accesses it makes.
+// expr compiles an expression, emitting the memory accesses it makes, in
+// C's order: operands left to right, the right operand of && and || only
+// when the left one does not decide, one arm of ?: after its condition.
 func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 	switch e := e.(type) {
 	case *Num:
@@ -756,18 +1226,29 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		if t.c.structs[e.Name] {
 			return nil, errAt(e.At, "%s is a struct: read a field (%s.f) or take its address (&%s)", e.Name, e.Name, e.Name)
 		}
+		if t.c.arrays[e.Name] != nil {
+			return nil, errAt(e.At, "%s is an array: read an element (%s[i]) or take its address (&%s)", e.Name, e.Name, e.Name)
+		}
 		if _, ok := t.c.locs[e.Name]; ok {
 			a, err := t.addr(e)
 			return t.load(a, model.NA, e.At, e.Name), err
 		}
-		return nil, errAt(e.At, "unknown variable %s", e.Name)
-	case *FieldExpr, *ArrowExpr, *DerefExpr:
+		return nil, errAt(e.At, "unknown variable %s%s", e.Name, t.c.suggest(e.Name))
+	case *FieldExpr, *IndexExpr, *ArrowExpr, *DerefExpr:
 		a, err := t.addr(e)
 		if err != nil {
 			return nil, err
 		}
 		return t.load(a, model.NA, e.pos(), "read"), nil
 	case *AddrExpr:
+		switch of := e.Of.(type) {
+		case *IndexExpr:
+			return t.elemAddr(of.Array, of.Index, "", of.At)
+		case *FieldExpr:
+			if of.Index != nil {
+				return t.elemAddr(of.Struct, of.Index, of.Field, of.At)
+			}
+		}
 		l, err := t.c.location(e.Of)
 		return model.Const(model.AddrOf(l)), err
 	case *UnExpr:
@@ -777,16 +1258,95 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		}
 		return model.Not(x), err
 	case *BinExpr:
+		if e.Op == "&&" || e.Op == "||" {
+			return t.logical(e)
+		}
 		x, err := t.expr(e.X)
 		if err != nil {
 			return nil, err
 		}
 		y, err := t.expr(e.Y)
 		return model.Bin(binOps[e.Op], x, y), err
+	case *CondExpr:
+		return t.conditional(e)
 	case *CallExpr:
 		return t.call(e)
 	}
 	return nil, errAt(e.pos(), "unsupported expression")
+}
+
+// logical compiles x && y and x || y. When y makes no access, the IR's
+// own operator, which does not evaluate y when x decides, is enough;
+// otherwise y's code runs only when x does not decide:
+//
+//	r = 0 (&&) or 1 (||); if !x (&&) or x (||) goto end; y's code; r = y != 0; end:
+//
+// As in C11, the result carries no dependency from x (only control).
+func (t *threadComp) logical(e *BinExpr) (*model.Expr, error) {
+	x, err := t.expr(e.X)
+	if err != nil {
+		return nil, err
+	}
+	or := e.Op == "||"
+	mark := t.pc()
+	set := t.emit(model.Instr{Op: model.OpAssign, Val: model.Const(b2i(or)), Pos: e.At, Text: e.Op})
+	decided := model.Not(x)
+	if or {
+		decided = x
+	}
+	br := t.emit(model.Instr{Op: model.OpBranch, Cond: decided, Pos: e.At, Text: e.Op})
+	y, err := t.expr(e.Y)
+	if err != nil {
+		return nil, err
+	}
+	if t.pc() == br+1 {
+		t.th.Code = t.th.Code[:mark]
+		return model.Bin(binOps[e.Op], x, y), nil
+	}
+	r := t.temp()
+	t.th.Code[set].Dst = r
+	t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: truth(y), Pos: e.At, Text: e.Op})
+	t.th.Code[br].Target = t.pc()
+	return model.RegExpr(r), nil
+}
+
+// truth is e as C's && and || see it: 0 or 1.
+func truth(e *model.Expr) *model.Expr {
+	if e.Kind == model.ENot {
+		return e
+	}
+	if e.Kind == model.EBin {
+		switch e.Op {
+		case model.Eq, model.Ne, model.Lt, model.Le, model.Gt, model.Ge, model.LAnd, model.LOr:
+			return e
+		}
+	}
+	return model.Bin(model.Ne, e, model.Const(0))
+}
+
+// conditional compiles c ? x : y, making only the accesses of the arm c
+// selects: if !c goto else; r = x; goto end; else: r = y; end:
+func (t *threadComp) conditional(e *CondExpr) (*model.Expr, error) {
+	c, err := t.expr(e.Cond)
+	if err != nil {
+		return nil, err
+	}
+	r := t.temp()
+	br := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(c), Pos: e.At, Text: "?:"})
+	x, err := t.expr(e.Then)
+	if err != nil {
+		return nil, err
+	}
+	t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: x, Pos: e.At, Text: "?:"})
+	j := t.emit(model.Instr{Op: model.OpJump, Pos: e.At})
+	t.th.Code[br].Target = t.pc()
+	y, err := t.expr(e.Else)
+	if err != nil {
+		return nil, err
+	}
+	t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: y, Pos: e.At, Text: "?:"})
+	t.th.Code[j].Target = t.pc()
+	return model.RegExpr(r), nil
 }
 
 func (t *threadComp) argc(e *CallExpr, n, ords, optOrds int) error {
@@ -901,14 +1461,15 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		r := t.newReg(frame + name)
 		t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: args[i], Pos: e.At, Text: name + " = ..."})
 	}
-	ret := &retFrame{dst: t.temp()}
+	ret := &retFrame{name: proc.Name, dst: t.temp()}
 	t.rets = append(t.rets, ret)
+	loops := t.loops
+	t.loops = nil // break and continue do not leave a procedure
 	err := t.block(proc.Body)
+	t.loops = loops
 	t.rets = t.rets[:len(t.rets)-1]
 	t.scope = t.scope[:len(t.scope)-1]
-	for _, j := range ret.jumps {
-		t.th.Code[j].Target = t.pc()
-	}
+	t.patch(ret.jumps, t.pc())
 	return model.RegExpr(ret.dst), err
 }
 

@@ -45,15 +45,25 @@ func (pr *Protocol) Format() string {
 		b.WriteString("\n")
 	}
 	for _, s := range pr.Shared {
-		if s.Fields == nil {
-			fmt.Fprintf(&b, "shared %s = %s\n", s.Name, formatExpr(s.Init))
-			continue
+		fmt.Fprintf(&b, "shared %s", s.Name)
+		if s.Len != nil {
+			fmt.Fprintf(&b, "[%s]", formatExpr(s.Len))
 		}
-		var fs []string
-		for _, f := range s.Fields {
-			fs = append(fs, f.Name+" = "+formatExpr(f.Init))
+		switch {
+		case s.Fields != nil:
+			var fs []string
+			for _, f := range s.Fields {
+				fs = append(fs, f.Name+" = "+formatExpr(f.Init))
+			}
+			fmt.Fprintf(&b, " { %s }", strings.Join(fs, ", "))
+		case s.Len != nil:
+			if s.Elems != nil {
+				fmt.Fprintf(&b, " = {%s}", strings.Join(formatExprs(s.Elems), ", "))
+			}
+		default:
+			fmt.Fprintf(&b, " = %s", formatExpr(s.Init))
 		}
-		fmt.Fprintf(&b, "shared %s { %s }\n", s.Name, strings.Join(fs, ", "))
+		b.WriteString("\n")
 	}
 	for _, m := range pr.Mutexes {
 		fmt.Fprintf(&b, "mutex %s\n", m.Name)
@@ -149,10 +159,7 @@ func formatStmt(b *strings.Builder, s Stmt, depth int) {
 	case *AssumeStmt:
 		fmt.Fprintf(b, "assume %s", formatExpr(s.Cond))
 	case *MemStmt:
-		var args []string
-		for _, a := range s.Args {
-			args = append(args, formatExpr(a))
-		}
+		args := formatExprs(s.Args)
 		if s.Ord != nil {
 			args = append(args, s.Ord.Text)
 		}
@@ -164,6 +171,8 @@ func formatStmt(b *strings.Builder, s Stmt, depth int) {
 		if s.Val != nil {
 			b.WriteString(" " + formatExpr(s.Val))
 		}
+	case *BranchStmt:
+		b.WriteString(s.Tok)
 	case *ExprStmt:
 		b.WriteString(formatExpr(s.X))
 	}
@@ -176,7 +185,14 @@ func formatExpr(e Expr) string {
 	case *Name:
 		return e.Name
 	case *FieldExpr:
+		if e.Index != nil {
+			return e.Struct + "[" + formatExpr(e.Index) + "]." + e.Field
+		}
 		return e.Struct + "." + e.Field
+	case *IndexExpr:
+		return e.Array + "[" + formatExpr(e.Index) + "]"
+	case *CondExpr:
+		return "(" + formatExpr(e.Cond) + " ? " + formatExpr(e.Then) + " : " + formatExpr(e.Else) + ")"
 	case *ArrowExpr:
 		return formatExpr(e.Ptr) + "->" + e.Field
 	case *DerefExpr:
@@ -188,14 +204,19 @@ func formatExpr(e Expr) string {
 	case *UnExpr:
 		return e.Op + formatExpr(e.X)
 	case *CallExpr:
-		var args []string
-		for _, a := range e.Args {
-			args = append(args, formatExpr(a))
-		}
+		args := formatExprs(e.Args)
 		for _, o := range e.Ords {
 			args = append(args, o.Text)
 		}
 		return e.Func + "(" + strings.Join(args, ", ") + ")"
 	}
 	return "?"
+}
+
+func formatExprs(es []Expr) []string {
+	var parts []string
+	for _, e := range es {
+		parts = append(parts, formatExpr(e))
+	}
+	return parts
 }

@@ -85,10 +85,10 @@ func TestErrors(t *testing.T) {
 		{"unknown procedure", thread("  f()"), "", nil, "7:3: unknown procedure f"},
 		{"lock a variable", thread("  lock(x)"), "", nil, "7:3: lock takes a mutex"},
 		{"read a mutex", thread("  r = m"), "", nil, "7:7: m is a mutex"},
-		{"unknown parameter", thread("  r = 1"), "", map[string]string{"K": "1"}, "has no parameter \"K\""},
-		{"unknown variant", thread("  r = 1"), "fast", nil, "has no variant \"fast\""},
-		{"bad parameter value", thread("  r = 1"), "", map[string]string{"ORD": "sideways"}, "--param ORD: parameter ORD: \"sideways\" is neither"},
-		{"integer for an ordering parameter", thread("  r = 1"), "", map[string]string{"ORD": "3"}, "--param ORD: parameter ORD holds an ordering, not the integer 3"},
+		{"unknown parameter", thread("  x = 1"), "", map[string]string{"K": "1"}, "has no parameter \"K\""},
+		{"unknown variant", thread("  x = 1"), "fast", nil, "has no variant \"fast\""},
+		{"bad parameter value", thread("  x = 1"), "", map[string]string{"ORD": "sideways"}, "--param ORD: parameter ORD: \"sideways\" is neither"},
+		{"integer for an ordering parameter", thread("  x = 1"), "", map[string]string{"ORD": "3"}, "--param ORD: parameter ORD holds an ordering, not the integer 3"},
 		{"ordering for an integer parameter", "protocol e\nparam N = 2\nvariant a N=acq default\nthread t { }\n", "", nil, "3:13: parameter N holds an integer, not the ordering acq"},
 		{"unknown struct field", "protocol e\nshared s { a = 0 }\nthread t {\n  r = s.z\n}\n", "", nil, "4:7: struct s has no field z"},
 		{"recursion", "protocol e\nproc f() { f() }\nthread t {\n  f()\n}\n", "", nil, "2:12: procedure f calls itself"},
@@ -117,10 +117,65 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// newSyntax uses arrays, break and continue, ?:, && over memory and
+// final conditions over registers.
+const newSyntax = `protocol n "new syntax"
+param N = 2
+variant a "" default
+variant b "" { replace body { break } }
+shared flag = 0
+shared slots[N] = {1, 2}
+shared ring[2] { seq = 0, val = 0 }
+shared none[1]
+property p
+thread t[N] {
+  i = load(flag, acq)
+  for k in 0..N {
+    if k == 1 { continue }
+    v = flag == 1 && slots[i] == 2 ? ring[i].val : -1
+    store(ring[self].seq, v, rel)
+    while load(flag, acq) == 0 || none[0] max 2 { block body { continue } }
+  }
+  q = &ring[i]
+  r = q->val
+}
+final p: t[0].r == 0 || slots[1] == 2 && ring[1].seq != 1
+`
+
+// TestFormatNewSyntax checks that the new constructs print as text that
+// parses to the same programs.
+func TestFormatNewSyntax(t *testing.T) {
+	pr, err := Parse("n.oc", newSyntax)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Parse("printed.oc", pr.Format())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, pr.Format())
+	}
+	if again.Format() != pr.Format() {
+		t.Errorf("printing is not stable:\n%s\nthen\n%s", pr.Format(), again.Format())
+	}
+	for _, v := range []string{"a", "b"} {
+		x, err := pr.Compile(v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := again.Compile(v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.Prog.String() != y.Prog.String() {
+			t.Errorf("variant %s compiles differently after printing:\n%s\nvs\n%s", v, x.Prog, y.Prog)
+		}
+	}
+}
+
 // FuzzParse checks that no input makes the protocol parser or compiler
 // panic or hang.
 func FuzzParse(f *testing.F) {
 	f.Add(small)
+	f.Add(newSyntax)
 	f.Add(small + "expect *: holds\nexpect plain with N=3 under sc, rc11: violates p (every execution)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		pr, err := Parse("f.oc", src)

@@ -2,7 +2,9 @@ package lang
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -33,7 +35,10 @@ func Parse(file, src string) (*Protocol, error) {
 		return nil, err
 	}
 	pr.File = file
-	return pr, pr.check()
+	if err := pr.check(); err != nil {
+		return nil, err
+	}
+	return pr, pr.compileAll()
 }
 
 type parser struct{ syntax.Stream }
@@ -225,6 +230,14 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 		return err
 	}
 	s := &Shared{Name: n, Pos: pos}
+	if p.Accept("[") {
+		if s.Len, err = p.expr(); err != nil {
+			return err
+		}
+		if _, err := p.Expect("]"); err != nil {
+			return err
+		}
+	}
 	if p.Accept("{") {
 		for !p.Accept("}") {
 			if p.Accept(",") || p.Accept(";") {
@@ -244,6 +257,24 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 		}
 		if len(s.Fields) == 0 {
 			return errAt(pos, "struct %s has no fields", n)
+		}
+	} else if s.Len != nil {
+		if p.Accept("=") {
+			if _, err := p.Expect("{"); err != nil {
+				return err
+			}
+			for !p.Accept("}") {
+				if len(s.Elems) > 0 {
+					if _, err := p.Expect(","); err != nil {
+						return err
+					}
+				}
+				e, err := p.expr()
+				if err != nil {
+					return err
+				}
+				s.Elems = append(s.Elems, e)
+			}
 		}
 	} else {
 		s.Init = &Num{Val: 0, At: pos}
@@ -567,6 +598,9 @@ func (p *parser) stmt() (Stmt, error) {
 			}
 			_, err := p.Expect(")")
 			return m, err
+		case "break", "continue":
+			p.Next()
+			return &BranchStmt{Tok: t.Text, At: at}, nil
 		case "spawn":
 			p.Next()
 			n, _, err := p.name("a thread name")
@@ -590,7 +624,7 @@ func (p *parser) stmt() (Stmt, error) {
 	}
 	if p.Accept("=") {
 		switch x.(type) {
-		case *Name, *FieldExpr, *ArrowExpr, *DerefExpr:
+		case *Name, *FieldExpr, *IndexExpr, *ArrowExpr, *DerefExpr:
 		default:
 			return nil, errAt(at, "cannot assign to this expression")
 		}
@@ -632,7 +666,29 @@ var precedence = map[string]int{
 	"<": 7, "<=": 7, ">": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
 }
 
-func (p *parser) expr() (Expr, error) { return p.binary(1) }
+// expr reads an expression: C's operators, "c ? x : y" lowest.
+func (p *parser) expr() (Expr, error) {
+	c, err := p.binary(1)
+	if err != nil {
+		return nil, err
+	}
+	t := p.Peek()
+	if !p.Accept("?") {
+		return c, nil
+	}
+	x, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	y, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	return &CondExpr{Cond: c, Then: x, Else: y, At: t.Pos}, nil
+}
 
 func (p *parser) binary(min int) (Expr, error) {
 	x, err := p.unary()
@@ -666,10 +722,10 @@ func (p *parser) unary() (Expr, error) {
 	case p.Accept("&"):
 		x, err := p.postfix()
 		switch x.(type) {
-		case *Name, *FieldExpr:
+		case *Name, *FieldExpr, *IndexExpr:
 		default:
 			if err == nil {
-				err = errAt(t.Pos, "& takes a shared variable or field")
+				err = errAt(t.Pos, "& takes a shared variable, field or array element")
 			}
 		}
 		return &AddrExpr{Of: x, At: t.Pos}, err
@@ -688,14 +744,32 @@ func (p *parser) postfix() (Expr, error) {
 				return nil, errAt(f.Pos, "expected a field name, found %v", f)
 			}
 			x = &ArrowExpr{Ptr: x, Field: f.Text, At: t.Pos}
-		case p.Is(".") && p.PeekN(1).Kind == syntax.Ident:
+		case p.Accept("["):
 			n, ok := x.(*Name)
 			if !ok {
-				return nil, errAt(t.Pos, "a field is taken of a shared struct by name (s.f), or through a pointer (p->f)")
+				return nil, errAt(t.Pos, "an index is taken of a shared array by name (a[i])")
+			}
+			i, err := p.expr()
+			if err != nil {
+				return nil, err
+			}
+			if _, err := p.Expect("]"); err != nil {
+				return nil, err
+			}
+			x = &IndexExpr{Array: n.Name, Index: i, At: n.At}
+		case p.Is(".") && p.PeekN(1).Kind == syntax.Ident:
+			var f *FieldExpr
+			switch b := x.(type) {
+			case *Name:
+				f = &FieldExpr{Struct: b.Name, At: b.At}
+			case *IndexExpr:
+				f = &FieldExpr{Struct: b.Array, Index: b.Index, At: b.At}
+			default:
+				return nil, errAt(t.Pos, "a field is taken of a shared struct by name (s.f, a[i].f), or through a pointer (p->f)")
 			}
 			p.Next()
-			f := p.Next()
-			x = &FieldExpr{Struct: n.Name, Field: f.Text, At: n.At}
+			f.Field = p.Next().Text
+			x = f
 		default:
 			return x, nil
 		}
@@ -754,7 +828,7 @@ func (p *parser) primary() (Expr, error) {
 				// cas(x, expected, new, ord[, failord])
 				k = min(len(c.Args), 3)
 			}
-			for j := k; j < len(c.Args); j++ {
+			for j := max(k, 0); j < len(c.Args); j++ {
 				nm, ok := c.Args[j].(*Name)
 				if !ok {
 					return nil, errAt(args[j].Pos, "expected an ordering (na, rlx, con, acq, rel, acq_rel, sc) or a parameter, found %v", args[j])
@@ -795,9 +869,18 @@ func (pr *Protocol) check() error {
 			return err
 		}
 	}
+	for _, th := range pr.Threads {
+		if err := dup("name", th.Name, th.Pos); err != nil {
+			return err
+		}
+	}
 	props := map[string]bool{}
 	for _, pp := range pr.Props {
 		props[pp.Name] = true
+	}
+	if at, ok := pr.varIndex(); ok && !props[PropBounds] {
+		pr.Props = append(pr.Props, &Prop{Name: PropBounds, Doc: "every array index is in range", Pos: at})
+		props[PropBounds] = true
 	}
 	for _, f := range pr.Finals {
 		if !props[f.Prop] {
@@ -838,6 +921,16 @@ func (pr *Protocol) param(name string) *Param {
 	return nil
 }
 
+// thread returns the thread declared as name.
+func (pr *Protocol) thread(name string) *ThreadDecl {
+	for _, t := range pr.Threads {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
 // Variant returns the variant called name.
 func (pr *Protocol) Variant(name string) *Variant {
 	for _, v := range pr.Variants {
@@ -856,4 +949,146 @@ func (pr *Protocol) DefaultVariant() *Variant {
 		}
 	}
 	return nil
+}
+
+// varIndex returns the first array index that is not a constant (of
+// numbers, parameters, choices and self), which its bounds check makes
+// property bounds necessary.
+func (pr *Protocol) varIndex() (model.Pos, bool) {
+	var blocks []*Block
+	for _, t := range pr.Threads {
+		blocks = append(blocks, t.Body)
+	}
+	for _, name := range slices.Sorted(maps.Keys(pr.Procs)) {
+		blocks = append(blocks, pr.Procs[name].Body)
+	}
+	for _, v := range pr.Variants {
+		for _, b := range v.Replace {
+			blocks = append(blocks, b)
+		}
+	}
+	var at model.Pos
+	found := false
+	for _, b := range blocks {
+		inspectBlock(b, func(e Expr) {
+			var i Expr
+			switch e := e.(type) {
+			case *IndexExpr:
+				i = e.Index
+			case *FieldExpr:
+				i = e.Index
+			}
+			if i != nil && !found && !pr.constSyntax(i) {
+				at, found = i.pos(), true
+			}
+		})
+	}
+	return at, found
+}
+
+// constSyntax reports whether e is a constant of every thread instance:
+// numbers, parameters, choices and self, with operators.
+func (pr *Protocol) constSyntax(e Expr) bool {
+	switch e := e.(type) {
+	case *Num:
+		return true
+	case *Name:
+		if e.Name == "self" || pr.param(e.Name) != nil {
+			return true
+		}
+		for _, p := range pr.Params {
+			if slices.Contains(p.Choices, e.Name) {
+				return true
+			}
+		}
+	case *UnExpr:
+		return pr.constSyntax(e.X)
+	case *BinExpr:
+		return pr.constSyntax(e.X) && pr.constSyntax(e.Y)
+	case *CondExpr:
+		return pr.constSyntax(e.Cond) && pr.constSyntax(e.Then) && pr.constSyntax(e.Else)
+	}
+	return false
+}
+
+// inspectBlock calls f on every expression in b, subexpressions included.
+func inspectBlock(b *Block, f func(Expr)) {
+	if b == nil {
+		return
+	}
+	for _, s := range b.Stmts {
+		inspectStmt(s, f)
+	}
+}
+
+func inspectStmt(s Stmt, f func(Expr)) {
+	exprs := func(es ...Expr) {
+		for _, e := range es {
+			inspectExpr(e, f)
+		}
+	}
+	switch s := s.(type) {
+	case *AssignStmt:
+		exprs(s.LHS, s.RHS)
+	case *IfStmt:
+		exprs(s.Cond)
+		inspectBlock(s.Then, f)
+		inspectBlock(s.Else, f)
+	case *WhileStmt:
+		exprs(s.Cond, s.Max)
+		inspectBlock(s.Body, f)
+	case *ForStmt:
+		exprs(s.From, s.To)
+		inspectBlock(s.Body, f)
+	case *NamedBlock:
+		inspectBlock(s.Body, f)
+	case *OpStmt:
+		inspectBlock(s.Body, f)
+	case *EitherStmt:
+		for _, a := range s.Arms {
+			inspectBlock(a, f)
+		}
+	case *AssertStmt:
+		exprs(s.Cond)
+	case *AssumeStmt:
+		exprs(s.Cond)
+	case *MemStmt:
+		exprs(s.Args...)
+	case *ReturnStmt:
+		exprs(s.Val)
+	case *ExprStmt:
+		exprs(s.X)
+	}
+}
+
+func inspectExpr(e Expr, f func(Expr)) {
+	if e == nil {
+		return
+	}
+	f(e)
+	switch e := e.(type) {
+	case *FieldExpr:
+		inspectExpr(e.Index, f)
+	case *IndexExpr:
+		inspectExpr(e.Index, f)
+	case *ArrowExpr:
+		inspectExpr(e.Ptr, f)
+	case *DerefExpr:
+		inspectExpr(e.Ptr, f)
+	case *AddrExpr:
+		inspectExpr(e.Of, f)
+	case *BinExpr:
+		inspectExpr(e.X, f)
+		inspectExpr(e.Y, f)
+	case *UnExpr:
+		inspectExpr(e.X, f)
+	case *CondExpr:
+		inspectExpr(e.Cond, f)
+		inspectExpr(e.Then, f)
+		inspectExpr(e.Else, f)
+	case *CallExpr:
+		for _, a := range e.Args {
+			inspectExpr(a, f)
+		}
+	}
 }

@@ -49,7 +49,7 @@ func (e *Error) Error() string { return Shorten(e.Pos.String() + ": " + e.Msg) }
 
 // puncts lists the multi-character punctuation first, so that the longest match wins.
 var puncts = []string{"/\\", "\\/", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "->",
-	"{", "}", "(", ")", "[", "]", ";", ",", ":", "=", "<", ">", "+", "-", "*", "/", "%", "^", "&", "|", "!", "~", "."}
+	"{", "}", "(", ")", "[", "]", ";", ",", ":", "=", "<", ">", "+", "-", "*", "/", "%", "^", "&", "|", "!", "~", ".", "?"}
 
 // Lexer splits a source into tokens.
 type Lexer struct {
