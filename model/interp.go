@@ -4,7 +4,7 @@ import "fmt"
 
 // MaxLocalSteps bounds the instructions a thread may run between two events,
 // so that a local infinite loop is an error rather than a hang.
-const MaxLocalSteps = 1 << 16
+const MaxLocalSteps = 1 << 22
 
 // Status is where a thread stands.
 type Status uint8
@@ -264,12 +264,17 @@ func eval(e *Expr, st *ThreadState) (int64, DepSet, error) {
 	if err != nil {
 		return 0, nil, err
 	}
+	// As in C11, the left operand of && and || carries no dependency to
+	// the result: it only decides whether the right one is evaluated.
 	if e.Op == LAnd && x == 0 || e.Op == LOr && x != 0 {
-		return b2i(e.Op == LOr), dx, nil
+		return b2i(e.Op == LOr), nil, nil
 	}
 	y, dy, err := eval(e.Y, st)
 	if err != nil {
 		return 0, nil, err
+	}
+	if e.Op == LAnd || e.Op == LOr {
+		return b2i(y != 0), dy, nil
 	}
 	d := dx.Union(dy)
 	switch e.Op {
@@ -309,8 +314,6 @@ func eval(e *Expr, st *ThreadState) (int64, DepSet, error) {
 		return b2i(x > y), d, nil
 	case Ge:
 		return b2i(x >= y), d, nil
-	case LAnd, LOr:
-		return b2i(y != 0), d, nil
 	}
 	return 0, nil, fmt.Errorf("bad operator %v", e.Op)
 }

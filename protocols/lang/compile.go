@@ -658,11 +658,8 @@ func (c *compiler) register(f *FieldExpr) (model.Observable, error) {
 			return model.Observable{}, errAt(f.Index.pos(), "thread %s has instances 0 to %d, not %d", f.Struct, len(insts)-1, k)
 		}
 	}
+	// A spawned thread that never starts holds its initial registers.
 	t := insts[k]
-	if c.prog.Threads[t].Spawned {
-		// It may never start, and then has no registers to compare.
-		return model.Observable{}, errAt(f.At, "thread %s is spawned: a final condition cannot name its registers", f.Struct)
-	}
 	r := c.prog.Threads[t].RegIndex(f.Field)
 	if r == model.NoReg {
 		return model.Observable{}, errAt(f.At, "thread %s has no register %s", c.prog.Threads[t].Name, f.Field)
@@ -1479,6 +1476,9 @@ func (t *threadComp) mem(s *MemStmt) error {
 		o, err := t.c.ordering(*s.Ord, "a fence", model.Ordering.ValidForFence)
 		if err != nil {
 			return err
+		}
+		if o == model.Con {
+			o = model.Acq // as C11's atomic_thread_fence: a consume fence is an acquire fence
 		}
 		t.emit(model.Instr{Op: model.OpFence, Ord: o, Pos: s.At, Text: "fence"})
 		return nil

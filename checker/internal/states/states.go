@@ -207,8 +207,12 @@ func (x *states) initial(b *builder) (*sstate, []*engine.Outcome, error) {
 		s.clk = make([]uint32, x.lay.size())
 		s.locks = make([]uint64, recKinds*x.lay.nl*x.lay.n)
 	}
-	for t := range x.Prog.Threads {
-		s.th[t] = &sthread{st: model.ThreadState{Status: model.Unborn}}
+	for t, th := range x.Prog.Threads {
+		// A thread not spawned yet holds its initial registers (final
+		// conditions may name them).
+		regs := make([]int64, len(th.Regs))
+		copy(regs, th.Init)
+		s.th[t] = &sthread{st: model.ThreadState{Status: model.Unborn, Regs: regs, Deps: make([]model.DepSet, len(th.Regs)), WaitLoc: model.NoLoc}}
 	}
 	for t := range x.Prog.Threads {
 		if !x.Prog.Threads[t].Spawned {
