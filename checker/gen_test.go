@@ -34,7 +34,7 @@ func drawOrd(t *rapid.T, name string, ok func(model.Ordering) bool) model.Orderi
 
 // genProgram draws a random program: loads, stores, RMWs, compare-exchanges
 // (strong and weak), fences, branches over loaded values and, for
-// protocol-sized programs, locks and nondeterministic choices.
+// protocol-sized programs, locks, nondeterministic choices and awaits.
 func genProgram(t *rapid.T, spec genSpec) *model.Program {
 	p := &model.Program{Name: "random"}
 	nl := rapid.IntRange(1, spec.locs).Draw(t, "locs")
@@ -62,6 +62,16 @@ func genProgram(t *rapid.T, spec genSpec) *model.Program {
 		locked := false
 		for k := 0; k < ni; k++ {
 			in := model.Instr{Dst: model.NoReg, Dst2: model.NoReg}
+			if spec.choices && rapid.IntRange(0, 9).Draw(t, "await") == 0 {
+				// await load(x) == v: a wait, deadlocked when the final
+				// memory leaves it false.
+				r := newReg()
+				th.Code = append(th.Code, model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: loc(), Ord: drawOrd(t, "await ord", model.Ordering.ValidForLoad)})
+				in.Op, in.Await, in.Target = model.OpAssume, true, len(th.Code)-1
+				in.Cond = model.Bin(model.Eq, model.RegExpr(r), val())
+				th.Code = append(th.Code, in)
+				continue
+			}
 			switch rapid.IntRange(0, 9).Draw(t, "op") {
 			case 0, 1, 2:
 				in.Op, in.Dst, in.Addr = model.OpLoad, newReg(), loc()

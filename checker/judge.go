@@ -57,7 +57,10 @@ const (
 var DataRace Property = dataRace{}
 
 // Deadlock is the property that no execution ends with a thread waiting
-// forever for a mutex (held by another blocked thread, or by itself).
+// forever: for a mutex (held by another blocked thread, or by itself), or
+// at an await whose condition the final memory leaves false. A thread
+// stopped by an assume is not waiting: an assume prunes the executions
+// where its condition is false, as GenMC's spin-loop assumptions do.
 var Deadlock Property = deadlock{}
 
 // Assertion returns the property checked by the program's assertions and
@@ -134,32 +137,48 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 		return false, nil
 	}
 	var v *Violation
-	for t, st := range o.Threads {
-		if st.Status != model.Blocked || st.WaitLoc == model.NoLoc {
+	for t := range o.Threads {
+		if !waitsForever(o, t) {
 			continue
 		}
 		if v == nil {
 			v = &Violation{Prop: PropDeadlock}
 			if o.Graph != nil {
-				v.Msg = describeDeadlock(o.Graph, o.Threads, t, st.WaitLoc)
+				v.Msg = describeDeadlock(o, t)
 			}
 		}
-		if o.Graph != nil {
+		if o.Graph != nil && len(o.Graph.Threads[t]) > 0 {
 			v.Anchors = append(v.Anchors, model.EventRef{T: int32(t), I: int32(len(o.Graph.Threads[t]) - 1)})
 		}
 	}
 	return true, v
 }
 
-func describeDeadlock(g *model.Graph, threads []model.ThreadState, t int, m model.Loc) string {
+// waitsForever reports whether thread t ends o waiting forever: for a
+// mutex, or at an await the final memory does not satisfy.
+func waitsForever(o *Outcome, t int) bool {
+	st := &o.Threads[t]
+	return st.Status == model.Blocked && (st.WaitLoc != model.NoLoc || o.Prog.Hopeless(t, st, o.Final.Mem))
+}
+
+func describeDeadlock(o *Outcome, t int) string {
+	g := o.Graph
 	p := g.Prog
-	if owner, ok := g.LockHolder(m); ok && owner == t {
-		return fmt.Sprintf("%s locks %s, which it already holds (self-deadlock on a non-recursive mutex)", p.Threads[t].Name, p.Locs[m].Name)
+	if m := o.Threads[t].WaitLoc; m != model.NoLoc {
+		if owner, ok := g.LockHolder(m); ok && owner == t {
+			return fmt.Sprintf("%s locks %s, which it already holds (self-deadlock on a non-recursive mutex)", p.Threads[t].Name, p.Locs[m].Name)
+		}
 	}
 	var waits []string
-	for u, st := range threads {
-		if st.Status == model.Blocked && st.WaitLoc != model.NoLoc {
-			waits = append(waits, fmt.Sprintf("%s waits for %s held by %s", p.Threads[u].Name, p.Locs[st.WaitLoc].Name, g.HolderName(st.WaitLoc)))
+	for u := range o.Threads {
+		if !waitsForever(o, u) {
+			continue
+		}
+		if m := o.Threads[u].WaitLoc; m != model.NoLoc {
+			waits = append(waits, fmt.Sprintf("%s waits for %s held by %s", p.Threads[u].Name, p.Locs[m].Name, g.HolderName(m)))
+		} else {
+			in := &p.Threads[u].Code[o.Threads[u].PC]
+			waits = append(waits, fmt.Sprintf("%s waits at the await of %s, which the final memory leaves false", p.Threads[u].Name, in.Pos))
 		}
 	}
 	return strings.Join(waits, "; ")

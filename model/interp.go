@@ -525,3 +525,31 @@ func (g *Graph) PendingWrite(t int, a *Action) (Event, int) {
 	_, wv, _ := a.Outcome(last.Val, last.Spurious)
 	return a.WriteHalf(wv), g.CoPos(a.Loc, last.Rf) + 1
 }
+
+// Hopeless reports whether thread t, blocked on an await in state st,
+// waits forever once memory holds mem for good: its condition, evaluated
+// again from where its evaluation starts with every read taking mem's
+// value, is still false. A thread blocked on an assume (a pruning, not a
+// wait) is never hopeless, nor one whose await's evaluation does more than
+// read memory.
+func (p *Program) Hopeless(t int, st *ThreadState, mem []int64) bool {
+	code := p.Threads[t].Code
+	if st.Status != Blocked || st.WaitLoc != NoLoc || st.PC >= len(code) || !code[st.PC].Await {
+		return false
+	}
+	s := st.Clone()
+	s.PC, s.Status = code[st.PC].Target, Running
+	for {
+		a, err := p.step(t, &s)
+		switch {
+		case err != nil:
+			return false
+		case a.Kind == ActNone:
+			return s.Status == Blocked && s.PC == st.PC
+		case a.Kind != ActRead:
+			return false // its condition does more than read memory
+		}
+		p.settle(t, &s, &a, mem[a.Loc], false, 0)
+		s.PC++
+	}
+}

@@ -197,7 +197,7 @@ const (
 	OpBranch           // if Cond != 0 goto Target
 	OpJump             // goto Target
 	OpAssert           // fail with Msg unless Cond != 0
-	OpAssume           // block forever unless Cond != 0
+	OpAssume           // block forever unless Cond != 0 (Await: a wait for it)
 	OpChoose           // Dst = a nondeterministic value in [0, N)
 	OpSpawn            // start thread N, which happens after everything before
 	OpBound            // the thread hit a loop bound: the execution is cut
@@ -222,6 +222,11 @@ type Instr struct {
 	FailOrd  Ordering // OpCAS on failure
 	RMW      RMWOp
 	Weak     bool // OpCAS may fail spuriously
+	// Await makes an OpAssume a wait for its condition rather than a
+	// pruning of the executions where it is false: a thread that waits
+	// while its condition stays false forever is deadlocked. Its
+	// condition's evaluation starts at Target.
+	Await bool
 	N        int  // OpChoose: number of choices
 	Target   int  // OpBranch, OpJump
 	Msg      string
@@ -508,6 +513,9 @@ func (in *Instr) Format(p *Program, t *Thread) string {
 	case OpAssert:
 		return fmt.Sprintf("assert %s %q", e(in.Cond), in.Msg)
 	case OpAssume:
+		if in.Await {
+			return fmt.Sprintf("await %s (from %d)", e(in.Cond), in.Target)
+		}
 		return fmt.Sprintf("assume %s", e(in.Cond))
 	case OpChoose:
 		return fmt.Sprintf("%s = choose(%d)", reg(in.Dst), in.N)

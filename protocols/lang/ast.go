@@ -187,10 +187,12 @@ type (
 		Msg  string
 		At   model.Pos
 	}
-	// AssumeStmt is "assume cond" (also "await cond").
+	// AssumeStmt is "assume cond", which prunes the executions where cond
+	// is false, or "await cond", a wait for cond.
 	AssumeStmt struct {
-		Cond Expr
-		At   model.Pos
+		Cond  Expr
+		Await bool
+		At    model.Pos
 	}
 	// MemStmt is lock(m), unlock(m), fence(o) or store(x, v, o).
 	MemStmt struct {

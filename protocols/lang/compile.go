@@ -906,11 +906,16 @@ func (t *threadComp) stmt(s Stmt) error {
 		t.emit(model.Instr{Op: model.OpAssert, Cond: cond, Prop: s.Prop, Msg: msg, Pos: s.At, Text: "assert " + s.Prop})
 		return nil
 	case *AssumeStmt:
+		start := t.pc() // an await's condition is evaluated again from here
 		cond, err := t.expr(s.Cond)
 		if err != nil {
 			return err
 		}
-		t.emit(model.Instr{Op: model.OpAssume, Cond: cond, Pos: s.At, Text: "await"})
+		in := model.Instr{Op: model.OpAssume, Cond: cond, Pos: s.At, Text: "assume"}
+		if s.Await {
+			in.Await, in.Target, in.Text = true, start, "await"
+		}
+		t.emit(in)
 		return nil
 	case *MemStmt:
 		return t.mem(s)

@@ -157,7 +157,11 @@ func formatStmt(b *strings.Builder, s Stmt, depth int) {
 			fmt.Fprintf(b, ", %s", strconv.Quote(s.Msg))
 		}
 	case *AssumeStmt:
-		fmt.Fprintf(b, "assume %s", formatExpr(s.Cond))
+		kind := "assume"
+		if s.Await {
+			kind = "await"
+		}
+		fmt.Fprintf(b, "%s %s", kind, formatExpr(s.Cond))
 	case *MemStmt:
 		args := formatExprs(s.Args)
 		if s.Ord != nil {

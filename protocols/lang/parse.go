@@ -557,7 +557,7 @@ func (p *parser) stmt() (Stmt, error) {
 		case "assume", "await":
 			p.Next()
 			c, err := p.expr()
-			return &AssumeStmt{Cond: c, At: at}, err
+			return &AssumeStmt{Cond: c, Await: t.Text == "await", At: at}, err
 		case "lock", "unlock", "fence", "store":
 			if p.PeekN(1).Text != "(" {
 				break

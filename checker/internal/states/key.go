@@ -34,8 +34,12 @@ func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
 	b = append(b, byte(th.st.Status), byte(b2i(th.call != nil)))
 	b = binary.AppendUvarint(b, uint64(th.st.PC))
 	live := x.live[t][len(x.live[t])-1] // a stopped thread's: those read at the end
-	if th.st.Status == model.Running {
+	switch code := x.Prog.Threads[t].Code; {
+	case th.st.Status == model.Running:
 		live = x.live[t][th.st.PC]
+	case th.st.Status == model.Blocked && th.st.PC < len(code) && code[th.st.PC].Await:
+		// Whether it waits forever is its await's condition, evaluated again.
+		live = live.Union(x.live[t][code[th.st.PC].Target])
 	}
 	for r, v := range th.st.Regs {
 		if live.Has(r) {
