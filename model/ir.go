@@ -226,10 +226,10 @@ type Instr struct {
 	// pruning of the executions where it is false: a thread that waits
 	// while its condition stays false forever is deadlocked. Its
 	// condition's evaluation starts at Target.
-	Await bool
-	N        int  // OpChoose: number of choices
-	Target   int  // OpBranch, OpJump
-	Msg      string
+	Await  bool
+	N      int // OpChoose: number of choices
+	Target int // OpBranch, OpJump
+	Msg    string
 	// Prop names the property an OpAssert checks.
 	Prop string
 	Pos  Pos
