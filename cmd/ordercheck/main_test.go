@@ -112,6 +112,8 @@ func TestProtocolCommands(t *testing.T) {
 		{"list", []string{"list"}, 0, "execenv", ""},
 		{"show", []string{"show", "execenv"}, 0, "pr2882", ""},
 		{"show source", []string{"show", "--source", "dlsym"}, 0, "protocol dlsym", ""},
+		{"show variant", []string{"show", "--variant", "dcl", "dlsym"}, 0, "param LOAD = acq", ""},
+		{"show unknown variant", []string{"show", "--variant", "fixd", "dlsym"}, 2, "", "no variant \"fixd\""},
 	})
 }
 

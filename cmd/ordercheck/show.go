@@ -12,10 +12,11 @@ import (
 
 func newShowCmd() *cobra.Command {
 	var source bool
+	var variant string
 	cmd := &cobra.Command{
 		Use:     "show PROTOCOL|FILE",
 		Short:   "Describe a protocol: parameters, variants, properties and threads",
-		Example: "  ordercheck show dlsym\n  ordercheck show --source dlsym",
+		Example: "  ordercheck show dlsym\n  ordercheck show --source dlsym\n  ordercheck show --variant dcl dlsym",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pr, err := checker.Load(args[0])
@@ -23,6 +24,14 @@ func newShowCmd() *cobra.Command {
 				return usageError(err)
 			}
 			w := cmd.OutOrStdout()
+			if cmd.Flags().Changed("variant") {
+				text, err := pr.FormatVariant(variant)
+				if err != nil {
+					return usageError(err)
+				}
+				fmt.Fprint(w, text)
+				return nil
+			}
 			if source {
 				fmt.Fprint(w, pr.Source)
 				return nil
@@ -68,5 +77,6 @@ func newShowCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&source, "source", false, "print the protocol file")
+	cmd.Flags().StringVarP(&variant, "variant", "v", "", "print the protocol as this variant makes it: its parameter values, its blocks in place")
 	return cmd
 }

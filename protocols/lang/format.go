@@ -10,21 +10,65 @@ import (
 // Format prints a protocol in the protocol language; parsing the result
 // gives the same protocol (comments and layout aside).
 func (pr *Protocol) Format() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "protocol %s %s\n\n", pr.Name, strconv.Quote(pr.Title))
-	for _, p := range pr.Params {
-		fmt.Fprintf(&b, "param %s = %s", p.Name, p.Default.Text)
-		if len(p.Choices) > 0 {
-			fmt.Fprintf(&b, " in %s", strings.Join(p.Choices, ", "))
+	var b printer
+	pr.format(&b)
+	return b.String()
+}
+
+// FormatVariant prints the protocol as one of its variants makes it: each
+// parameter's default is the variant's value, the variant's blocks stand in
+// for the ones they replace, and no variant or expectation is left.
+// Compiling the result gives the variant's program; "" names the default
+// variant.
+func (pr *Protocol) FormatVariant(name string) (string, error) {
+	if _, err := pr.Compile(name, nil); err != nil {
+		return "", err
+	}
+	v := pr.DefaultVariant()
+	if name != "" {
+		v = pr.Variant(name)
+	}
+	if v == nil {
+		return pr.Format(), nil
+	}
+	flat := *pr
+	flat.Variants, flat.Expects, flat.Params = nil, nil, nil
+	for _, par := range pr.Params {
+		c := *par
+		for _, bd := range v.Binds {
+			if bd.Param == par.Name {
+				c.Default = bd.Value
+			}
 		}
-		fmt.Fprintf(&b, " %s\n", strconv.Quote(p.Doc))
+		flat.Params = append(flat.Params, &c)
+	}
+	b := printer{replace: v.Replace}
+	flat.format(&b)
+	return b.String(), nil
+}
+
+// printer writes a protocol's text, with a variant's blocks in place of
+// the ones they replace.
+type printer struct {
+	strings.Builder
+	replace map[string]*Block
+}
+
+func (pr *Protocol) format(b *printer) {
+	fmt.Fprintf(b, "protocol %s %s\n\n", pr.Name, strconv.Quote(pr.Title))
+	for _, p := range pr.Params {
+		fmt.Fprintf(b, "param %s = %s", p.Name, p.Default.Text)
+		if len(p.Choices) > 0 {
+			fmt.Fprintf(b, " in %s", strings.Join(p.Choices, ", "))
+		}
+		fmt.Fprintf(b, " %s\n", strconv.Quote(p.Doc))
 	}
 	for _, v := range pr.Variants {
-		fmt.Fprintf(&b, "variant %s", v.Name)
+		fmt.Fprintf(b, "variant %s", v.Name)
 		for _, bd := range v.Binds {
-			fmt.Fprintf(&b, " %s=%s", bd.Param, bd.Value.Text)
+			fmt.Fprintf(b, " %s=%s", bd.Param, bd.Value.Text)
 		}
-		fmt.Fprintf(&b, " %s", strconv.Quote(v.Doc))
+		fmt.Fprintf(b, " %s", strconv.Quote(v.Doc))
 		if v.Default {
 			b.WriteString(" default")
 		}
@@ -36,8 +80,8 @@ func (pr *Protocol) Format() string {
 			}
 			sort.Strings(names)
 			for _, n := range names {
-				fmt.Fprintf(&b, "  replace %s ", n)
-				formatBlock(&b, v.Replace[n], 1)
+				fmt.Fprintf(b, "  replace %s ", n)
+				b.block(v.Replace[n], 1)
 				b.WriteString("\n")
 			}
 			b.WriteString("}")
@@ -45,9 +89,9 @@ func (pr *Protocol) Format() string {
 		b.WriteString("\n")
 	}
 	for _, s := range pr.Shared {
-		fmt.Fprintf(&b, "shared %s", s.Name)
+		fmt.Fprintf(b, "shared %s", s.Name)
 		if s.Len != nil {
-			fmt.Fprintf(&b, "[%s]", formatExpr(s.Len))
+			fmt.Fprintf(b, "[%s]", formatExpr(s.Len))
 		}
 		switch {
 		case s.Fields != nil:
@@ -55,21 +99,21 @@ func (pr *Protocol) Format() string {
 			for _, f := range s.Fields {
 				fs = append(fs, f.Name+" = "+formatExpr(f.Init))
 			}
-			fmt.Fprintf(&b, " { %s }", strings.Join(fs, ", "))
+			fmt.Fprintf(b, " { %s }", strings.Join(fs, ", "))
 		case s.Len != nil:
 			if s.Elems != nil {
-				fmt.Fprintf(&b, " = {%s}", strings.Join(formatExprs(s.Elems), ", "))
+				fmt.Fprintf(b, " = {%s}", strings.Join(formatExprs(s.Elems), ", "))
 			}
 		default:
-			fmt.Fprintf(&b, " = %s", formatExpr(s.Init))
+			fmt.Fprintf(b, " = %s", formatExpr(s.Init))
 		}
 		b.WriteString("\n")
 	}
 	for _, m := range pr.Mutexes {
-		fmt.Fprintf(&b, "mutex %s\n", m.Name)
+		fmt.Fprintf(b, "mutex %s\n", m.Name)
 	}
 	for _, p := range pr.Props {
-		fmt.Fprintf(&b, "property %s %s\n", p.Name, strconv.Quote(p.Doc))
+		fmt.Fprintf(b, "property %s %s\n", p.Name, strconv.Quote(p.Doc))
 	}
 	var procs []string
 	for n := range pr.Procs {
@@ -78,26 +122,26 @@ func (pr *Protocol) Format() string {
 	sort.Strings(procs)
 	for _, n := range procs {
 		p := pr.Procs[n]
-		fmt.Fprintf(&b, "\nproc %s(%s) ", p.Name, strings.Join(p.Params, ", "))
-		formatBlock(&b, p.Body, 0)
+		fmt.Fprintf(b, "\nproc %s(%s) ", p.Name, strings.Join(p.Params, ", "))
+		b.block(p.Body, 0)
 		b.WriteString("\n")
 	}
 	for _, t := range pr.Threads {
-		fmt.Fprintf(&b, "\nthread %s", t.Name)
+		fmt.Fprintf(b, "\nthread %s", t.Name)
 		if t.Count != nil {
-			fmt.Fprintf(&b, "[%s]", formatExpr(t.Count))
+			fmt.Fprintf(b, "[%s]", formatExpr(t.Count))
 		}
 		if t.Spawned {
 			b.WriteString(" spawned")
 		}
 		b.WriteString(" ")
-		formatBlock(&b, t.Body, 0)
+		b.block(t.Body, 0)
 		b.WriteString("\n")
 	}
 	for _, f := range pr.Finals {
-		fmt.Fprintf(&b, "\nfinal %s: %s", f.Prop, formatExpr(f.Cond))
+		fmt.Fprintf(b, "\nfinal %s: %s", f.Prop, formatExpr(f.Cond))
 		if f.Msg != "" {
-			fmt.Fprintf(&b, ", %s", strconv.Quote(f.Msg))
+			fmt.Fprintf(b, ", %s", strconv.Quote(f.Msg))
 		}
 		b.WriteString("\n")
 	}
@@ -107,49 +151,52 @@ func (pr *Protocol) Format() string {
 	for _, e := range pr.Expects {
 		b.WriteString(e.String() + "\n")
 	}
-	return b.String()
 }
 
-func formatBlock(b *strings.Builder, blk *Block, depth int) {
+func (b *printer) block(blk *Block, depth int) {
 	b.WriteString("{\n")
 	for _, s := range blk.Stmts {
 		b.WriteString(strings.Repeat("  ", depth+1))
-		formatStmt(b, s, depth+1)
+		b.stmt(s, depth+1)
 		b.WriteString("\n")
 	}
 	b.WriteString(strings.Repeat("  ", depth) + "}")
 }
 
-func formatStmt(b *strings.Builder, s Stmt, depth int) {
+func (b *printer) stmt(s Stmt, depth int) {
 	switch s := s.(type) {
 	case *AssignStmt:
 		fmt.Fprintf(b, "%s = %s", formatExpr(s.LHS), formatExpr(s.RHS))
 	case *IfStmt:
 		fmt.Fprintf(b, "if %s ", formatExpr(s.Cond))
-		formatBlock(b, s.Then, depth)
+		b.block(s.Then, depth)
 		if s.Else != nil {
 			b.WriteString(" else ")
-			formatBlock(b, s.Else, depth)
+			b.block(s.Else, depth)
 		}
 	case *WhileStmt:
 		fmt.Fprintf(b, "while %s max %s ", formatExpr(s.Cond), formatExpr(s.Max))
-		formatBlock(b, s.Body, depth)
+		b.block(s.Body, depth)
 	case *ForStmt:
 		fmt.Fprintf(b, "for %s in %s .. %s ", s.Var, formatExpr(s.From), formatExpr(s.To))
-		formatBlock(b, s.Body, depth)
+		b.block(s.Body, depth)
 	case *NamedBlock:
 		fmt.Fprintf(b, "block %s ", s.Name)
-		formatBlock(b, s.Body, depth)
+		body := s.Body
+		if r, ok := b.replace[s.Name]; ok {
+			body = r
+		}
+		b.block(body, depth)
 	case *OpStmt:
 		fmt.Fprintf(b, "op %s ", s.Name)
-		formatBlock(b, s.Body, depth)
+		b.block(s.Body, depth)
 	case *EitherStmt:
 		b.WriteString("either ")
 		for i, arm := range s.Arms {
 			if i > 0 {
 				b.WriteString(" or ")
 			}
-			formatBlock(b, arm, depth)
+			b.block(arm, depth)
 		}
 	case *AssertStmt:
 		fmt.Fprintf(b, "assert %s: %s", s.Prop, formatExpr(s.Cond))
