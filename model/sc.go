@@ -20,6 +20,7 @@ var scModel = Register(&Model{
 	Strength:  1,
 	Unordered: unorderedC11,
 	Machine:   scMachine{},
+	Fast:      scFast,
 	Stale: func(x *Exec, r, w int, step func(int) string) string {
 		return "(sc)"
 	},
