@@ -113,7 +113,7 @@ func TestPerfLitmus(t *testing.T) {
 // BenchmarkStates covers the rows docs/performance.md measures with the
 // state-merging explorer (what explore and compare use under sc, tso and
 // rc11): the reference dlsym program and the catalogue's fixed variant,
-// every property of theirs checked.
+// every property of theirs checked (but data races in the SPIN row).
 func BenchmarkStates(b *testing.B) {
 	pr, err := checker.Load("dlsym")
 	if err != nil {
@@ -138,7 +138,10 @@ func BenchmarkStates(b *testing.B) {
 		{"reference/N=6/rc11", referenceDlsym(b, 6), "rc11", []string{"lib-init", checker.PropDataRace}},
 		{"catalogue/N=6/sc", catalogue(6), "sc", all},
 		{"catalogue/N=4/rc11", catalogue(4), "rc11", all},
-		{"catalogue/N=8/sc", catalogue(8), "sc", all},     // the SPIN row
+		// The SPIN row: SPIN checks assertions and deadlocks in SC's
+		// interleavings; data races, C11's verdict, would add an RC11
+		// exploration of N=8 (minutes, docs/performance.md).
+		{"catalogue/N=8/sc", catalogue(8), "sc", all[1:]},
 		{"catalogue/N=6/rc11", catalogue(6), "rc11", all}, // the GenMC row
 		{"catalogue/N=5/tso", catalogue(5), "tso", all},
 	} {
