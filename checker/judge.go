@@ -349,9 +349,11 @@ type PropResult struct {
 	Name string
 	// Model is the model the property was judged under, when it is not
 	// the report's: data races are judged under C11 whatever the model
-	// (see model.Model.RaceModel). Stats are then that exploration's.
+	// (see model.Model.RaceModel). Stats and Engine are then that
+	// exploration's.
 	Model  *model.Model
 	Stats  *Stats
+	Engine Engine
 	Status Status
 	// Message explains a violation, or qualifies a verdict (vacuous holds).
 	Message string
@@ -438,7 +440,7 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 		rep, err := check(p, m, props, opt)
 		if err == nil && i >= 0 && memo != nil {
 			pr := rep.Props[i]
-			pr.Stats = &rep.Stats
+			pr.Stats, pr.Engine = &rep.Stats, rep.Engine
 			memo[m] = pr
 		}
 		return rep, err
@@ -461,7 +463,7 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 			return nil, fmt.Errorf("data races, judged under %s: %w", rm.Name, err)
 		}
 		pr = races.Props[0]
-		pr.Stats = &races.Stats
+		pr.Stats, pr.Engine = &races.Stats, races.Engine
 		rep.Stats.Elapsed += races.Stats.Elapsed
 		if memo != nil {
 			memo[rm] = pr

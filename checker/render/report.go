@@ -45,7 +45,12 @@ func Report(w io.Writer, r *checker.Report) {
 		line = strings.TrimRight(line, " ")
 		msg := p.Message
 		if p.Model != nil && p.Model != r.Model {
-			msg = strings.TrimSuffix("judged under C11 ("+p.Model.Name+"): "+msg, ": ")
+			by := p.Model.Name
+			if p.Stats != nil {
+				n, unit := p.Stats.Count()
+				by += fmt.Sprintf(", %d %s", n, unit)
+			}
+			msg = strings.TrimSuffix("judged under C11 ("+by+"): "+msg, ": ")
 		}
 		if msg != "" {
 			line += "  " + msg
@@ -213,6 +218,8 @@ type JSONProp struct {
 	Status     checker.Status `json:"status"`
 	Message    string         `json:"message"`
 	Violations int64          `json:"violations"`
+	// Stats are those of the exploration under Model, when it is set.
+	Stats *JSONStats `json:"stats,omitempty"`
 }
 
 // JSONStats are the statistics in JSON output, in the engine's own
@@ -264,6 +271,10 @@ func ReportJSON(r *checker.Report, in *checker.Instance, named bool) JSONResult 
 		jp := JSONProp{Name: p.Name, Status: p.Status, Message: p.Message, Violations: p.Violations}
 		if p.Model != nil && p.Model != r.Model {
 			jp.Model = p.Model.Name
+			if p.Stats != nil {
+				st := jsonStats(p.Engine, *p.Stats)
+				jp.Stats = &st
+			}
 		}
 		out.Properties = append(out.Properties, jp)
 	}
