@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -18,10 +17,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the compare tables under testdata/ and the traces under ../traces/ from the catalogue")
 
-// TestCatalogue checks the expect clauses of every catalogue protocol:
-// each configuration's variants under every registered model, cell by
-// cell. What follows from the verdicts is kept beside them and checked
-// too: the compare tables (testdata/compare-*), and one counterexample
+// TestCatalogue checks that the expect clauses of every catalogue protocol
+// decide each configuration's variants under every registered model (the
+// verdicts themselves are TestExpectations'), and what follows from the
+// verdicts, kept beside them: the compare tables (testdata/compare-*), and one counterexample
 // trace per violated cell and property under ../traces/, each of which
 // must still reproduce when replayed. -update rewrites both.
 func TestCatalogue(t *testing.T) {
@@ -65,17 +64,14 @@ func configSuffix(cfg lang.Config) string {
 	return s
 }
 
-// checkCells compares every cell of a comparison with its expectation.
+// checkCells makes sure an expect clause decides every cell of the
+// comparison; TestExpectations checks the verdicts.
 func checkCells(t *testing.T, cmp *checker.Comparison, cfg lang.Config) {
-	for i, in := range cmp.Cases {
-		for j, m := range cmp.Models {
+	for _, in := range cmp.Cases {
+		for _, m := range cmp.Models {
 			k := slices.IndexFunc(cfg.Cells, func(c lang.Cell) bool { return c.Variant == in.Variant && c.Model == m.Name })
 			if k < 0 || cfg.Cells[k].Clause == nil {
 				t.Errorf("%s under %s: no expect clause says what to expect", in.Variant, m.Name)
-				continue
-			}
-			if diff := cmp.Reports[i][j].Differences(&cfg.Cells[k]); diff != nil {
-				t.Errorf("%s under %s (expected by %s at %s):\n  %s", in.Variant, m.Name, cfg.Cells[k].Clause, cfg.Cells[k].Clause.Pos, strings.Join(diff, "\n  "))
 			}
 		}
 	}

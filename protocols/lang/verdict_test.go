@@ -181,7 +181,7 @@ expect * under tso, rc11, rc11-consume: violates sb`},
 						t.Errorf("bounded by %s", rep.Stats.LimitText())
 					}
 					if d := rep.Differences(&cell); len(d) > 0 {
-						t.Errorf("%s\n%s", strings.Join(d, "; "), inst.Prog)
+						t.Errorf("%s\n%s", checker.JoinDeviations(d, "; "), inst.Prog)
 					}
 				})
 			}
