@@ -30,14 +30,22 @@ type Protocol struct {
 
 // Load reads the protocol called name from the catalogue, or, when name
 // is the path of a file (it contains a slash or ends in .oc), that
-// protocol file.
+// protocol file. A file with the very text of a catalogue protocol is that
+// protocol: it gets the catalogue's specification and implementation.
 func Load(name string) (*Protocol, error) {
 	if _, err := os.Stat(name); err == nil && (strings.Contains(name, "/") || strings.HasSuffix(name, ".oc")) {
 		src, err := syntax.ReadFile(name)
 		if err != nil {
 			return nil, err
 		}
-		return Parse(name, src)
+		pr, err := Parse(name, src)
+		if err != nil {
+			return nil, err
+		}
+		if e, err := protocols.Lookup(pr.Name); err == nil && e.Source == src {
+			pr.Spec, pr.Impl = e.Spec, e.Impl
+		}
+		return pr, nil
 	}
 	e, err := protocols.Lookup(name)
 	if err != nil {
