@@ -1,0 +1,133 @@
+// Package checkertest runs the expect clauses of protocol files as Go
+// tests, so that a project's protocols are checked by go test beside its
+// code:
+//
+//	func TestProtocols(t *testing.T) {
+//		checkertest.Run(t, "testdata/once.oc")
+//	}
+//
+// Each cell the clauses decide (a variant under a model, with a
+// configuration's parameters) is a subtest VARIANT/MODEL[/PARAMS], so
+// go test -run selects cells.
+package checkertest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
+)
+
+// ShortTimeout bounds each cell under go test -short. A cell that the
+// bound cuts short is skipped then, not passed.
+const ShortTimeout = 10 * time.Second
+
+// Run checks the protocol ref (a protocol file's path or a catalogue
+// name) with the default options; see RunOptions.
+func Run(t *testing.T, ref string) {
+	t.Helper()
+	RunOptions(t, ref, checker.Options{})
+}
+
+// RunOptions checks every cell of the protocol's expect clauses as a
+// parallel subtest of t, each bounded by opt. A cell whose verdict
+// differs from its expectation fails with what differs, the
+// counterexample and the command that explores the cell alone; a cell a
+// bound cut short fails too (skipped under -short, where each cell is
+// also bounded by ShortTimeout); a cell that no clause selects is
+// skipped; a protocol without expect clauses fails.
+func RunOptions(t *testing.T, ref string, opt checker.Options) {
+	t.Helper()
+	pr, err := checker.Load(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pr.Expects) == 0 {
+		t.Fatalf("%s has no expect clauses: nothing to check", ref)
+	}
+	cases, err := pr.Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() && (opt.Timeout == 0 || opt.Timeout > ShortTimeout) {
+		opt.Timeout = ShortTimeout
+	}
+	root := &node{}
+	for i := range cases {
+		c := &cases[i]
+		path := []string{c.Model}
+		if c.Variant != "" {
+			path = append([]string{c.Variant}, path...)
+		}
+		for _, b := range c.Params {
+			path = append(path, b.Param+"="+b.Value.Text)
+		}
+		root.add(path, c)
+	}
+	root.run(t, func(t *testing.T, c *checker.Case) {
+		t.Parallel()
+		check(t, ref, c, opt)
+	})
+}
+
+// node is a level of subtests: its children in the order first named,
+// or, at a leaf, its case.
+type node struct {
+	names    []string
+	children map[string]*node
+	c        *checker.Case
+}
+
+func (n *node) add(path []string, c *checker.Case) {
+	if len(path) == 0 {
+		n.c = c
+		return
+	}
+	if n.children == nil {
+		n.children = map[string]*node{}
+	}
+	ch := n.children[path[0]]
+	if ch == nil {
+		ch = &node{}
+		n.children[path[0]] = ch
+		n.names = append(n.names, path[0])
+	}
+	ch.add(path[1:], c)
+}
+
+// run runs each child as a subtest of t, f at the leaves. A case whose
+// path continues below another case's (a configuration's cell below the
+// default one's) runs in the leaf's subtest after it.
+func (n *node) run(t *testing.T, f func(*testing.T, *checker.Case)) {
+	for _, name := range n.names {
+		ch := n.children[name]
+		t.Run(name, func(t *testing.T) {
+			if ch.c != nil {
+				if len(ch.names) == 0 {
+					f(t, ch.c)
+					return
+				}
+				t.Run("defaults", func(t *testing.T) { f(t, ch.c) })
+			}
+			ch.run(t, f)
+		})
+	}
+}
+
+// check checks one case and reports it on t.
+func check(t *testing.T, ref string, c *checker.Case, opt checker.Options) {
+	r := c.Check(opt)
+	switch r.Status() {
+	case checker.CasePass:
+	case checker.CaseNoExpectation:
+		t.Skip("no expect clause selects this cell")
+	case checker.CaseNoVerdict:
+		if testing.Short() {
+			t.Skipf("no verdict under -short:\n%s", render.CaseDetail(ref, r))
+		}
+		t.Errorf("no verdict:\n%s", render.CaseDetail(ref, r))
+	default:
+		t.Errorf("\n%s", render.CaseDetail(ref, r))
+	}
+}

@@ -1,0 +1,88 @@
+package checkertest_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ordercheck/ordercheck/checker/checkertest"
+)
+
+// TestScratchModule runs the example of docs/ci.md as a user would: its
+// Go block is the test file of a module of its own, outside this
+// repository (its go.mod points at this checkout), and its protocol block
+// that test's protocol file. The test passes as written and fails, naming
+// the cell, with one expectation flipped.
+func TestScratchModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module of its own")
+	}
+	page, err := os.ReadFile("../../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := func(lang string) string {
+		m := regexp.MustCompile("(?s)```" + lang + "\n(.*?)```").FindSubmatch(page)
+		if m == nil {
+			t.Fatalf("docs/ci.md has no %s block", lang)
+		}
+		return string(m[1])
+	}
+	goTest, protocol := block("go"), block("oc")
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, text string) {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module scratch\n\ngo 1.26\n\nrequire github.com/ordercheck/ordercheck v0.0.0\n\nreplace github.com/ordercheck/ordercheck => "+root+"\n")
+	write("go.sum", string(sum))
+	write("mp_test.go", goTest)
+	write("testdata/mp.oc", protocol)
+	goTestRun := func() (string, error) {
+		cmd := exec.Command("go", "test", "-count=1", "-v", ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := goTestRun()
+	if err != nil {
+		t.Fatalf("the example of docs/ci.md fails in a module of its own: %v\n%s", err, out)
+	}
+	for _, want := range []string{"--- PASS: TestProtocols/relaxed/rc11 ", "--- PASS: TestProtocols/fixed/sc "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("go test -v lacks %q:\n%s", want, out)
+		}
+	}
+	write("testdata/mp.oc", strings.Replace(protocol, "expect relaxed under rc11, rc11-consume:", "expect relaxed under rc11-consume:", 1))
+	out, err = goTestRun()
+	if err == nil {
+		t.Fatalf("a flipped expectation passes:\n%s", out)
+	}
+	for _, want := range []string{"--- FAIL: TestProtocols/relaxed/rc11 ", "delivered is violated, expected to hold", "counterexample for delivered:", "explore it alone: ordercheck explore testdata/mp.oc --variant relaxed --model rc11"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the failure lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestRun checks this repository's message-passing protocol in process.
+func TestRun(t *testing.T) {
+	checkertest.Run(t, "../../cmd/ordercheck/testdata/test/mp.oc")
+}

@@ -1,0 +1,17 @@
+package protocols_test
+
+import (
+	"testing"
+
+	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/protocols"
+)
+
+// TestExpectations checks the expect clauses of every catalogue protocol
+// through the go test helper users run on their own protocols: a subtest
+// per protocol, variant, model and configuration.
+func TestExpectations(t *testing.T) {
+	for _, name := range protocols.Names() {
+		t.Run(name, func(t *testing.T) { checkertest.Run(t, name) })
+	}
+}
