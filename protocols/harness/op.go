@@ -3,7 +3,12 @@
 // and the subprocess that runs them under Go's race detector.
 package harness
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+
+	"github.com/anishathalye/porcupine"
+)
 
 // Op is the input of an operation recorded by a stress run: the object it
 // acts on (each round of a stress run builds a fresh one, so a
@@ -27,4 +32,25 @@ func Split(input interface{}) (object int, name string) {
 		return 0, in
 	}
 	return 0, fmt.Sprint(input)
+}
+
+// PartitionByObject splits a history by the object its operations act on,
+// objects in increasing order: a specification whose objects are
+// independent checks each part on its own.
+func PartitionByObject(h []porcupine.Operation) [][]porcupine.Operation {
+	by := map[int][]porcupine.Operation{}
+	for _, op := range h {
+		obj, _ := Split(op.Input)
+		by[obj] = append(by[obj], op)
+	}
+	keys := make([]int, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	out := make([][]porcupine.Operation, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, by[k])
+	}
+	return out
 }

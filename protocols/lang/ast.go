@@ -18,6 +18,7 @@ type Protocol struct {
 	Threads     []*ThreadDecl
 	Finals      []*Final
 	Expects     []*Expect
+	Spec        *Spec // nil: none in the file
 }
 
 // Param is a named parameter with its default value.

@@ -947,6 +947,8 @@ func (t *threadComp) stmt(s Stmt) error {
 	case *ExprStmt:
 		_, err := t.expr(s.X)
 		return err
+	case *RequireStmt:
+		return errAt(s.At, "require belongs in a spec's operation; a thread checks with assert or prunes with assume")
 	}
 	return errAt(s.pos(), "unsupported statement")
 }

@@ -145,6 +145,25 @@ func (pr *Protocol) format(b *printer) {
 		}
 		b.WriteString("\n")
 	}
+	if s := pr.Spec; s != nil {
+		b.WriteString("\nspec {\n")
+		for _, v := range s.State {
+			fmt.Fprintf(b, "  state %s = %d\n", v.Name, v.Init)
+		}
+		for _, op := range s.Ops {
+			fmt.Fprintf(b, "  op %s ", op.Name)
+			if len(op.Results) > 0 {
+				var rs []string
+				for _, r := range op.Results {
+					rs = append(rs, strings.TrimSpace(strconv.FormatInt(r.Val, 10)+" "+quoteNonEmpty(r.Label)))
+				}
+				fmt.Fprintf(b, "returns %s ", strings.Join(rs, ", "))
+			}
+			b.block(op.Body, 1)
+			b.WriteString("\n")
+		}
+		b.WriteString("}\n")
+	}
 	if len(pr.Expects) > 0 {
 		b.WriteString("\n")
 	}
@@ -226,7 +245,17 @@ func (b *printer) stmt(s Stmt, depth int) {
 		b.WriteString(s.Tok)
 	case *ExprStmt:
 		b.WriteString(formatExpr(s.X))
+	case *RequireStmt:
+		b.WriteString("require " + formatExpr(s.Cond))
 	}
+}
+
+// quoteNonEmpty quotes s, or gives "" for an empty s.
+func quoteNonEmpty(s string) string {
+	if s == "" {
+		return ""
+	}
+	return strconv.Quote(s)
 }
 
 func formatExpr(e Expr) string {

@@ -177,6 +177,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(small)
 	f.Add(newSyntax)
 	f.Add(small + "expect *: holds\nexpect plain with N=3 under sc, rc11: violates p (every execution)\n")
+	f.Add(counter)
 	f.Fuzz(func(t *testing.T, src string) {
 		pr, err := Parse("f.oc", src)
 		if err != nil {
@@ -184,6 +185,12 @@ func FuzzParse(f *testing.F) {
 		}
 		pr.Compile("", nil)
 		pr.Expectations([]string{"sc", "rc11"})
+		if pr.Spec != nil {
+			m := pr.Spec.Model()
+			for _, op := range pr.Spec.Ops {
+				m.Step(m.Init(), op.Name, int64(1))
+			}
+		}
 		if _, err := Parse("printed.oc", pr.Format()); err != nil {
 			t.Fatalf("a parsed protocol prints as text that does not parse: %v\n%s", err, pr.Format())
 		}

@@ -133,8 +133,10 @@ func (p *parser) protocol() (*Protocol, error) {
 			err = p.final(pr, t.Pos)
 		case "expect":
 			err = p.expect(pr, t.Pos)
+		case "spec":
+			err = p.spec(pr, t.Pos)
 		default:
-			return nil, errAt(t.Pos, "expected param, variant, shared, mutex, property, proc, thread, final or expect, found %v", t)
+			return nil, errAt(t.Pos, "expected param, variant, shared, mutex, property, proc, thread, final, expect or spec, found %v", t)
 		}
 		if err != nil {
 			return nil, err
@@ -558,6 +560,10 @@ func (p *parser) stmt() (Stmt, error) {
 			p.Next()
 			c, err := p.expr()
 			return &AssumeStmt{Cond: c, Await: t.Text == "await", At: at}, err
+		case "require":
+			p.Next()
+			c, err := p.expr()
+			return &RequireStmt{Cond: c, At: at}, err
 		case "lock", "unlock", "fence", "store":
 			if p.PeekN(1).Text != "(" {
 				break
@@ -909,6 +915,9 @@ func (pr *Protocol) check() error {
 	if len(pr.Threads) == 0 {
 		return errAt(model.Pos{File: pr.File, Line: 1, Col: 1}, "protocol %s has no thread", pr.Name)
 	}
+	if err := pr.checkSpec(); err != nil {
+		return err
+	}
 	return pr.checkExpects()
 }
 
@@ -1009,6 +1018,33 @@ func (pr *Protocol) constSyntax(e Expr) bool {
 		return pr.constSyntax(e.Cond) && pr.constSyntax(e.Then) && pr.constSyntax(e.Else)
 	}
 	return false
+}
+
+// walkStmts calls f on every statement in b, nested ones included.
+func walkStmts(b *Block, f func(Stmt)) {
+	if b == nil {
+		return
+	}
+	for _, s := range b.Stmts {
+		f(s)
+		switch s := s.(type) {
+		case *IfStmt:
+			walkStmts(s.Then, f)
+			walkStmts(s.Else, f)
+		case *WhileStmt:
+			walkStmts(s.Body, f)
+		case *ForStmt:
+			walkStmts(s.Body, f)
+		case *NamedBlock:
+			walkStmts(s.Body, f)
+		case *OpStmt:
+			walkStmts(s.Body, f)
+		case *EitherStmt:
+			for _, a := range s.Arms {
+				walkStmts(a, f)
+			}
+		}
+	}
 }
 
 // inspectBlock calls f on every expression in b, subexpressions included.
