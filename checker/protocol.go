@@ -30,22 +30,14 @@ type Protocol struct {
 
 // Load reads the protocol called name from the catalogue, or, when name
 // is the path of a file (it contains a slash or ends in .oc), that
-// protocol file. A file with the very text of a catalogue protocol is that
-// protocol: it gets the catalogue's specification and implementation.
+// protocol file (see Parse).
 func Load(name string) (*Protocol, error) {
 	if _, err := os.Stat(name); err == nil && (strings.Contains(name, "/") || strings.HasSuffix(name, ".oc")) {
 		src, err := syntax.ReadFile(name)
 		if err != nil {
 			return nil, err
 		}
-		pr, err := Parse(name, src)
-		if err != nil {
-			return nil, err
-		}
-		if e, err := protocols.Lookup(pr.Name); err == nil && e.Source == src {
-			pr.Spec, pr.Impl = e.Spec, e.Impl
-		}
-		return pr, nil
+		return Parse(name, src)
 	}
 	e, err := protocols.Lookup(name)
 	if err != nil {
@@ -59,13 +51,28 @@ func Load(name string) (*Protocol, error) {
 }
 
 // Parse reads a protocol from the text of a protocol file (file names it
-// in messages).
+// in messages). Its spec section is the specification linearizability
+// checks; a file with the very text of a catalogue protocol is that
+// protocol, with the catalogue's specification and implementation. A
+// protocol that checks linearizability with no specification is an
+// error.
 func Parse(file, src string) (*Protocol, error) {
 	pr, err := lang.Parse(file, src)
 	if err != nil {
 		return nil, err
 	}
-	return &Protocol{Protocol: pr, Path: file, Source: src}, nil
+	p := &Protocol{Protocol: pr, Path: file, Source: src}
+	if e, err := protocols.Lookup(pr.Name); err == nil && e.Source == src {
+		p.Spec, p.Impl = e.Spec, e.Impl
+	} else if pr.Spec != nil {
+		p.Spec = pr.Spec.Model()
+	}
+	for _, prop := range pr.Props {
+		if prop.Name == PropLinearizability && p.Spec == nil {
+			return nil, &syntax.Error{Pos: prop.Pos, Msg: "property linearizability needs the sequential specification histories are checked against: add a spec section (docs/protocol-language.md, \"Sequential specifications\")"}
+		}
+	}
+	return p, nil
 }
 
 // Ref is the name a trace or a command line gives the protocol: the

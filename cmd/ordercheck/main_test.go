@@ -72,6 +72,8 @@ func TestProtocolCommands(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.oc")
 	os.WriteFile(bad, []byte("protocol bad\nshared x = 0\nthread t {\n  r = load(x, rel)\n}\n"), 0o644)
+	nospec := filepath.Join(dir, "nospec.oc")
+	os.WriteFile(nospec, []byte("protocol nospec\nshared x = 0\nproperty linearizability\nthread t {\n  op get { return x }\n}\n"), 0o644)
 	runCases(t, []cliCase{
 		{"explore default variant", []string{"explore", "dlsym"}, 1, "variant original", ""},
 		{"explore counterexample", []string{"explore", "dlsym", "--variant", "unordered"}, 1, "counterexample for lib-init", ""},
@@ -88,6 +90,7 @@ func TestProtocolCommands(t *testing.T) {
 		{"explore depth bound", []string{"explore", "dlsym", "--variant", "fixed", "--max-depth", "5"}, 3, "bounded by max-events", ""},
 		{"explore file", []string{"explore", "../../protocols/dlsym/dlsym.oc", "--variant", "fixed"}, 0, "verified", ""},
 		{"explore bad file", []string{"explore", bad}, 2, "", "bad.oc:4:15: rel is not a valid ordering for a load"},
+		{"linearizability without a spec", []string{"explore", nospec}, 2, "", "nospec.oc:3:1: property linearizability needs the sequential specification"},
 		{"unknown protocol", []string{"explore", "nosuch"}, 2, "", "unknown protocol \"nosuch\""},
 		{"unknown variant", []string{"explore", "dlsym", "--variant", "nosuch"}, 2, "", "has no variant \"nosuch\""},
 		{"unknown param", []string{"explore", "dlsym", "--param", "Q=1"}, 2, "", "has no parameter \"Q\""},
