@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/anishathalye/porcupine"
 
@@ -18,7 +19,6 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/execenv"
 	"github.com/ordercheck/ordercheck/protocols/harness"
 	"github.com/ordercheck/ordercheck/protocols/lang"
-	"github.com/ordercheck/ordercheck/protocols/wamr"
 )
 
 // Entry is one protocol of the catalogue.
@@ -27,10 +27,13 @@ type Entry struct {
 	// Source is the protocol file's text.
 	Source string
 	// Spec is the sequential specification its operations' histories must
-	// linearize to; nil when it has none.
+	// linearize to, from the protocol file's spec section (Lookup reads
+	// it); nil when it has none.
 	Spec *porcupine.Model
 	// Impl is its Go implementation; nil when it has none.
 	Impl *Implementation
+
+	specOnce sync.Once // Lookup reads Spec from the file once
 }
 
 // Implementation is a protocol's Go implementation.
@@ -46,9 +49,9 @@ type Implementation struct {
 
 // catalogue is every protocol of the catalogue, by name.
 var catalogue = []*Entry{
-	{Name: "cluster", Source: cluster.Source, Spec: &wamr.Spec, Impl: &Implementation{cluster.Stress, sortedKeys(cluster.Variants)}},
-	{Name: "dlsym", Source: dlsym.Source, Spec: &dlsym.Spec, Impl: &Implementation{dlsym.Stress, sortedKeys(dlsym.Implementations)}},
-	{Name: "execenv", Source: execenv.Source, Spec: &wamr.Spec, Impl: &Implementation{execenv.Stress, sortedKeys(execenv.Variants)}},
+	{Name: "cluster", Source: cluster.Source, Impl: &Implementation{cluster.Stress, sortedKeys(cluster.Variants)}},
+	{Name: "dlsym", Source: dlsym.Source, Impl: &Implementation{dlsym.Stress, sortedKeys(dlsym.Implementations)}},
+	{Name: "execenv", Source: execenv.Source, Impl: &Implementation{execenv.Stress, sortedKeys(execenv.Variants)}},
 }
 
 // Names lists the catalogue's protocols, sorted.
@@ -64,6 +67,14 @@ func Names() []string {
 func Lookup(name string) (*Entry, error) {
 	for _, e := range catalogue {
 		if e.Name == name {
+			e.specOnce.Do(func() {
+				if e.Spec != nil {
+					return
+				}
+				if pr, err := e.Parse(); err == nil && pr.Spec != nil {
+					e.Spec = pr.Spec.Model()
+				}
+			})
 			return e, nil
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // TestImplementationsLinearize checks the recorded histories of every Go
@@ -14,7 +15,11 @@ func TestImplementationsLinearize(t *testing.T) {
 	for v := range Implementations { // with cgo, also the real loader's
 		cases = append(cases, harness.Expect{Config: harness.Config{Variant: v, Clients: 4, Rounds: 50, Seed: 1}, Linearizable: true})
 	}
-	harness.CheckStress(t, Spec, Stress, cases)
+	pr, err := lang.Parse("dlsym.oc", Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	harness.CheckStress(t, *pr.Spec.Model(), Stress, cases)
 }
 
 // TestRaceWitness runs a stress of the configuration TestEvidence passes
