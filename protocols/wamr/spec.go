@@ -2,7 +2,6 @@ package wamr
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/anishathalye/porcupine"
 
@@ -46,7 +45,7 @@ type state struct {
 // after an exception. Histories are partitioned by object (one cluster per
 // stress round).
 var Spec = porcupine.Model{
-	Partition: partition,
+	Partition: harness.PartitionByObject,
 	Init:      func() interface{} { return state{} },
 	Step: func(st, input, output interface{}) (bool, interface{}) {
 		s := st.(state)
@@ -55,7 +54,7 @@ var Spec = porcupine.Model{
 		switch name {
 		case OpSet:
 			s.child = true
-			return true, s
+			return out == 0, s
 		case OpRestore:
 			ok := out == b2i(s.childExc)
 			s.child = false
@@ -94,7 +93,7 @@ var Spec = porcupine.Model{
 		case OpCreate:
 			res = map[int64]string{0: "refused", 1: "created"}[out]
 		case OpSet:
-			res = "child current"
+			res = map[int64]string{0: "child current"}[out]
 		}
 		if obj != 0 {
 			return fmt.Sprintf("#%d %s() -> %s", obj, name, res)
@@ -116,23 +115,4 @@ func b2i(b bool) int64 {
 		return 1
 	}
 	return 0
-}
-
-// partition splits a history by the object its operations act on.
-func partition(h []porcupine.Operation) [][]porcupine.Operation {
-	by := map[int][]porcupine.Operation{}
-	for _, op := range h {
-		obj, _ := harness.Split(op.Input)
-		by[obj] = append(by[obj], op)
-	}
-	keys := make([]int, 0, len(by))
-	for k := range by {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	out := make([][]porcupine.Operation, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, by[k])
-	}
-	return out
 }
