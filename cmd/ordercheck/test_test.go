@@ -67,6 +67,32 @@ func TestTestCommand(t *testing.T) {
 	})
 }
 
+// TestTestCatalogueCopy flips one expectation in a copy of a catalogue
+// protocol: the copy keeps its specification (its spec section), so every
+// other cell still passes and the flipped one fails with its
+// counterexample.
+func TestTestCatalogueCopy(t *testing.T) {
+	src, err := os.ReadFile("../../protocols/dlsym/dlsym.oc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clause := "expect consume under rc11: violates data-race, lib-init, linearizability\n"
+	text := strings.Replace(string(src), clause, "expect consume under rc11: violates data-race, lib-init\n", 1)
+	if text == string(src) {
+		t.Fatalf("dlsym.oc has no line %q to flip", clause)
+	}
+	path := filepath.Join(t.TempDir(), "dlsym.oc")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runCases(t, []cliCase{
+		{"the flipped cell", []string{"test", path}, 1, "--- FAIL: " + path + " consume/rc11 (", ""},
+		{"what differs", []string{"test", path}, 1, "    linearizability is violated, expected to hold: no sequential order of", ""},
+		{"its counterexample", []string{"test", path}, 1, "    counterexample for linearizability:\n", ""},
+		{"the rest passes", []string{"test", path}, 1, "31 passed, 1 failed, 0 no verdict\n", ""},
+	})
+}
+
 func TestTestJSON(t *testing.T) {
 	flip := flipped(t, t.TempDir())
 	code, out, errText := runCLI("test", "--json", "testdata/test/mp.oc", flip)
