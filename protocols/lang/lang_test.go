@@ -194,5 +194,12 @@ func FuzzParse(f *testing.F) {
 		if _, err := Parse("printed.oc", pr.Format()); err != nil {
 			t.Fatalf("a parsed protocol prints as text that does not parse: %v\n%s", err, pr.Format())
 		}
+		out, err := FormatSource("f.oc", src)
+		if err != nil {
+			t.Fatalf("a parsed protocol does not format: %v", err)
+		}
+		if again, err := FormatSource("f.oc", out); err != nil || again != out {
+			t.Fatalf("formatting is not idempotent (%v):\n%s\nthen\n%s", err, out, again)
+		}
 	})
 }

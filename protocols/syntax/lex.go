@@ -20,6 +20,7 @@ const (
 	Int
 	String
 	Punct
+	Comment // kept only when the lexer's Comments is set
 )
 
 // Token is one lexical token.
@@ -59,6 +60,9 @@ type Lexer struct {
 	line, col int
 	// OCaml enables herd7's (* ... *) comments beside C's.
 	OCaml bool
+	// Comments, when not nil, collects the C comments skipped, in order,
+	// their text whole ("// ..." or "/* ... */"), for a formatter.
+	Comments *[]Token
 }
 
 // NewLexer returns a lexer of src from byte offset off, which is at line and col.
@@ -116,12 +120,14 @@ func (lx *Lexer) SkipSpace() error {
 			if end < 0 {
 				return &Error{start, "unterminated comment /* ... */"}
 			}
+			lx.comment(rest[:end+4], start)
 			lx.Advance(end + 4)
 		case strings.HasPrefix(rest, "//"):
 			end := strings.IndexByte(rest, '\n')
 			if end < 0 {
 				end = len(rest)
 			}
+			lx.comment(strings.TrimRight(rest[:end], " \t\r"), lx.Pos())
 			lx.Advance(end)
 		default:
 			return nil
@@ -194,6 +200,13 @@ func isOCamlComment(s string) bool {
 
 func isAlnum(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// comment keeps a comment when the lexer collects them.
+func (lx *Lexer) comment(text string, at model.Pos) {
+	if lx.Comments != nil {
+		*lx.Comments = append(*lx.Comments, Token{Comment, text, at})
+	}
 }
 
 // All returns the remaining tokens, ending with EOF.
