@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ordercheck/ordercheck/protocols/syntax"
@@ -162,12 +163,8 @@ func before(c, t syntax.Token) bool {
 }
 
 func sortedInts(xs []int) []int {
-	out := append([]int(nil), xs...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	out := slices.Clone(xs)
+	slices.Sort(out)
 	return out
 }
 
@@ -187,7 +184,7 @@ func joinTokens(toks []syntax.Token) string {
 	// tight "=" on variant lines and after "with" (NAME=VALUE bindings)
 	tightEq := len(toks) > 0 && toks[0].Kind == syntax.Ident && toks[0].Text == "variant"
 	expectLine := len(toks) > 0 && toks[0].Kind == syntax.Ident && toks[0].Text == "expect"
-	ternary := 0 // "?" waiting for their ":"
+	ternary := 0     // "?" waiting for their ":"
 	var brace []bool // for each open "{" on this line: an array literal
 	operand := func(t syntax.Token) bool {
 		switch t.Kind {
