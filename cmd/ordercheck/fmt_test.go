@@ -30,3 +30,14 @@ func TestFmtCommand(t *testing.T) {
 		t.Errorf("fmt -w wrote:\n%s", got)
 	}
 }
+
+func TestVetCommand(t *testing.T) {
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "odd.oc")
+	os.WriteFile(odd, []byte("protocol o\nparam K = 1\nshared x = 0\nthread t {\n  x = 1\n}\n"), 0o644)
+	runCases(t, []cliCase{
+		{"clean", []string{"vet", "../../protocols", "testdata/test"}, 0, "", ""},
+		{"a finding", []string{"vet", odd}, 1, odd + ":2:7: parameter K is never used", ""},
+		{"bad input", []string{"vet", filepath.Join(dir, "none.oc")}, 2, "", "no such file"},
+	})
+}
