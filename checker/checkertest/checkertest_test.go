@@ -86,3 +86,28 @@ func TestScratchModule(t *testing.T) {
 func TestRun(t *testing.T) {
 	checkertest.Run(t, "../../cmd/ordercheck/testdata/test/mp.oc")
 }
+
+// TestTutorial puts together the protocol of docs/protocol-language.md's
+// tutorial — its first block, with the variants and the expect clauses of
+// the later ones — and checks its expectations.
+func TestTutorial(t *testing.T) {
+	page, err := os.ReadFile("../../docs/protocol-language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(page)
+	start, end := strings.Index(text, "## A first protocol"), strings.Index(text, "## Statements")
+	if start < 0 || end < start {
+		t.Fatal("docs/protocol-language.md has no tutorial before its Statements section")
+	}
+	blocks := regexp.MustCompile("(?s)```\n(.*?)```").FindAllStringSubmatch(text[start:end], -1)
+	if len(blocks) != 4 {
+		t.Fatalf("the tutorial has %d blocks, want 4: protocol, output, variants, expectations", len(blocks))
+	}
+	protocol := strings.Replace(blocks[0][1], "\nshared done = 0", "\n"+blocks[2][1]+"\nshared done = 0", 1) + "\n" + blocks[3][1]
+	path := filepath.Join(t.TempDir(), "once.oc")
+	if err := os.WriteFile(path, []byte(protocol), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkertest.Run(t, path)
+}
