@@ -232,7 +232,7 @@ func unorderedC11(x *Exec, a, b int, step func(int) string) string {
 func syncGap(x *Exec, a, b int, step func(int) string) (string, *Event) {
 	g := x.G
 	ra, rb := x.Refs[a], x.Refs[b]
-	for i := int(rb.I); i >= 0; i-- {
+	for i := int(rb.I) - 1; i >= 0; i-- { // b's own read of a is the race, not a path to it
 		e := &g.Threads[rb.T][i]
 		if e.Kind != KRead || e.Rf.IsInit() || e.Rf.T != ra.T || e.Rf.I < ra.I {
 			continue
