@@ -1,0 +1,733 @@
+package checker
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// TuneSiteKind is what a tuning site is: the kind of instruction whose
+// ordering it sets.
+type TuneSiteKind uint8
+
+// The kinds of site.
+const (
+	SiteLoad TuneSiteKind = iota
+	SiteStore
+	SiteRMW
+	SiteFence
+)
+
+var siteKindNames = [...]string{"load", "store", "rmw", "fence"}
+
+func (k TuneSiteKind) String() string { return siteKindNames[k] }
+
+// TuneSite is one place of the source whose atomic accesses or fence tune
+// orders: every instruction compiled from it (one per thread instance and
+// procedure expansion) takes the same ordering.
+type TuneSite struct {
+	Pos     model.Pos
+	Text    string // the source text of the access
+	Kind    TuneSiteKind
+	Current model.Ordering
+	// Levels are the orderings the site may take, weakest first (a
+	// partial order: see Weaker).
+	Levels []model.Ordering
+	instrs []instrRef
+}
+
+type instrRef struct{ thread, index int }
+
+// caps gives an ordering's guarantees as a set: consume, acquire,
+// release, sequential consistency. One ordering is at most as strong as
+// another when its set is contained in the other's.
+func caps(o model.Ordering) uint8 {
+	const atomic = 16
+	switch o {
+	case model.NA:
+		return 0
+	case model.Con:
+		return atomic | 1
+	case model.Acq:
+		return atomic | 1 | 2
+	case model.Rel:
+		return atomic | 4
+	case model.AcqRel:
+		return atomic | 1 | 2 | 4
+	case model.SC:
+		return atomic | 1 | 2 | 4 | 8
+	}
+	return atomic
+}
+
+// Weaker reports whether ordering a is at most as strong as b (na < rlx <
+// con < acq; acq and rel incomparable, both below acq_rel, below sc).
+func Weaker(a, b model.Ordering) bool { return caps(a)&^caps(b) == 0 }
+
+// TuneSites returns the sites of a program in source order: its atomic
+// loads, stores, read-modify-writes and fences, and the plain loads and
+// stores at the positions in plain (locks are never sites). The consume
+// level is offered to loads only when withConsume is set (a model that
+// tells consume from relaxed is among those checked); a plain site may
+// stay plain.
+func TuneSites(p *model.Program, withConsume bool, plain map[model.Pos]bool) []TuneSite {
+	byPos := map[model.Pos]int{}
+	var out []TuneSite
+	for t, th := range p.Threads {
+		for i, in := range th.Code {
+			var kind TuneSiteKind
+			switch in.Op {
+			case model.OpLoad:
+				kind = SiteLoad
+			case model.OpStore:
+				kind = SiteStore
+			case model.OpRMW, model.OpCAS:
+				kind = SiteRMW
+			case model.OpFence:
+				kind = SiteFence
+			default:
+				continue
+			}
+			if !in.Ord.Atomic() && !(plain[in.Pos] && (kind == SiteLoad || kind == SiteStore)) {
+				continue
+			}
+			k, ok := byPos[in.Pos]
+			if !ok {
+				k = len(out)
+				byPos[in.Pos] = k
+				lv := levels(kind, withConsume)
+				if !in.Ord.Atomic() {
+					lv = append([]model.Ordering{model.NA}, lv...)
+				}
+				out = append(out, TuneSite{Pos: in.Pos, Text: in.Text, Kind: kind, Current: in.Ord, Levels: lv})
+			}
+			out[k].instrs = append(out[k].instrs, instrRef{t, i})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Pos, out[j].Pos
+		return a.File < b.File || a.File == b.File && (a.Line < b.Line || a.Line == b.Line && a.Col < b.Col)
+	})
+	return out
+}
+
+// levels are the orderings a site of a kind may take, weakest first.
+func levels(k TuneSiteKind, withConsume bool) []model.Ordering {
+	switch k {
+	case SiteLoad:
+		if withConsume {
+			return []model.Ordering{model.Rlx, model.Con, model.Acq, model.SC}
+		}
+		return []model.Ordering{model.Rlx, model.Acq, model.SC}
+	case SiteStore:
+		return []model.Ordering{model.Rlx, model.Rel, model.SC}
+	case SiteRMW:
+		return []model.Ordering{model.Rlx, model.Acq, model.Rel, model.AcqRel, model.SC}
+	}
+	return []model.Ordering{model.Acq, model.Rel, model.AcqRel, model.SC}
+}
+
+// WithOrderings returns a copy of p whose sites take the orderings ords
+// (one per site). A compare-exchange's failure ordering becomes the
+// weaker of its own and the read part of its new ordering.
+func WithOrderings(p *model.Program, sites []TuneSite, ords []model.Ordering) *model.Program {
+	q := *p
+	q.Threads = slices.Clone(p.Threads)
+	for i := range q.Threads {
+		q.Threads[i].Code = slices.Clone(p.Threads[i].Code)
+	}
+	for s, site := range sites {
+		for _, r := range site.instrs {
+			in := &q.Threads[r.thread].Code[r.index]
+			in.Ord = ords[s]
+			if in.Op == model.OpCAS {
+				if f := ords[s].ReadPart(); !Weaker(in.FailOrd, f) {
+					in.FailOrd = f
+				}
+			}
+		}
+	}
+	return &q
+}
+
+// TuneOptions choose what tune keeps and bound its checks.
+type TuneOptions struct {
+	// Models every property must hold under; nil: rc11.
+	Models []*model.Model
+	// Props are the properties to keep, by name; nil: all the protocol's.
+	Props []string
+	// Options bound each check.
+	Options Options
+	// MaxAssignments refuses a search over more assignments than this
+	// (0: a million).
+	MaxAssignments int
+	// Atomics lets tune make plain accesses atomic where that can remove
+	// a data race: the plain accesses of the races found with every site
+	// seq_cst, until none is left, become sites that may stay plain.
+	Atomics bool
+}
+
+// Tuning is the result of a search for the weakest orderings.
+type Tuning struct {
+	Instance *Instance
+	Models   []*model.Model
+	Props    []string
+	Sites    []TuneSite
+	// Minimal lists every minimal assignment (an ordering per site) under
+	// which the properties hold under every model, weakest first.
+	Minimal [][]model.Ordering
+	// Unfixable are the properties violated even with every site seq_cst,
+	// each with that check's report: no ordering fixes them. The search
+	// kept the other properties.
+	Unfixable []Unfixable
+	// CurrentHolds says whether the current orderings keep the properties;
+	// CurrentMinimal whether they are one of the minimal assignments.
+	CurrentHolds, CurrentMinimal bool
+	// Below says, for each site, what weakening it one step breaks (nil
+	// where nothing is weaker): one step below the current orderings when
+	// they hold, else below the first minimal assignment.
+	Below []*Weakening
+	// Checks counts the explorations run; Assignments the assignments
+	// the lattice has (what plain enumeration would check).
+	Checks, Assignments int
+	// Bounded is set when some check was cut short by a bound: a bounded
+	// check counts as failing, so the minimum is "under the bound".
+	Bounded bool
+	// Atomics says plain accesses could become atomic (TuneOptions).
+	Atomics bool
+}
+
+// Unfixable is a property that no assignment of orderings keeps.
+type Unfixable struct {
+	Prop   string
+	Model  *model.Model
+	Report *Report
+}
+
+// Weakening is the check of one site one step weaker than the current
+// assignment: the ordering tried and, when it breaks something, the
+// property, the model and the report (with its counterexample).
+type Weakening struct {
+	Ord    model.Ordering
+	Prop   string
+	Model  *model.Model
+	Report *Report
+}
+
+// Tune searches for the weakest orderings of the instance's atomic
+// accesses and fences that keep the chosen properties under every chosen
+// model. A stronger ordering never adds behaviours, so holding is closed
+// upwards in the lattice of assignments: each check that holds settles
+// every assignment above it, each that fails every one below, and the
+// assignments are visited weakest first, so each that holds with nothing
+// holding below it is minimal.
+func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
+	models := opt.Models
+	if models == nil {
+		m, err := model.Lookup("rc11")
+		if err != nil {
+			return nil, err
+		}
+		models = []*model.Model{m}
+	}
+	props := opt.Props
+	if props == nil {
+		props = in.Protocol.PropNames()
+	}
+	consume := false
+	for _, m := range models {
+		consume = consume || m.Name == "rc11-consume"
+	}
+	t := &Tuning{Instance: in, Models: models, Props: props, Atomics: opt.Atomics}
+	plain := map[model.Pos]bool{}
+	if opt.Atomics && slices.Contains(props, PropDataRace) {
+		var err error
+		if plain, err = racingPlain(in, models, consume, opt.Options, &t.Checks); err != nil {
+			return nil, err
+		}
+	}
+	t.Sites = TuneSites(in.Prog, consume, plain)
+	lines := strings.Split(in.Protocol.Source, "\n")
+	for i, site := range t.Sites {
+		if l := site.Pos.Line - 1; l >= 0 && l < len(lines) {
+			text, _, _ := strings.Cut(lines[l], "//")
+			t.Sites[i].Text = strings.TrimSpace(text)
+		}
+	}
+	total := 1
+	for _, s := range t.Sites {
+		total *= len(s.Levels)
+		if limit := max(opt.MaxAssignments, 0); total > 1_000_000 || limit > 0 && total > limit {
+			return nil, fmt.Errorf("%d sites give more than %d assignments to search: tune a smaller protocol, or fewer variants' worth of atomics", len(t.Sites), max(limit, 1_000_000))
+		}
+	}
+	t.Assignments = total
+	s := &tuneSearch{t: t, in: in, opt: opt.Options}
+	// With every site seq_cst: what no ordering can fix.
+	top := make([]model.Ordering, len(t.Sites))
+	for i := range top {
+		top[i] = model.SC
+	}
+	keep, err := s.unfixable(top, props)
+	if err != nil {
+		return nil, err
+	}
+	t.Props = keep
+	if len(keep) == 0 {
+		return t, nil
+	}
+	// Each site alone below seq_cst, the others seq_cst: a level that
+	// fails there fails with any others, which settles a whole slab of
+	// assignments in one check.
+	for i, site := range t.Sites {
+		for l := len(site.Levels) - 2; l >= 0; l-- {
+			a := make([]int, len(t.Sites))
+			for j := range a {
+				a[j] = len(t.Sites[j].Levels) - 1
+			}
+			a[i] = l
+			if s.settled(a) {
+				continue
+			}
+			if _, _, err := s.holds(a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// Every assignment, weakest first.
+	all := s.assignments()
+	for _, a := range all {
+		if s.settled(a) {
+			continue
+		}
+		if _, _, err := s.holds(a); err != nil {
+			return nil, err
+		}
+	}
+	// Every assignment below one that held was checked or settled, so the
+	// minimal ones are those with no other that held below them.
+	for _, a := range all {
+		if s.minimal(a) {
+			t.Minimal = append(t.Minimal, s.ords(a))
+		}
+	}
+	// The current assignment, and each site one step weaker.
+	cur := make([]int, len(t.Sites))
+	for i, site := range t.Sites {
+		cur[i] = nearestLevel(site.Levels, site.Current)
+	}
+	if t.CurrentHolds, _, err = s.holds(cur); err != nil {
+		return nil, err
+	}
+	for _, m := range t.Minimal {
+		t.CurrentMinimal = t.CurrentMinimal || slices.Equal(m, s.ords(cur))
+	}
+	// One step weaker than the current orderings when they hold, else
+	// than the first minimal assignment: what each site's ordering is for.
+	base := cur
+	if !t.CurrentHolds && len(t.Minimal) > 0 {
+		base = make([]int, len(t.Sites))
+		for i, site := range t.Sites {
+			base[i] = nearestLevel(site.Levels, t.Minimal[0][i])
+		}
+	}
+	t.Below = make([]*Weakening, len(t.Sites))
+	if t.CurrentHolds || len(t.Minimal) > 0 {
+		for i, site := range t.Sites {
+			for _, lower := range coveredBy(site.Levels, base[i]) {
+				a := slices.Clone(base)
+				a[i] = lower
+				ok, w, err := s.holds(a)
+				if err != nil {
+					return nil, err
+				}
+				if !ok && (t.Below[i] == nil || t.Below[i].Report == nil) {
+					w.Ord = site.Levels[lower]
+					t.Below[i] = w
+				} else if ok && t.Below[i] == nil {
+					t.Below[i] = &Weakening{Ord: site.Levels[lower]}
+				}
+			}
+		}
+	}
+	return t, nil
+}
+
+// nearestLevel returns the level of an ordering: itself, or when it is
+// not a level (con where no model tells it from rlx, a relaxed fence) the
+// strongest level weaker than it, else the weakest stronger one.
+func nearestLevel(levels []model.Ordering, o model.Ordering) int {
+	if i := slices.Index(levels, o); i >= 0 {
+		return i
+	}
+	best := -1
+	for i, l := range levels {
+		if Weaker(l, o) && (best < 0 || Weaker(levels[best], l)) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		return best
+	}
+	for i, l := range levels {
+		if Weaker(o, l) {
+			return i
+		}
+	}
+	return len(levels) - 1
+}
+
+// coveredBy returns the levels just below level i: the strongest ones
+// weaker than it.
+func coveredBy(levels []model.Ordering, i int) []int {
+	var below []int
+	for j := range levels {
+		if j != i && Weaker(levels[j], levels[i]) {
+			below = append(below, j)
+		}
+	}
+	var out []int
+	for _, j := range below {
+		covered := false
+		for _, k := range below {
+			if k != j && Weaker(levels[j], levels[k]) {
+				covered = true
+			}
+		}
+		if !covered {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// tuneSearch is a search's state: what the checks so far settled.
+type tuneSearch struct {
+	t          *Tuning
+	in         *Instance
+	opt        Options
+	held, fail [][]int // assignments checked, as level indices per site
+	cache      map[string]tuneResult
+}
+
+type tuneResult struct {
+	ok bool
+	w  *Weakening
+}
+
+// ords turns level indices into orderings.
+func (s *tuneSearch) ords(a []int) []model.Ordering {
+	out := make([]model.Ordering, len(a))
+	for i, l := range a {
+		out[i] = s.t.Sites[i].Levels[l]
+	}
+	return out
+}
+
+// below reports whether assignment a is at most as strong as b.
+func (s *tuneSearch) below(a, b []int) bool {
+	for i := range a {
+		lv := s.t.Sites[i].Levels
+		if !Weaker(lv[a[i]], lv[b[i]]) {
+			return false
+		}
+	}
+	return true
+}
+
+// settled reports whether earlier checks decide a: one that held below
+// it (then a holds and is not minimal) or one that failed above it.
+func (s *tuneSearch) settled(a []int) bool {
+	for _, h := range s.held {
+		if s.below(h, a) {
+			return true
+		}
+	}
+	for _, f := range s.fail {
+		if s.below(a, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// minimal reports whether a was checked and held with nothing that held
+// strictly below it.
+func (s *tuneSearch) minimal(a []int) bool {
+	if r, ok := s.cache[fmt.Sprint(a)]; !ok || !r.ok {
+		return false
+	}
+	for _, h := range s.held {
+		if !slices.Equal(h, a) && s.below(h, a) {
+			return false
+		}
+	}
+	return true
+}
+
+// assignments lists every assignment, weakest first: by the total
+// strength of its orderings (an assignment is checked after every one
+// below it).
+func (s *tuneSearch) assignments() [][]int {
+	var out [][]int
+	a := make([]int, len(s.t.Sites))
+	var gen func(i int)
+	gen = func(i int) {
+		if i == len(a) {
+			out = append(out, slices.Clone(a))
+			return
+		}
+		for l := range s.t.Sites[i].Levels {
+			a[i] = l
+			gen(i + 1)
+		}
+	}
+	gen(0)
+	height := func(a []int) int {
+		h := 0
+		for i, l := range a {
+			h += bits.OnesCount8(caps(s.t.Sites[i].Levels[l]))
+		}
+		return h
+	}
+	sort.SliceStable(out, func(i, j int) bool { return height(out[i]) < height(out[j]) })
+	return out
+}
+
+// holds checks assignment a under every model (once per assignment) and
+// records the result; a failure comes with the property, model and
+// report that broke.
+func (s *tuneSearch) holds(a []int) (bool, *Weakening, error) {
+	key := fmt.Sprint(a)
+	if r, ok := s.cache[key]; ok {
+		return r.ok, r.w, nil
+	}
+	ok, w, err := s.check(s.ords(a), s.t.Props)
+	if err != nil {
+		return false, nil, err
+	}
+	if s.cache == nil {
+		s.cache = map[string]tuneResult{}
+	}
+	s.cache[key] = tuneResult{ok, w}
+	if ok {
+		s.held = append(s.held, a)
+	} else {
+		s.fail = append(s.fail, a)
+	}
+	return ok, w, nil
+}
+
+// check explores the program with orderings ords under each model in
+// turn, stopping at the first that breaks a property.
+func (s *tuneSearch) check(ords []model.Ordering, props []string) (bool, *Weakening, error) {
+	p := WithOrderings(s.in.Prog, s.t.Sites, ords)
+	judges := Properties(s.in.Protocol.Spec, props...)
+	races := raceMemo{}
+	for _, m := range s.t.Models {
+		s.t.Checks++
+		rep, err := checkRaces(p, m, judges, s.opt, races)
+		if err != nil {
+			return false, nil, err
+		}
+		if !rep.Stats.Exhaustive() {
+			s.t.Bounded = true
+		}
+		for _, pr := range rep.Props {
+			if pr.Status != Holds {
+				return false, &Weakening{Prop: pr.Name, Model: m, Report: rep}, nil
+			}
+		}
+	}
+	return true, nil, nil
+}
+
+// unfixable checks the assignment with every site seq_cst and returns the
+// properties it keeps; the others are recorded as unfixable.
+func (s *tuneSearch) unfixable(top []model.Ordering, props []string) ([]string, error) {
+	p := WithOrderings(s.in.Prog, s.t.Sites, top)
+	broken := map[string]bool{}
+	races := raceMemo{}
+	for _, m := range s.t.Models {
+		s.t.Checks++
+		rep, err := checkRaces(p, m, Properties(s.in.Protocol.Spec, props...), s.opt, races)
+		if err != nil {
+			return nil, err
+		}
+		if !rep.Stats.Exhaustive() {
+			s.t.Bounded = true
+		}
+		for _, pr := range rep.Props {
+			if pr.Status != Holds && !broken[pr.Name] {
+				broken[pr.Name] = true
+				s.t.Unfixable = append(s.t.Unfixable, Unfixable{Prop: pr.Name, Model: m, Report: rep})
+			}
+		}
+	}
+	var keep []string
+	for _, p := range props {
+		if !broken[p] {
+			keep = append(keep, p)
+		}
+	}
+	return keep, nil
+}
+
+// Rewrite returns the protocol's source with minimal assignment k written
+// in: each site whose ordering changes gets the new ordering in place of
+// its ordering argument. Binds gives the same as parameter values, when
+// every changed site takes its ordering from a parameter that all its
+// sites set alike (a variant can then say it); nil otherwise.
+func (t *Tuning) Rewrite(k int) (text string, binds map[string]string) {
+	src := t.Instance.Protocol.Source
+	lines := strings.SplitAfter(src, "\n")
+	params := map[string]bool{}
+	for _, p := range t.Instance.Protocol.Params {
+		params[p.Name] = true
+	}
+	binds = map[string]string{}
+	expressible := true
+	type edit struct {
+		line, col, end int
+		text           string
+	}
+	var edits []edit
+	for i, site := range t.Sites {
+		ord := t.Minimal[k][i]
+		if ord == site.Current {
+			continue
+		}
+		line, col, end, ok := orderingArg(lines, site)
+		if !ok {
+			expressible = false
+			continue
+		}
+		arg := lines[line][col:end]
+		edits = append(edits, edit{line, col, end, ord.String()})
+		if params[arg] {
+			if prev, seen := binds[arg]; seen && prev != ord.String() {
+				expressible = false
+			}
+			binds[arg] = ord.String()
+		} else {
+			expressible = false
+		}
+	}
+	// A parameter bound here must not order any site that keeps its
+	// ordering with another value.
+	for i, site := range t.Sites {
+		if line, col, end, ok := orderingArg(lines, site); ok {
+			if v, bound := binds[lines[line][col:end]]; bound && v != t.Minimal[k][i].String() {
+				expressible = false
+			}
+		}
+	}
+	sort.Slice(edits, func(i, j int) bool {
+		return edits[i].line > edits[j].line || edits[i].line == edits[j].line && edits[i].col > edits[j].col
+	})
+	for _, e := range edits {
+		lines[e.line] = lines[e.line][:e.col] + e.text + lines[e.line][e.end:]
+	}
+	if !expressible || len(binds) == 0 {
+		binds = nil
+	}
+	return strings.Join(lines, ""), binds
+}
+
+// orderingArg finds the ordering argument of a site's call in the source
+// lines: the last argument of load, store and the read-modify-writes, the
+// fourth of cas, the only one of fence. It returns the line (from 0) and
+// the byte span of the argument.
+func orderingArg(lines []string, site TuneSite) (line, col, end int, ok bool) {
+	line = site.Pos.Line - 1
+	if line < 0 || line >= len(lines) || site.Pos.Col < 1 || site.Pos.Col > len(lines[line]) {
+		return 0, 0, 0, false
+	}
+	l := lines[line]
+	open := strings.IndexByte(l[site.Pos.Col-1:], '(')
+	if open < 0 {
+		return 0, 0, 0, false
+	}
+	open += site.Pos.Col - 1
+	name := strings.TrimSpace(l[site.Pos.Col-1 : open])
+	depth := 0
+	var args [][2]int
+	start := open + 1
+	for i := open; i < len(l); i++ {
+		switch l[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				args = append(args, [2]int{start, i})
+				goto done
+			}
+		case ',':
+			if depth == 1 {
+				args = append(args, [2]int{start, i})
+				start = i + 1
+			}
+		}
+	}
+	return 0, 0, 0, false
+done:
+	idx := len(args) - 1
+	if strings.HasPrefix(name, "cas") {
+		idx = 3
+	}
+	if idx < 0 || idx >= len(args) {
+		return 0, 0, 0, false
+	}
+	a, b := args[idx][0], args[idx][1]
+	for a < b && l[a] == ' ' {
+		a++
+	}
+	for b > a && l[b-1] == ' ' {
+		b--
+	}
+	return line, a, b, a < b
+}
+
+// racingPlain finds the plain accesses that atomics could take out of a
+// data race: with every site seq_cst, each race found adds its plain
+// accesses as sites, until the races are gone or a race has no plain
+// access left to make atomic.
+func racingPlain(in *Instance, models []*model.Model, consume bool, opt Options, checks *int) (map[model.Pos]bool, error) {
+	plain := map[model.Pos]bool{}
+	for {
+		sites := TuneSites(in.Prog, consume, plain)
+		top := make([]model.Ordering, len(sites))
+		for i := range top {
+			top[i] = model.SC
+		}
+		p := WithOrderings(in.Prog, sites, top)
+		grew := false
+		for _, m := range models {
+			*checks++
+			rep, err := Check(p, m, []Property{DataRace}, opt)
+			if err != nil {
+				return nil, err
+			}
+			w := rep.Props[0].Witness
+			if w == nil {
+				continue
+			}
+			for _, a := range w.Violation.Anchors {
+				ev := w.Graph.Ev(a)
+				in := &w.Graph.Prog.Threads[a.T].Code[ev.Instr]
+				if !in.Ord.Atomic() && !plain[in.Pos] {
+					plain[in.Pos], grew = true, true
+				}
+			}
+			break
+		}
+		if !grew {
+			return plain, nil
+		}
+	}
+}

@@ -1,0 +1,245 @@
+package checker_test
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// tuneProtocol parses a protocol written for a tune test.
+func tuneProtocol(t *testing.T, src string) *checker.Instance {
+	t.Helper()
+	pr, err := checker.Parse("shape.oc", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+func rc11(t testing.TB) *model.Model {
+	m, err := model.Lookup("rc11")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestTuneClassicShapes checks tune on shapes whose weakest orderings the
+// literature gives: message passing needs a release store and an acquire
+// load; store buffering (Dekker's core) needs all four accesses seq_cst;
+// IRIW needs seq_cst everywhere its readers look; a reader that re-reads
+// a flag it set itself needs nothing.
+func TestTuneClassicShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      [][]string // every minimal assignment, sites in source order
+	}{
+		{"message passing", `protocol mp
+shared data = 0
+shared flag = 0
+property seen
+thread w {
+  data = 1
+  store(flag, 1, rlx)
+}
+thread r {
+  f = load(flag, rlx)
+  if f == 1 {
+    d = data
+    assert seen: d == 1
+  }
+}
+`, [][]string{{"rel", "acq"}}},
+		{"store buffering", `protocol sb
+shared x = 0
+shared y = 0
+property mutex
+thread a {
+  store(x, 1, rlx)
+  r = load(y, rlx)
+}
+thread b {
+  store(y, 1, rlx)
+  s = load(x, rlx)
+}
+final mutex: a.r == 1 || b.s == 1
+`, [][]string{{"sc", "sc", "sc", "sc"}}},
+		{"iriw", `protocol iriw
+shared x = 0
+shared y = 0
+property agree
+thread wx { store(x, 1, rlx) }
+thread wy { store(y, 1, rlx) }
+thread r1 {
+  a = load(x, rlx)
+  b = load(y, rlx)
+}
+thread r2 {
+  c = load(y, rlx)
+  d = load(x, rlx)
+}
+final agree: !(r1.a == 1 && r1.b == 0 && r2.c == 1 && r2.d == 0)
+`, [][]string{{"sc", "sc", "sc", "sc", "sc", "sc"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tuneProtocol(t, tc.src)
+			tu, err := in.Tune(checker.TuneOptions{Models: []*model.Model{rc11(t)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][]string
+			for _, m := range tu.Minimal {
+				var s []string
+				for _, o := range m {
+					s = append(s, o.String())
+				}
+				got = append(got, s)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("minimal %v, want %v (%d checks)", got, tc.want, tu.Checks)
+			}
+		})
+	}
+}
+
+// tuneShapes are litmus shapes with a weak outcome that orderings
+// forbid: message passing, store buffering, load buffering, S, R and
+// 2+2W. %s stands for each access's ordering, %F for an optional fence.
+var tuneShapes = []struct{ name, t0, t1, never string }{
+	{"MP", "store(x, 1, %s)\n%F\nstore(y, 1, %s)", "a = load(y, %s)\n%F\nb = load(x, %s)", "t1.a == 1 && t1.b == 0"},
+	{"SB", "store(x, 1, %s)\n%F\na = load(y, %s)", "store(y, 1, %s)\n%F\nb = load(x, %s)", "t0.a == 0 && t1.b == 0"},
+	{"LB", "a = load(x, %s)\n%F\nstore(y, 1, %s)", "b = load(y, %s)\n%F\nstore(x, 1, %s)", "t0.a == 1 && t1.b == 1"},
+	{"S", "store(x, 2, %s)\n%F\nstore(y, 1, %s)", "a = load(y, %s)\n%F\nstore(x, 1, %s)", "t1.a == 1 && x == 2"},
+	{"R", "store(x, 1, %s)\n%F\nstore(y, 1, %s)", "store(y, 2, %s)\n%F\na = load(x, %s)", "y == 2 && t1.a == 0"},
+	{"2+2W", "store(x, 1, %s)\n%F\nstore(y, 2, %s)", "store(y, 1, %s)\n%F\nstore(x, 2, %s)", "x == 1 && y == 1"},
+}
+
+// drawShape writes a random instance of a shape as a protocol: random
+// orderings, a fence between the accesses now and then, a load or store
+// turned into a read-modify-write now and then.
+func drawShape(t *rapid.T) string {
+	sh := tuneShapes[rapid.IntRange(0, len(tuneShapes)-1).Draw(t, "shape")]
+	thread := func(name, code string) string {
+		var b strings.Builder
+		for _, line := range strings.Split(code, "\n") {
+			if line == "%F" {
+				if rapid.IntRange(0, 3).Draw(t, name+"-fence") == 0 {
+					b.WriteString("  fence(" + rapid.SampledFrom([]string{"acq", "rel", "acq_rel", "sc"}).Draw(t, name+"-fence-ord") + ")\n")
+				}
+				continue
+			}
+			load := strings.Contains(line, "load(")
+			ords := []string{"rlx", "rel", "sc"}
+			if load {
+				ords = []string{"rlx", "acq", "sc"}
+			}
+			ord := rapid.SampledFrom(ords).Draw(t, name+"-ord")
+			line = strings.Replace(line, "%s", ord, 1)
+			if !load && rapid.IntRange(0, 4).Draw(t, name+"-rmw") == 0 {
+				// store(x, v, o) as r = xchg(x, v, o)
+				line = "o = xchg(" + strings.TrimPrefix(line, "store(")
+				line += "\n  assert never: o >= 0" // reads o
+			}
+			b.WriteString("  " + line + "\n")
+		}
+		return "thread " + name + " {\n" + b.String() + "}\n"
+	}
+	return "protocol shape" + "\nshared x = 0\nshared y = 0\nproperty never\n" +
+		thread("t0", sh.t0) + thread("t1", sh.t1) + "final never: !(" + sh.never + ")\n"
+}
+
+// TestTuneMatchesEnumeration checks tune's minimal assignments on random
+// litmus shapes (random orderings, fences, read-modify-writes) against
+// checking every assignment: the pruned search finds exactly the minimal
+// assignments that hold.
+func TestTuneMatchesEnumeration(t *testing.T) {
+	m := rc11(t)
+	rapid.Check(t, func(t *rapid.T) {
+		src := drawShape(t)
+		pr, err := checker.Parse("shape.oc", src)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		pin, err := pr.Instance("", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := pin.Prog
+		sites := checker.TuneSites(p, false, nil)
+		props := pr.PropNames()
+		tu, err := pin.Tune(checker.TuneOptions{Models: []*model.Model{m}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tu.Props) < len(props) {
+			return // some property beyond orderings: nothing to enumerate for it
+		}
+		// Every assignment, checked.
+		var holding [][]model.Ordering
+		var rec func(i int, a []model.Ordering)
+		rec = func(i int, a []model.Ordering) {
+			if i == len(sites) {
+				rep, err := checker.Check(checker.WithOrderings(p, sites, a), m, checker.Properties(nil, props...), checker.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, pr := range rep.Props {
+					if pr.Status != checker.Holds {
+						return
+					}
+				}
+				holding = append(holding, slices.Clone(a))
+				return
+			}
+			for _, l := range sites[i].Levels {
+				rec(i+1, append(a, l))
+			}
+		}
+		rec(0, nil)
+		// The lattice written out again, independently of tune's: what
+		// each ordering guarantees.
+		guarantees := map[model.Ordering]string{model.NA: "", model.Rlx: "a", model.Con: "ac", model.Acq: "acq", model.Rel: "ar", model.AcqRel: "acqr", model.SC: "acqrs"}
+		below := func(a, b []model.Ordering) bool {
+			for i := range a {
+				for _, g := range guarantees[a[i]] {
+					if !strings.ContainsRune(guarantees[b[i]], g) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		var want []string
+		for _, h := range holding {
+			minimal := true
+			for _, o := range holding {
+				if !slices.Equal(o, h) && below(o, h) {
+					minimal = false
+				}
+			}
+			if minimal {
+				want = append(want, fmt.Sprint(h))
+			}
+		}
+		var got []string
+		for _, mm := range tu.Minimal {
+			got = append(got, fmt.Sprint(mm))
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("tune's minimal %v, enumeration's %v\n%s", got, want, p)
+		}
+	})
+}
