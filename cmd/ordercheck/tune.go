@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+func newTuneCmd() *cobra.Command {
+	var variant, explain string
+	var models, props, params []string
+	var asJSON, atomics bool
+	var b bounds
+	cmd := &cobra.Command{
+		Use:   "tune PROTOCOL|FILE",
+		Short: "Find the weakest orderings that keep every property",
+		Long: `tune searches the orderings of a variant's atomic accesses and fences (each
+place in the source is one site, whatever threads run it) for every minimal
+assignment under which the chosen properties hold under every chosen model:
+loads rlx < con < acq < sc (con where a model tells it from rlx), stores
+rlx < rel < sc, read-modify-writes rlx < acq, rel < acq_rel < sc, fences
+acq, rel < acq_rel < sc. A stronger ordering never adds behaviours, so each
+check settles every assignment above it (when it holds) or below it (when
+it fails). Properties violated even with every site seq_cst are reported as
+beyond orderings (logic bugs) and left out of the search. Plain accesses
+stay plain unless --atomics lets tune make the racing ones atomic; no
+fence is added.
+
+The result: a table of sites with their current and minimal orderings,
+whether the current orderings are minimal and what one step weaker at each
+site breaks (--explain FILE:LINE:COL prints that counterexample), and each
+minimal assignment as a variant (when parameters can say it) and as a diff
+of the file.
+
+Exit status: 0 the current orderings are minimal, 1 they are not (too weak
+or stronger than needed), 2 bad input, 3 a bound cut a check short.`,
+		Example: `  ordercheck tune dlsym --variant unordered
+  ordercheck tune dlsym --variant fixed --model rc11,tso
+  ordercheck tune dlsym --variant fixed --explain protocols/dlsym/dlsym.oc:68:11`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt, err := b.options(cmd.Context())
+			if err != nil {
+				return err
+			}
+			opt.Progress = nil
+			pr, err := checker.Load(args[0])
+			if err != nil {
+				return usageError(err)
+			}
+			over, err := parseParams(params)
+			if err != nil {
+				return usageError(err)
+			}
+			inst, err := pr.Instance(variant, over)
+			if err != nil {
+				return usageError(err)
+			}
+			topt := checker.TuneOptions{Options: opt, Atomics: atomics}
+			if len(models) == 0 {
+				models = []string{"rc11"}
+			}
+			for _, n := range models {
+				m, err := model.Lookup(n)
+				if err != nil {
+					return usageError(err)
+				}
+				topt.Models = append(topt.Models, m)
+			}
+			for _, p := range props {
+				if !slices.Contains(pr.PropNames(), p) {
+					return usageError(fmt.Errorf("--property %s: protocol %s has no such property%s (it has: %s)", p, pr.Name, model.DidYouMean(p, pr.PropNames()), strings.Join(pr.PropNames(), ", ")))
+				}
+			}
+			topt.Props = props
+			t, err := inst.Tune(topt)
+			if err != nil {
+				return checkError(err)
+			}
+			w := cmd.OutOrStdout()
+			if explain != "" {
+				for i, s := range t.Sites {
+					if s.Pos.String() != explain && !strings.HasSuffix(s.Pos.String(), explain) {
+						continue
+					}
+					bw := t.Below[i]
+					if bw == nil || bw.Report == nil {
+						fmt.Fprintf(w, "%s: nothing breaks one step below %s\n", s.Pos, s.Current)
+						return nil
+					}
+					fmt.Fprintf(w, "%s one step weaker (%s → %s) under %s:\n\n", s.Pos, s.Current, bw.Ord, bw.Model.Name)
+					render.Report(w, bw.Report)
+					return nil
+				}
+				var at []string
+				for _, s := range t.Sites {
+					at = append(at, s.Pos.String())
+				}
+				return usageError(fmt.Errorf("--explain %s: not a site (the sites are %s)", explain, strings.Join(at, ", ")))
+			}
+			if asJSON {
+				if err := render.JSON(w, render.TuningJSON(t)); err != nil {
+					return err
+				}
+			} else {
+				render.Tuning(w, t)
+			}
+			switch {
+			case t.Bounded:
+				return &exitError{code: exitNoVerdict}
+			case !t.CurrentMinimal:
+				return &exitError{code: exitViolation}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to tune (default: the protocol's default)")
+	cmd.Flags().StringSliceVar(&models, "model", nil, "models every property must hold under (default: rc11)")
+	cmd.Flags().StringSliceVar(&props, "property", nil, "properties to keep (default: all the protocol's)")
+	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&atomics, "atomics", false, "also make plain accesses atomic where that can remove a data race (they may stay plain)")
+	cmd.Flags().StringVar(&explain, "explain", "", "print the counterexample one step weaker at this site (FILE:LINE:COL)")
+	b.add(cmd)
+	return cmd
+}
