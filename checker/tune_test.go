@@ -243,3 +243,32 @@ func TestTuneMatchesEnumeration(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkTune measures tune on the catalogue's dlsym from unordered and
+// on Peterson's lock from all seq_cst, reporting the checks it ran beside
+// the assignments plain enumeration would check.
+func BenchmarkTune(b *testing.B) {
+	for _, bc := range []struct{ name, ref, variant string }{
+		{"dlsym-unordered", "dlsym", "unordered"},
+		{"peterson", "testdata/genmc/peterson.oc", ""},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			pr, err := checker.Load(bc.ref)
+			if err != nil {
+				b.Fatal(err)
+			}
+			in, err := pr.Instance(bc.variant, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var tu *checker.Tuning
+			for b.Loop() {
+				if tu, err = in.Tune(checker.TuneOptions{Models: []*model.Model{rc11(b)}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(tu.Checks), "checks")
+			b.ReportMetric(float64(tu.Assignments), "assignments")
+		})
+	}
+}

@@ -39,7 +39,8 @@ minimal assignment as a variant (when parameters can say it) and as a diff
 of the file.
 
 Exit status: 0 the current orderings are minimal, 1 they are not (too weak
-or stronger than needed), 2 bad input, 3 a bound cut a check short.`,
+or stronger than needed) or some property is beyond orderings, 2 bad input,
+3 a bound cut a check short.`,
 		Example: `  ordercheck tune dlsym --variant unordered
   ordercheck tune dlsym --variant fixed --model rc11,tso
   ordercheck tune dlsym --variant fixed --explain protocols/dlsym/dlsym.oc:68:11`,
@@ -114,7 +115,7 @@ or stronger than needed), 2 bad input, 3 a bound cut a check short.`,
 			switch {
 			case t.Bounded:
 				return &exitError{code: exitNoVerdict}
-			case !t.CurrentMinimal:
+			case !t.CurrentMinimal || len(t.Unfixable) > 0:
 				return &exitError{code: exitViolation}
 			}
 			return nil
