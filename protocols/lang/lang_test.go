@@ -97,6 +97,14 @@ func TestErrors(t *testing.T) {
 		{"replace unknown block", "protocol e\nvariant a default { replace zz { } }\nthread t { }\n", "", nil, "2:32: variant a replaces block zz, which no thread has"},
 		{"loop bound not constant", thread("  r = 0\n  while r < 1 max r { r = 1 }"), "", nil, "8:19: r is not a constant"},
 		{"spawn unspawnable", "protocol e\nthread a { spawn b }\nthread b { }\n", "", nil, "2:12: thread b is not declared \"spawned\""},
+		{"duplicate field", "protocol e\nshared s { a = 0, a = 1 }\nthread t { s.a = 1 }\n", "", nil, "2:19: field a of s is already declared"},
+		{"duplicate procedure parameter", "protocol e\nshared x = 0\nproc f(a, a) { x = a }\nthread t { f(1, 2) }\n", "", nil, "3:11: procedure f has two parameters called a"},
+		{"duplicate property", "protocol e\nshared x = 0\nproperty p\nproperty p\nthread t { x = 1 }\n", "", nil, "4:10: property p is already declared at e.oc:3:1"},
+		{"spawn itself", "protocol e\nthread t spawned { spawn t }\nthread m { spawn t }\n", "", nil, "2:20: thread t spawns itself"},
+		{"spawned twice", "protocol e\nthread t spawned { }\nthread m {\n  spawn t\n  spawn t\n}\n", "", nil, "5:3: thread t is already spawned at e.oc:4:3"},
+		{"spawned by two threads", "protocol e\nthread t spawned { }\nthread m { spawn t }\nthread n { spawn t }\n", "", nil, "4:12: thread t is already spawned at e.oc:3:12"},
+		{"spawned in a loop", "protocol e\nthread t spawned { }\nthread m {\n  for i in 0..2 { spawn t }\n}\n", "", nil, "4:19: spawn t in a loop"},
+		{"spawned by every instance", "protocol e\nthread t spawned { }\nthread m[2] { spawn t }\n", "", nil, "3:15: every instance of thread m would spawn thread t"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pr, err := Parse("e.oc", tc.src)

@@ -122,8 +122,14 @@ func (p *parser) protocol() (*Protocol, error) {
 			pr.Mutexes = append(pr.Mutexes, &Shared{Name: n, Pos: t.Pos})
 		case "property":
 			var n string
-			n, _, err = p.name("a property name")
+			var at model.Pos
+			n, at, err = p.name("a property name")
 			doc, _ := p.str()
+			for _, prev := range pr.Props {
+				if err == nil && prev.Name == n {
+					err = errAt(at, "property %s is already declared at %s", n, prev.Pos)
+				}
+			}
 			pr.Props = append(pr.Props, &Prop{Name: n, Doc: doc, Pos: t.Pos})
 		case "proc":
 			err = p.proc(pr, t.Pos)
@@ -245,9 +251,14 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 			if p.Accept(",") || p.Accept(";") {
 				continue
 			}
-			f, _, err := p.name("a field name")
+			f, at, err := p.name("a field name")
 			if err != nil {
 				return err
+			}
+			for _, prev := range s.Fields {
+				if prev.Name == f {
+					return errAt(at, "field %s of %s is already declared", f, n)
+				}
 			}
 			fd := Field{Name: f, Init: &Num{Val: 0}}
 			if p.Accept("=") {
@@ -305,9 +316,12 @@ func (p *parser) proc(pr *Protocol, pos model.Pos) error {
 				return err
 			}
 		}
-		a, _, err := p.name("a parameter name")
+		a, at, err := p.name("a parameter name")
 		if err != nil {
 			return err
+		}
+		if slices.Contains(proc.Params, a) {
+			return errAt(at, "procedure %s has two parameters called %s", n, a)
 		}
 		proc.Params = append(proc.Params, a)
 	}
@@ -916,6 +930,9 @@ func (pr *Protocol) check() error {
 		return errAt(model.Pos{File: pr.File, Line: 1, Col: 1}, "protocol %s has no thread", pr.Name)
 	}
 	if err := pr.checkSpec(); err != nil {
+		return err
+	}
+	if err := pr.checkSpawns(); err != nil {
 		return err
 	}
 	return pr.checkExpects()
