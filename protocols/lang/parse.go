@@ -29,7 +29,7 @@ func Parse(file, src string) (*Protocol, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{syntax.Stream{Toks: toks}}
+	p := &parser{Stream: syntax.Stream{Toks: toks}}
 	pr, err := p.protocol()
 	if err != nil {
 		return nil, err
@@ -41,7 +41,24 @@ func Parse(file, src string) (*Protocol, error) {
 	return pr, pr.compileAll()
 }
 
-type parser struct{ syntax.Stream }
+type parser struct {
+	syntax.Stream
+	depth int // blocks and expressions open around the current token
+}
+
+// MaxNesting bounds how deeply blocks and expressions nest, so that no
+// input exhausts the parser's stack.
+const MaxNesting = 1000
+
+// nest enters a nested block or expression at pos, or fails when that
+// goes deeper than MaxNesting; leave with p.depth--.
+func (p *parser) nest(pos model.Pos) error {
+	p.depth++
+	if p.depth > MaxNesting {
+		return errAt(pos, "nested more than %d deep (blocks and expressions)", MaxNesting)
+	}
+	return nil
+}
 
 func errAt(pos model.Pos, format string, args ...any) error {
 	return &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
@@ -460,6 +477,10 @@ func (p *parser) block() (*Block, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() { p.depth-- }()
+	if err := p.nest(t.Pos); err != nil {
+		return nil, err
+	}
 	b := &Block{Pos: t.Pos}
 	for !p.Accept("}") {
 		if p.Peek().Kind == syntax.EOF {
@@ -732,6 +753,10 @@ func (p *parser) binary(min int) (Expr, error) {
 
 func (p *parser) unary() (Expr, error) {
 	t := p.Peek()
+	defer func() { p.depth-- }()
+	if err := p.nest(t.Pos); err != nil {
+		return nil, err
+	}
 	switch {
 	case p.Accept("!"), p.Accept("-"):
 		x, err := p.unary()
