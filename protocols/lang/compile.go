@@ -96,7 +96,7 @@ func (pr *Protocol) compile(variant string, overrides []Bind) (*Instance, error)
 		for _, x := range pr.Variants {
 			names = append(names, x.Name)
 		}
-		return nil, fmt.Errorf("protocol %s has no variant %q (variants: %s)", pr.Name, variant, strings.Join(names, ", "))
+		return nil, fmt.Errorf("protocol %s has no variant %q%s (variants: %s)", pr.Name, variant, model.DidYouMean(variant, names), strings.Join(names, ", "))
 	}
 	c.variant = v
 	inst := &Instance{Protocol: pr}
@@ -112,7 +112,7 @@ func (pr *Protocol) compile(variant string, overrides []Bind) (*Instance, error)
 			for _, x := range pr.Params {
 				names = append(names, x.Name)
 			}
-			return nil, fmt.Errorf("protocol %s has no parameter %q (parameters: %s)", pr.Name, b.Param, strings.Join(names, ", "))
+			return nil, fmt.Errorf("protocol %s has no parameter %q%s (parameters: %s)", pr.Name, b.Param, model.DidYouMean(b.Param, names), strings.Join(names, ", "))
 		}
 		c.params[b.Param] = b.Value
 	}
@@ -470,7 +470,15 @@ func (c *compiler) location(e Expr) (model.Loc, error) {
 		if l, ok := c.locs[e.Struct+"."+e.Field]; ok {
 			return l, nil
 		}
-		return model.NoLoc, errAt(e.At, "struct %s has no field %s", e.Struct, e.Field)
+		var fields []string
+		for _, s := range c.pr.Shared {
+			if s.Name == e.Struct {
+				for _, f := range s.Fields {
+					fields = append(fields, f.Name)
+				}
+			}
+		}
+		return model.NoLoc, errAt(e.At, "struct %s has no field %s%s", e.Struct, e.Field, model.DidYouMean(e.Field, fields))
 	case *IndexExpr:
 		return c.staticElement(e.Array, e.Index, "", e.At)
 	}
@@ -1440,7 +1448,12 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 	}
 	proc, ok := t.c.pr.Procs[e.Func]
 	if !ok {
-		return nil, errAt(e.At, "unknown procedure %s", e.Func)
+		var procs []string
+		for n := range t.c.pr.Procs {
+			procs = append(procs, n)
+		}
+		slices.Sort(procs)
+		return nil, errAt(e.At, "unknown procedure %s%s", e.Func, model.DidYouMean(e.Func, procs))
 	}
 	for _, s := range t.scope {
 		if strings.HasPrefix(s, proc.Name+"#") {
