@@ -96,7 +96,7 @@ func comparisonTable(w io.Writer, c *checker.Comparison) {
 			widths = append(widths, len(p))
 		}
 		for _, cs := range c.Cases {
-			widths[0] = max(widths[0], len(cs.Variant))
+			widths[0] = max(widths[0], len(variantName(cs)))
 		}
 		fmt.Fprintf(w, "model %s\n", m.Name)
 		line := fmt.Sprintf("  %-*s", widths[0], "variant")
@@ -107,7 +107,7 @@ func comparisonTable(w io.Writer, c *checker.Comparison) {
 		fmt.Fprintln(w, strings.TrimRight(line, " ")+"  "+unit)
 		for i, cs := range c.Cases {
 			r := c.Reports[i][j]
-			line := fmt.Sprintf("  %-*s", widths[0], cs.Variant)
+			line := fmt.Sprintf("  %-*s", widths[0], variantName(cs))
 			for k, p := range r.Props {
 				line += fmt.Sprintf("  %-*s", widths[k+1], cell(p.Status))
 			}
@@ -125,6 +125,15 @@ func comparisonTable(w io.Writer, c *checker.Comparison) {
 	}
 }
 
+// variantName names a case's variant in a table: "(the protocol)" for a
+// protocol without variants.
+func variantName(in *checker.Instance) string {
+	if in.Variant == "" {
+		return "(the protocol)"
+	}
+	return in.Variant
+}
+
 // comparisonMarkdown writes the table in Markdown, one column per model
 // and property.
 func comparisonMarkdown(w io.Writer, c *checker.Comparison) {
@@ -137,7 +146,7 @@ func comparisonMarkdown(w io.Writer, c *checker.Comparison) {
 	fmt.Fprintf(w, "| %s |\n", strings.Join(h, " | "))
 	fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(h)))
 	for i, cs := range c.Cases {
-		row := []string{cs.Variant}
+		row := []string{variantName(cs)}
 		for _, r := range c.Reports[i] {
 			for _, p := range r.Props {
 				row = append(row, cell(p.Status))

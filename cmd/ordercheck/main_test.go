@@ -97,6 +97,7 @@ func TestProtocolCommands(t *testing.T) {
 		{"malformed param", []string{"explore", "dlsym", "--param", "N"}, 2, "", "expected NAME=VALUE"},
 		{"unknown model", []string{"explore", "dlsym", "--model", "arm"}, 2, "", "unknown memory model"},
 		{"compare holds", []string{"compare", "dlsym", "--variants", "fixed,dcl"}, 0, "model rc11-consume", ""},
+		{"compare without variants", []string{"compare", "testdata/test/novariants.oc", "--models", "sc,rc11"}, 1, "model rc11\n  variant         delivered  states\n  (the protocol)  FAIL       ", ""},
 		{"compare json", []string{"compare", "dlsym", "--variants", "fixed", "--models", "rc11", "--format", "json"}, 0, `"protocol": "dlsym"`, ""},
 		{"compare bad format", []string{"compare", "dlsym", "--variants", "fixed", "--models", "sc", "--format", "xml"}, 2, "", "unknown format"},
 		{"simulate violation", []string{"simulate", "dlsym", "--variant", "unordered", "--runs", "200", "--seed", "7", "--scheduler", "pct"}, 1, "counterexample for lib-init", ""},
