@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strings"
 
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -24,6 +27,10 @@ type Trace struct {
 	Steps [][2]int32 `json:"steps"`
 	// Co gives, per location written, its writes in modification order.
 	Co map[string][][2]int32 `json:"co"`
+	// ProtocolText is the protocol file's text, for a trace of a file, so
+	// that it replays where the file is not (another directory, another
+	// machine).
+	ProtocolText string `json:"protocol_text,omitempty"`
 }
 
 // TraceFormat names the trace format version.
@@ -50,6 +57,9 @@ type TraceEvent struct {
 func (in *Instance) Trace(w *Witness) *Trace {
 	t := NewTrace(w)
 	t.Variant, t.Params, t.Source = in.Variant, in.ParamMap(), in.Protocol.Path
+	if in.Protocol.Path != "" {
+		t.ProtocolText = in.Protocol.Source
+	}
 	return t
 }
 
@@ -91,7 +101,7 @@ func (t *Trace) WriteJSON(w io.Writer) error {
 	return enc.Encode(t)
 }
 
-// ReadTrace reads a trace.
+// ReadTrace reads a trace and validates it on its own (Validate).
 func ReadTrace(r io.Reader) (*Trace, error) {
 	var t Trace
 	dec := json.NewDecoder(r)
@@ -99,49 +109,176 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 	if err := dec.Decode(&t); err != nil {
 		return nil, fmt.Errorf("not an ordercheck trace: %v", err)
 	}
+	if dec.More() {
+		return nil, fmt.Errorf("not an ordercheck trace: data after the trace's object")
+	}
 	if t.Format != TraceFormat {
 		return nil, fmt.Errorf("trace format %q, expected %q", t.Format, TraceFormat)
+	}
+	if err := t.Validate(); err != nil {
+		return nil, err
 	}
 	return &t, nil
 }
 
-// MismatchError says that a trace does not fit the program any more.
-type MismatchError struct{ Msg string }
+// MismatchError says that a trace does not describe an execution of its
+// protocol: At names the field or step that does not fit.
+type MismatchError struct{ At, Msg string }
 
-func (e *MismatchError) Error() string { return "the trace does not fit the protocol: " + e.Msg }
+func (e *MismatchError) Error() string {
+	return "the trace does not fit the protocol: " + e.At + ": " + e.Msg
+}
+
+// eventKinds are the kinds of event a trace records.
+const eventKinds = "RWFCESBD"
+
+// Validate checks what a trace says of itself, with no protocol: the
+// fields every trace has; each event's kind, and a location on reads and
+// writes only; each read's write an event of the trace, a write to the
+// same location; the steps every event once, each thread's in order,
+// each read after its write; each location's modification order exactly
+// its writes.
+func (t *Trace) Validate() error {
+	bad := func(at, format string, args ...any) error { return &MismatchError{at, fmt.Sprintf(format, args...)} }
+	switch {
+	case t.Protocol == "":
+		return bad("protocol", "missing")
+	case t.Model == "":
+		return bad("model", "missing")
+	case t.Property == "":
+		return bad("property", "missing: the trace must say which violation it records")
+	}
+	if _, err := model.Lookup(t.Model); err != nil {
+		return bad("model", "%v", err)
+	}
+	event := func(r [2]int32) (*TraceEvent, bool) {
+		if r[0] < 0 || int(r[0]) >= len(t.Threads) || r[1] < 0 || int(r[1]) >= len(t.Threads[r[0]].Events) {
+			return nil, false
+		}
+		return &t.Threads[r[0]].Events[r[1]], true
+	}
+	writes := map[[2]int32]string{}
+	for ti, th := range t.Threads {
+		for i, e := range th.Events {
+			at := fmt.Sprintf("threads[%d].events[%d]", ti, i)
+			switch {
+			case len(e.Kind) != 1 || !strings.Contains(eventKinds, e.Kind):
+				return bad(at+".kind", "%q is not an event kind (%s)", e.Kind, strings.Join(strings.Split(eventKinds, ""), ", "))
+			case (e.Kind == "R" || e.Kind == "W") != (e.Loc != ""):
+				return bad(at+".loc", "reads and writes have a location, other events none")
+			case e.Rf != nil && e.Kind != "R":
+				return bad(at+".rf", "only a read reads from a write")
+			case e.Spurious && e.Kind != "R":
+				return bad(at+".spurious", "only a compare-exchange's read fails spuriously")
+			}
+			if e.Kind == "W" {
+				writes[[2]int32{int32(ti), int32(i)}] = e.Loc
+			}
+		}
+	}
+	for ti, th := range t.Threads {
+		for i, e := range th.Events {
+			if e.Rf == nil {
+				continue
+			}
+			at := fmt.Sprintf("threads[%d].events[%d].rf", ti, i)
+			w, ok := event(*e.Rf)
+			switch {
+			case !ok:
+				return bad(at, "%v names no event of the trace", *e.Rf)
+			case w.Kind != "W" || w.Loc != e.Loc:
+				return bad(at, "%v is not a write of %s", *e.Rf, e.Loc)
+			}
+		}
+	}
+	done := map[[2]int32]bool{}
+	next := make([]int, len(t.Threads))
+	for k, st := range t.Steps {
+		at := fmt.Sprintf("steps[%d]", k)
+		e, ok := event(st)
+		switch {
+		case !ok:
+			return bad(at, "%v names no event of the trace", st)
+		case int(st[1]) != next[st[0]]:
+			return bad(at, "%v out of program order: %s's event %d is next", st, t.Threads[st[0]].Name, next[st[0]])
+		case e.Rf != nil && !done[*e.Rf]:
+			return bad(at, "%v reads from %v, which comes later", st, *e.Rf)
+		}
+		next[st[0]]++
+		done[st] = true
+	}
+	for ti, th := range t.Threads {
+		if next[ti] != len(th.Events) {
+			return bad("steps", "%s's events %d to %d are in no step", th.Name, next[ti], len(th.Events)-1)
+		}
+	}
+	listed := map[[2]int32]bool{}
+	for loc, co := range t.Co {
+		for k, w := range co {
+			at := fmt.Sprintf("co.%s[%d]", loc, k)
+			l, ok := writes[w]
+			switch {
+			case listed[w]:
+				return bad(at, "%v is listed twice", w)
+			case !ok:
+				return bad(at, "%v is not a write of the trace", w)
+			case l != loc:
+				return bad(at, "%v writes %s", w, l)
+			}
+			listed[w] = true
+		}
+	}
+	for w, loc := range writes {
+		if !listed[w] {
+			return bad("co."+loc, "the write %v is missing from the modification order", w)
+		}
+	}
+	return nil
+}
 
 // Rebuild re-executes the trace's choices on p, deterministically, and
-// returns the graph; a *MismatchError when p no longer makes these events.
+// returns the graph; a *MismatchError when p does not make these events:
+// another number or name of threads, another kind, location or value at
+// some step, a read of a write the program cannot read there, a choice
+// out of range, a spurious failure where no weak compare-exchange read
+// its expected value, a thread that has not stopped at its last event.
 func (t *Trace) Rebuild(p *model.Program) (*model.Graph, error) {
-	bad := func(format string, args ...any) error { return &MismatchError{fmt.Sprintf(format, args...)} }
 	if len(t.Threads) != len(p.Threads) {
-		return nil, bad("%d threads recorded, the protocol has %d", len(t.Threads), len(p.Threads))
+		return nil, &MismatchError{"threads", fmt.Sprintf("%d threads recorded, the protocol has %d", len(t.Threads), len(p.Threads))}
 	}
 	g := model.NewGraph(p)
 	for ti, th := range t.Threads {
 		if th.Name != p.Threads[ti].Name {
-			return nil, bad("thread %d is %s, recorded %s", ti, p.Threads[ti].Name, th.Name)
+			return nil, &MismatchError{fmt.Sprintf("threads[%d].name", ti), fmt.Sprintf("the protocol's thread %d is %s, %s was recorded", ti, p.Threads[ti].Name, th.Name)}
 		}
 	}
-	for _, st := range t.Steps {
+	for k, st := range t.Steps {
 		ti := int(st[0])
+		at := fmt.Sprintf("steps[%d] (%s's event %d)", k, t.Threads[min(max(ti, 0), len(t.Threads)-1)].Name, st[1])
 		if ti < 0 || ti >= len(p.Threads) || int(st[1]) != len(g.Threads[ti]) || int(st[1]) >= len(t.Threads[ti].Events) {
-			return nil, bad("step %v is out of order", st)
+			return nil, &MismatchError{at, "out of program order"}
 		}
 		rec := t.Threads[ti].Events[st[1]]
 		_, a, err := p.Replay(ti, g.Threads[ti])
 		if err != nil {
-			return nil, err
+			return nil, &MismatchError{at, err.Error()}
 		}
 		e, err := rebuildEvent(g, p, ti, &a, rec)
 		if err != nil {
-			return nil, bad("%s, event %d: %v", p.Threads[ti].Name, st[1], err)
+			return nil, &MismatchError{at, err.Error()}
 		}
 		g.Threads[ti] = append(g.Threads[ti], e)
 	}
 	for ti, th := range t.Threads {
 		if len(g.Threads[ti]) != len(th.Events) {
-			return nil, bad("%s: %d events rebuilt of %d recorded", th.Name, len(g.Threads[ti]), len(th.Events))
+			return nil, &MismatchError{"steps", fmt.Sprintf("%s: %d events rebuilt of %d recorded", th.Name, len(g.Threads[ti]), len(th.Events))}
+		}
+		st, a, err := p.Replay(ti, g.Threads[ti])
+		if err != nil {
+			return nil, &MismatchError{fmt.Sprintf("threads[%d]", ti), err.Error()}
+		}
+		if a.Kind != model.ActNone && st.Status == model.Running {
+			return nil, &MismatchError{fmt.Sprintf("threads[%d].events", ti), fmt.Sprintf("%s goes on after its last recorded event (a %v is next): the trace is cut short", th.Name, a.Kind)}
 		}
 	}
 	writes := map[model.EventRef]bool{}
@@ -155,19 +292,19 @@ func (t *Trace) Rebuild(p *model.Program) (*model.Graph, error) {
 	for name, co := range t.Co {
 		l := p.LocIndex(name)
 		if l == model.NoLoc {
-			return nil, bad("unknown location %s", name)
+			return nil, &MismatchError{"co." + name, "the protocol has no location " + name}
 		}
-		for _, w := range co {
+		for k, w := range co {
 			ref := model.EventRef{T: w[0], I: w[1]}
 			if !writes[ref] || g.Ev(ref).Loc != l {
-				return nil, bad("%v is not a write of %s", w, name)
+				return nil, &MismatchError{fmt.Sprintf("co.%s[%d]", name, k), fmt.Sprintf("%v is not a write of %s", w, name)}
 			}
 			delete(writes, ref)
 			g.Co[l] = append(g.Co[l], ref)
 		}
 	}
-	if len(writes) > 0 {
-		return nil, bad("%d writes missing from the modification order", len(writes))
+	for w := range writes {
+		return nil, &MismatchError{"co", fmt.Sprintf("the write %v is missing from the modification order", w)}
 	}
 	return g, nil
 }
@@ -176,8 +313,14 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 	if a.Kind == model.ActNone {
 		return model.Event{}, fmt.Errorf("the thread has stopped, a %s event was recorded", rec.Kind)
 	}
-	if a.Loc != model.NoLoc && rec.Loc != "" && p.Locs[a.Loc].Name != rec.Loc {
+	if a.Loc != model.NoLoc && (rec.Kind == "R" || rec.Kind == "W") && p.Locs[a.Loc].Name != rec.Loc {
 		return model.Event{}, fmt.Errorf("it accesses %s, %s was recorded", p.Locs[a.Loc].Name, rec.Loc)
+	}
+	value := func(e model.Event) (model.Event, error) {
+		if (rec.Kind == "R" || rec.Kind == "W" || rec.Kind == "C") && rec.Value != e.Val {
+			return model.Event{}, fmt.Errorf("the %s has the value %s, %s was recorded", map[string]string{"R": "read", "W": "write", "C": "choice"}[rec.Kind], p.FormatValue(e.Val), p.FormatValue(rec.Value))
+		}
+		return e, nil
 	}
 	switch {
 	case a.Pending:
@@ -185,7 +328,7 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 			return model.Event{}, fmt.Errorf("an RMW's write is next, %s was recorded", rec.Kind)
 		}
 		e, _ := g.PendingWrite(t, a)
-		return e, nil
+		return value(e)
 	case a.IsReadAction():
 		if rec.Kind != "R" {
 			return model.Event{}, fmt.Errorf("a read is next, %s was recorded", rec.Kind)
@@ -193,12 +336,16 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 		w := model.InitRef(a.Loc)
 		if rec.Rf != nil {
 			w = model.EventRef{T: rec.Rf[0], I: rec.Rf[1]}
-			if int(w.T) >= len(g.Threads) || int(w.I) >= len(g.Threads[w.T]) || g.Ev(w).Kind != model.KWrite || g.Ev(w).Loc != a.Loc {
+			if w.T < 0 || w.I < 0 || int(w.T) >= len(g.Threads) || int(w.I) >= len(g.Threads[w.T]) || g.Ev(w).Kind != model.KWrite || g.Ev(w).Loc != a.Loc {
 				return model.Event{}, fmt.Errorf("it reads from %v, which is not an earlier write of %s", *rec.Rf, p.Locs[a.Loc].Name)
 			}
 		}
-		e, _, _ := a.ReadEvent(w, g.WriteValue(w), rec.Spurious)
-		return e, nil
+		v := g.WriteValue(w)
+		if rec.Spurious && !(a.Kind == model.ActCAS && a.Weak && v == a.Expected) {
+			return model.Event{}, fmt.Errorf("a spurious failure was recorded where no weak compare-exchange read its expected value")
+		}
+		e, _, _ := a.ReadEvent(w, v, rec.Spurious)
+		return value(e)
 	case a.Kind == model.ActChoose:
 		if rec.Kind != "C" || rec.Value < 0 || rec.Value >= int64(a.N) {
 			return model.Event{}, fmt.Errorf("a choice among %d is next, %s=%d was recorded", a.N, rec.Kind, rec.Value)
@@ -211,31 +358,45 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 	if e.Kind.String() != rec.Kind {
 		return model.Event{}, fmt.Errorf("a %s event is next, %s was recorded", e.Kind, rec.Kind)
 	}
-	return e, nil
+	return value(e)
 }
 
 // Replayed is a trace replayed on its protocol.
 type Replayed struct {
 	Instance *Instance
 	Model    *model.Model
+	// From says which protocol text was replayed: the file the trace
+	// names, or the text the trace carries.
+	From string
 	// Witness is the violation the execution still shows; nil when it no
 	// longer does, and Reason says why.
 	Witness *Witness
 	Reason  string
 }
 
-// Replay rebuilds a trace's execution on its protocol (the catalogue's, or
-// the file it names), deterministically, and judges it again under the
-// trace's model. An error says that the trace does not fit the protocol
-// (a *MismatchError) or names what does not exist.
+// Replay rebuilds a trace's execution on its protocol, deterministically,
+// and judges it again under the trace's model. The protocol is the
+// catalogue's, or the file the trace names when it can be read (so that a
+// replay says whether the protocol as it is now still fails), else the
+// protocol text the trace carries. An error says that the trace does not
+// fit the protocol (a *MismatchError) or names what does not exist; only
+// a trace of an execution the protocol makes gets a verdict.
 func Replay(t *Trace) (*Replayed, error) {
-	src := t.Source
-	if src == "" {
-		src = t.Protocol
+	if err := t.Validate(); err != nil {
+		return nil, err
 	}
-	pr, err := Load(src)
+	pr, from, err := t.load()
 	if err != nil {
 		return nil, err
+	}
+	if pr.Protocol.Name != t.Protocol && t.Source == "" {
+		return nil, &MismatchError{"protocol", fmt.Sprintf("the trace names %s, the protocol is %s", t.Protocol, pr.Protocol.Name)}
+	}
+	if !slices.Contains(pr.PropNames(), t.Property) {
+		return nil, &MismatchError{"property", fmt.Sprintf("protocol %s has no property %s%s (it has: %s)", pr.Protocol.Name, t.Property, model.DidYouMean(t.Property, pr.PropNames()), strings.Join(pr.PropNames(), ", "))}
+	}
+	if t.Variant == "" && len(pr.Variants) > 0 {
+		return nil, &MismatchError{"variant", fmt.Sprintf("missing: protocol %s has variants", pr.Protocol.Name)}
 	}
 	m, err := model.Lookup(t.Model)
 	if err != nil {
@@ -253,7 +414,24 @@ func Replay(t *Trace) (*Replayed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Replayed{Instance: inst, Model: m, Witness: w, Reason: reason}, nil
+	return &Replayed{Instance: inst, Model: m, From: from, Witness: w, Reason: reason}, nil
+}
+
+// load finds the trace's protocol: the catalogue's; the file it names,
+// when that is a readable regular file; else the text it carries.
+func (t *Trace) load() (*Protocol, string, error) {
+	if t.Source == "" {
+		pr, err := Load(t.Protocol)
+		return pr, "the catalogue's " + t.Protocol, err
+	}
+	if st, err := os.Stat(t.Source); err == nil && st.Mode().IsRegular() {
+		pr, err := Load(t.Source)
+		return pr, "the file " + t.Source, err
+	} else if t.ProtocolText == "" {
+		return nil, "", fmt.Errorf("the protocol file %s: %v (and the trace carries no protocol text)", t.Source, err)
+	}
+	pr, err := Parse(t.Source, t.ProtocolText)
+	return pr, "the protocol text in the trace (" + t.Source + " is not here)", err
 }
 
 // Judge judges a rebuilt execution under m on props, which include the
@@ -268,7 +446,7 @@ func (t *Trace) Judge(g *model.Graph, m *model.Model, props []Property) (*Witnes
 		return nil, "", err
 	}
 	if e == nil {
-		return nil, "a thread now waits for a lock that is released later: not an execution", nil
+		return nil, "", &MismatchError{"steps", "a thread waits for a lock that is released later: not an execution"}
 	}
 	for _, v := range Judge(e, props) {
 		if v.Prop == t.Property {

@@ -35,6 +35,9 @@ does not fit the protocol any more (or is not a trace), 4 an internal error.`,
 			if err != nil {
 				return checkError(fmt.Errorf("%s: %w", args[0], err))
 			}
+			if t.Source != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: replaying %s\n", r.From)
+			}
 			render.Replayed(cmd.OutOrStdout(), r, t.Property)
 			if r.Witness == nil {
 				return nil
