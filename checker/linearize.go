@@ -71,13 +71,19 @@ func (p *Protocol) Linearize(opt LinearizeOptions) (*Linearization, error) {
 
 // CheckHistory checks a recorded history of the protocol's operations
 // against its sequential specification, within timeout (0: none); source
-// says where the history came from.
+// says where the history came from. Operations the specification lacks,
+// and outputs it never gives, are refused before porcupine runs.
 func (p *Protocol) CheckHistory(h *protocols.HistoryFile, source string, timeout time.Duration) (*Linearization, error) {
 	if p.Spec == nil {
 		return nil, fmt.Errorf("protocol %q has no sequential specification", p.Name)
 	}
 	if h.Protocol != p.Name {
 		return nil, fmt.Errorf("%s records protocol %s, not %s", source, h.Protocol, p.Name)
+	}
+	if p.Protocol.Spec != nil {
+		if err := h.Validate(p.Protocol.Spec); err != nil {
+			return nil, err
+		}
 	}
 	l := p.check(h.History(), timeout)
 	l.Source = source

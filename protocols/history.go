@@ -4,10 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // HistoryFile is a recorded history: the operations of a protocol, as
@@ -59,23 +63,113 @@ func (h *HistoryFile) History() []porcupine.Operation {
 	return out
 }
 
-// ReadHistory reads a history file.
+// ReadHistory reads a history file and checks what it says of itself:
+// every record has its client, input, output, call and return (a missing
+// field is not taken for zero); objects count from 1 (leave the field out
+// for a model execution's one object); no id is negative; no operation
+// returns before it is called; one client's operations do not overlap.
+// Errors name the record: operations[i].
 func ReadHistory(r io.Reader) (*HistoryFile, error) {
-	var h HistoryFile
+	var raw struct {
+		Format     string `json:"format"`
+		Protocol   string `json:"protocol"`
+		Source     string `json:"source"`
+		Operations []struct {
+			Client *int    `json:"client"`
+			Object *int    `json:"object"`
+			Input  *string `json:"input"`
+			Output *int64  `json:"output"`
+			Call   *int64  `json:"call"`
+			Return *int64  `json:"return"`
+		} `json:"operations"`
+	}
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil {
+	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("not an ordercheck history: %v", err)
 	}
-	if h.Format != HistoryFormat {
-		return nil, fmt.Errorf("history format %q, expected %q", h.Format, HistoryFormat)
+	if dec.More() {
+		return nil, fmt.Errorf("not an ordercheck history: data after the history's object")
 	}
+	if raw.Format != HistoryFormat {
+		return nil, fmt.Errorf("history format %q, expected %q", raw.Format, HistoryFormat)
+	}
+	if raw.Protocol == "" {
+		return nil, fmt.Errorf("protocol: missing")
+	}
+	h := &HistoryFile{Format: raw.Format, Protocol: raw.Protocol, Source: raw.Source}
+	for i, o := range raw.Operations {
+		at := fmt.Sprintf("operations[%d]", i)
+		for _, f := range []struct {
+			name    string
+			missing bool
+		}{{"client", o.Client == nil}, {"input", o.Input == nil}, {"output", o.Output == nil}, {"call", o.Call == nil}, {"return", o.Return == nil}} {
+			if f.missing {
+				return nil, fmt.Errorf("%s.%s: missing", at, f.name)
+			}
+		}
+		rec := HistoryRecord{Client: *o.Client, Input: *o.Input, Output: *o.Output, Call: *o.Call, Return: *o.Return}
+		if o.Object != nil {
+			if *o.Object < 1 {
+				return nil, fmt.Errorf("%s.object: %d; objects count from 1 (leave the field out for a model execution's one object)", at, *o.Object)
+			}
+			rec.Object = *o.Object
+		}
+		switch {
+		case rec.Client < 0:
+			return nil, fmt.Errorf("%s.client: %d is negative", at, rec.Client)
+		case rec.Input == "":
+			return nil, fmt.Errorf("%s.input: empty", at)
+		case rec.Return < rec.Call:
+			return nil, fmt.Errorf("%s: returns (%d) before it is called (%d)", at, rec.Return, rec.Call)
+		}
+		h.Operations = append(h.Operations, rec)
+	}
+	// One client's operations one after the other.
+	byClient := map[int][]int{}
 	for i, r := range h.Operations {
-		if r.Return < r.Call {
-			return nil, fmt.Errorf("operation %d returns before it is called", i)
+		byClient[r.Client] = append(byClient[r.Client], i)
+	}
+	for _, ops := range byClient {
+		sort.Slice(ops, func(a, b int) bool { return h.Operations[ops[a]].Call < h.Operations[ops[b]].Call })
+		for k := 1; k < len(ops); k++ {
+			prev, cur := h.Operations[ops[k-1]], h.Operations[ops[k]]
+			if cur.Call < prev.Return {
+				return nil, fmt.Errorf("operations[%d]: client %d calls it (%d) before its operations[%d] returns (%d)", ops[k], cur.Client, cur.Call, ops[k-1], prev.Return)
+			}
 		}
 	}
-	return &h, nil
+	return h, nil
+}
+
+// Validate checks the history's operations against a specification: each
+// an operation the specification has, each output one it may return.
+func (h *HistoryFile) Validate(spec *lang.Spec) error {
+	ops := map[string]*lang.SpecOp{}
+	var names []string
+	for _, op := range spec.Ops {
+		ops[op.Name] = op
+		names = append(names, op.Name)
+	}
+	for i, r := range h.Operations {
+		op := ops[r.Input]
+		if op == nil {
+			return fmt.Errorf("operations[%d].input: %s is not an operation of %s%s (it has %s)", i, r.Input, h.Protocol, model.DidYouMean(r.Input, names), strings.Join(names, ", "))
+		}
+		if len(op.Results) == 0 {
+			continue
+		}
+		var results []string
+		ok := false
+		for _, res := range op.Results {
+			results = append(results, fmt.Sprint(res.Val))
+			ok = ok || res.Val == r.Output
+		}
+		if !ok {
+			return fmt.Errorf("operations[%d].output: %d is not a result of %s (it returns %s)", i, r.Output, r.Input, strings.Join(results, ", "))
+		}
+	}
+	return nil
 }
 
 // Write writes the history as JSON.

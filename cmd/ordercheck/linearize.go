@@ -66,7 +66,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 					return usageError(fmt.Errorf("%s: %w", history, err))
 				}
 				if l, err = pr.CheckHistory(hf, history, timeout); err != nil {
-					return usageError(err)
+					return usageError(fmt.Errorf("%s: %w", history, err))
 				}
 			} else {
 				over, err := parseParams(params)
