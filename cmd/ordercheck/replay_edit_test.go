@@ -107,8 +107,16 @@ func TestReplayEditedTraces(t *testing.T) {
 		}, code: 2, msg: "1 threads recorded, the protocol has 2"},
 		{name: "data after the trace", raw: func(s string) string { return s + "{}" }, code: 2, msg: "data after the trace"},
 		{name: "not JSON", raw: func(s string) string { return s[:len(s)/2] }, code: 2, msg: "not an ordercheck trace"},
-		{name: "another variant, same events", edit: func(tr trace) { tr["variant"] = "original"; tr["params"].(map[string]any)["LOAD"] = "na"; tr["params"].(map[string]any)["STORE"] = "na" }, code: 1, msg: "counterexample"},
-		{name: "a variant that forbids it", edit: func(tr trace) { tr["variant"] = "fixed"; tr["params"].(map[string]any)["LOAD"] = "acq"; tr["params"].(map[string]any)["STORE"] = "rel" }, code: 0, msg: "no longer allows this execution"},
+		{name: "another variant, same events", edit: func(tr trace) {
+			tr["variant"] = "original"
+			tr["params"].(map[string]any)["LOAD"] = "na"
+			tr["params"].(map[string]any)["STORE"] = "na"
+		}, code: 1, msg: "counterexample"},
+		{name: "a variant that forbids it", edit: func(tr trace) {
+			tr["variant"] = "fixed"
+			tr["params"].(map[string]any)["LOAD"] = "acq"
+			tr["params"].(map[string]any)["STORE"] = "rel"
+		}, code: 0, msg: "no longer allows this execution"},
 		{name: "lock order reversed", edit: func(tr trace) { c := co(tr, "dl_load_lock"); c[0], c[1] = c[1], c[0] }, code: 0, msg: "no longer allows this execution"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
