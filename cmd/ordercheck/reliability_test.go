@@ -116,6 +116,33 @@ func TestMemoryBound(t *testing.T) {
 			t.Errorf("%s: peak resident memory %d MiB under a bound of %d MiB", engine, peak>>20, bound>>20)
 		}
 	}
+	// Reading and compiling are bounded too: a generated protocol of 25
+	// MB, a million statements in one thread.
+	huge := filepath.Join(t.TempDir(), "huge.oc")
+	var src strings.Builder
+	src.WriteString("protocol huge\nshared x = 0\nthread t {\n")
+	for i := range 2_000_000 {
+		fmt.Fprintf(&src, "  x = %d\n", i)
+	}
+	src.WriteString("}\n")
+	if err := os.WriteFile(huge, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "explore", huge, "--max-memory", "120MiB")
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	if code != exitUsage || !strings.Contains(errb.String(), "needs more memory than the bound allows") {
+		t.Errorf("a huge protocol: exit %d, want %d and the bound named: %s", code, exitUsage, errb.String())
+	}
+	if peak > bound+bound/10+allowance {
+		t.Errorf("a huge protocol: peak resident memory %d MiB under a bound of %d MiB", peak>>20, bound>>20)
+	}
 }
 
 // TestInterrupt checks that Ctrl-C stops a long run within a second of

@@ -311,6 +311,9 @@ func (c *compiler) program() (*model.Program, error) {
 		if err := tc.block(in.d.Body); err != nil {
 			return nil, err
 		}
+		if err := model.CheckMemory("compiling the protocol"); err != nil {
+			return nil, errAt(in.d.Pos, "%v", err)
+		}
 		tcs = append(tcs, tc)
 	}
 	for _, f := range c.pr.Finals {
@@ -687,6 +690,8 @@ type threadComp struct {
 	// regs lists the registers assignments created, in order; regAt finds them.
 	regs  []*regAssign
 	regAt map[model.Reg]*regAssign
+	// regIndex finds a register by name (the first of that name).
+	regIndex map[string]model.Reg
 }
 
 type retFrame struct {
@@ -743,7 +748,14 @@ func (t *threadComp) prefix() string {
 func (t *threadComp) newReg(name string) model.Reg {
 	t.th.Regs = append(t.th.Regs, name)
 	t.th.Init = append(t.th.Init, 0)
-	return model.Reg(len(t.th.Regs) - 1)
+	r := model.Reg(len(t.th.Regs) - 1)
+	if t.regIndex == nil {
+		t.regIndex = map[string]model.Reg{}
+	}
+	if _, dup := t.regIndex[name]; !dup {
+		t.regIndex[name] = r
+	}
+	return r
 }
 
 func (t *threadComp) temp() model.Reg {
@@ -752,13 +764,42 @@ func (t *threadComp) temp() model.Reg {
 }
 
 // reg finds a register visible in the current frame.
-func (t *threadComp) reg(name string) model.Reg { return t.th.RegIndex(t.prefix() + name) }
+func (t *threadComp) reg(name string) model.Reg {
+	if r, ok := t.regIndex[t.prefix()+name]; ok {
+		return r
+	}
+	return model.NoReg
+}
+
+// MaxInstructions and MaxRegisters bound what one thread compiles to,
+// procedures expanded: a protocol whose calls expand exponentially, or a
+// generated thread of millions of statements, is refused where it
+// crosses the bound rather than exhausting time and memory.
+const (
+	MaxInstructions = 1 << 18
+	MaxRegisters    = 1 << 16
+)
 
 func (t *threadComp) block(b *Block) error {
 	for _, s := range b.Stmts {
 		if err := t.stmt(s); err != nil {
 			return err
 		}
+		if err := t.bounded(s.pos()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bounded fails at pos once the thread's code or registers pass their
+// bounds.
+func (t *threadComp) bounded(pos model.Pos) error {
+	switch {
+	case len(t.th.Code) > MaxInstructions:
+		return errAt(pos, "thread %s compiles to more than %d instructions here (procedure calls expand at each call): a protocol this large is not checkable", t.th.Name, MaxInstructions)
+	case len(t.th.Regs) > MaxRegisters:
+		return errAt(pos, "thread %s has more than %d registers here (procedure calls expand at each call)", t.th.Name, MaxRegisters)
 	}
 	return nil
 }

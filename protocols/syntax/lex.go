@@ -209,7 +209,9 @@ func (lx *Lexer) comment(text string, at model.Pos) {
 	}
 }
 
-// All returns the remaining tokens, ending with EOF.
+// All returns the remaining tokens, ending with EOF; it stops with a
+// located error when the tokens would take more memory than the process
+// may hold (model.CheckMemory).
 func (lx *Lexer) All() ([]Token, error) {
 	var out []Token
 	for {
@@ -220,6 +222,11 @@ func (lx *Lexer) All() ([]Token, error) {
 		out = append(out, t)
 		if t.Kind == EOF {
 			return out, nil
+		}
+		if len(out)%(1<<15) == 0 {
+			if err := model.CheckMemory("reading the source"); err != nil {
+				return nil, &Error{t.Pos, err.Error()}
+			}
 		}
 	}
 }

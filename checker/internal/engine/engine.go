@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -362,18 +361,10 @@ func (x *Runner) Step() error {
 			x.Options.Progress(st)
 		}
 	}
-	if x.Options.MaxMemory > 0 && x.stats.Graphs%1024 == 1 && memoryInUse() > x.Options.MaxMemory/10*9 {
+	if x.Options.MaxMemory > 0 && x.stats.Graphs%1024 == 1 && model.ProcessMemory() > x.Options.MaxMemory/10*9 {
 		return x.stop(MaxMemory)
 	}
 	return nil
-}
-
-// memoryInUse returns the memory the Go runtime holds from the system
-// and has not released: what the process's resident size follows.
-func memoryInUse() uint64 {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.Sys - ms.HeapReleased
 }
 
 // CountFinal counts a final state (blocked: with a thread that never

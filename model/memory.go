@@ -1,0 +1,36 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+)
+
+// ProcessMemory returns the memory the Go runtime holds from the system
+// and has not released: what the process's resident size follows.
+func ProcessMemory() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Sys - ms.HeapReleased
+}
+
+// CheckMemory fails once the process holds nine tenths of the runtime's
+// memory limit (which the command sets to --max-memory), so that reading
+// and compiling a huge input stop within the bound as exploring does; it
+// does nothing when no limit is set. what names the work ("reading the
+// source").
+func CheckMemory(what string) error {
+	limit := debug.SetMemoryLimit(-1)
+	if limit <= 0 || limit == math.MaxInt64 {
+		return nil
+	}
+	if ProcessMemory() <= uint64(limit)/10*9 {
+		return nil
+	}
+	runtime.GC()
+	if ProcessMemory() <= uint64(limit)/10*9 {
+		return nil
+	}
+	return fmt.Errorf("%s needs more memory than the bound allows (%d MB; raise --max-memory)", what, limit>>20)
+}
