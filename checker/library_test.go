@@ -2,10 +2,10 @@ package checker_test
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/ordercheck/ordercheck/checker/internal/scratch"
 )
 
 // TestLibraryOutsideTheModule runs the example of docs/library.md as a Go
@@ -25,29 +25,8 @@ func TestLibraryOutsideTheModule(t *testing.T) {
 	if block == nil {
 		t.Fatal("docs/library.md has no Go block")
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod":          "module scratch\n\ngo 1.26\n\nrequire github.com/ordercheck/ordercheck v0.0.0\n\nreplace github.com/ordercheck/ordercheck => " + root + "\n",
-		"go.sum":          string(sum),
-		"scratch_test.go": string(block[1]),
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command("go", "test", "-count=1", ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	dir := scratch.Module(t, "..", map[string]string{"scratch_test.go": string(block[1])})
+	if out, err := scratch.GoTest(dir, "."); err != nil {
 		t.Fatalf("the example of docs/library.md fails in a module of its own: %v\n%s", err, out)
 	}
 }

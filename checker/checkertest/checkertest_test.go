@@ -2,13 +2,13 @@ package checkertest_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/checker/internal/scratch"
 )
 
 // TestScratchModule runs the example of docs/ci.md as a user would: its
@@ -32,35 +32,13 @@ func TestScratchModule(t *testing.T) {
 		return string(m[1])
 	}
 	goTest, protocol := block("go"), block("oc")
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
+	dir := scratch.Module(t, "../..", map[string]string{"mp_test.go": goTest, "testdata/mp.oc": protocol})
 	write := func(name, text string) {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", "module scratch\n\ngo 1.26\n\nrequire github.com/ordercheck/ordercheck v0.0.0\n\nreplace github.com/ordercheck/ordercheck => "+root+"\n")
-	write("go.sum", string(sum))
-	write("mp_test.go", goTest)
-	write("testdata/mp.oc", protocol)
-	goTestRun := func() (string, error) {
-		cmd := exec.Command("go", "test", "-count=1", "-v", ".")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+	goTestRun := func() (string, error) { return scratch.GoTest(dir, "-v", ".") }
 	out, err := goTestRun()
 	if err != nil {
 		t.Fatalf("the example of docs/ci.md fails in a module of its own: %v\n%s", err, out)

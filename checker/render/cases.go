@@ -225,23 +225,22 @@ func TestJSON(suites []*Suite) JSONTest {
 // at most one failure, error or skipped element.
 type (
 	junitSuites struct {
-		XMLName  xml.Name     `xml:"testsuites"`
-		Name     string       `xml:"name,attr"`
-		Tests    int          `xml:"tests,attr"`
-		Failures int          `xml:"failures,attr"`
-		Errors   int          `xml:"errors,attr"`
-		Skipped  int          `xml:"skipped,attr"`
-		Time     string       `xml:"time,attr"`
-		Suites   []junitSuite `xml:"testsuite"`
+		XMLName xml.Name `xml:"testsuites"`
+		junitCounts
+		Suites []junitSuite `xml:"testsuite"`
 	}
 	junitSuite struct {
-		Name     string      `xml:"name,attr"`
-		Tests    int         `xml:"tests,attr"`
-		Failures int         `xml:"failures,attr"`
-		Errors   int         `xml:"errors,attr"`
-		Skipped  int         `xml:"skipped,attr"`
-		Time     string      `xml:"time,attr"`
-		Cases    []junitCase `xml:"testcase"`
+		junitCounts
+		Cases []junitCase `xml:"testcase"`
+	}
+	// junitCounts are the attributes testsuites and testsuite share.
+	junitCounts struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Errors   int    `xml:"errors,attr"`
+		Skipped  int    `xml:"skipped,attr"`
+		Time     string `xml:"time,attr"`
 	}
 	junitCase struct {
 		Name      string        `xml:"name,attr"`
@@ -264,10 +263,10 @@ type (
 // without expectation, and a protocol without expect clauses, skipped.
 func JUnit(w io.Writer, suites []*Suite) error {
 	secs := func(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
-	out := junitSuites{Name: "ordercheck"}
+	out := junitSuites{junitCounts: junitCounts{Name: "ordercheck"}}
 	var total time.Duration
 	for _, s := range suites {
-		js := junitSuite{Name: s.Ref, Time: secs(s.Elapsed)}
+		js := junitSuite{junitCounts: junitCounts{Name: s.Ref, Time: secs(s.Elapsed)}}
 		total += s.Elapsed
 		switch {
 		case s.Err != nil:

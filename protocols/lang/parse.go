@@ -1067,28 +1067,48 @@ func (pr *Protocol) constSyntax(e Expr) bool {
 	return false
 }
 
-// walkStmts calls f on every statement in b, nested ones included.
-func walkStmts(b *Block, f func(Stmt)) {
+// stmtPlace says where a statement stands: inside how many loops, and
+// in which arm of each if (0 then, 1 else) and either around it.
+type stmtPlace struct {
+	loops int
+	arms  map[Stmt]int
+}
+
+// in returns the place inside arm of branch s.
+func (p stmtPlace) in(s Stmt, arm int) stmtPlace {
+	arms := make(map[Stmt]int, len(p.arms)+1)
+	for k, v := range p.arms {
+		arms[k] = v
+	}
+	arms[s] = arm
+	return stmtPlace{p.loops, arms}
+}
+
+// walkStmts calls f on every statement in b, nested ones included, with
+// where it stands.
+func walkStmts(b *Block, f func(Stmt, stmtPlace)) { walkIn(b, stmtPlace{}, f) }
+
+func walkIn(b *Block, at stmtPlace, f func(Stmt, stmtPlace)) {
 	if b == nil {
 		return
 	}
 	for _, s := range b.Stmts {
-		f(s)
+		f(s, at)
 		switch s := s.(type) {
 		case *IfStmt:
-			walkStmts(s.Then, f)
-			walkStmts(s.Else, f)
+			walkIn(s.Then, at.in(s, 0), f)
+			walkIn(s.Else, at.in(s, 1), f)
 		case *WhileStmt:
-			walkStmts(s.Body, f)
+			walkIn(s.Body, stmtPlace{at.loops + 1, at.arms}, f)
 		case *ForStmt:
-			walkStmts(s.Body, f)
+			walkIn(s.Body, stmtPlace{at.loops + 1, at.arms}, f)
 		case *NamedBlock:
-			walkStmts(s.Body, f)
+			walkIn(s.Body, at, f)
 		case *OpStmt:
-			walkStmts(s.Body, f)
+			walkIn(s.Body, at, f)
 		case *EitherStmt:
-			for _, a := range s.Arms {
-				walkStmts(a, f)
+			for i, a := range s.Arms {
+				walkIn(a, at.in(s, i), f)
 			}
 		}
 	}
@@ -1096,14 +1116,11 @@ func walkStmts(b *Block, f func(Stmt)) {
 
 // inspectBlock calls f on every expression in b, subexpressions included.
 func inspectBlock(b *Block, f func(Expr)) {
-	if b == nil {
-		return
-	}
-	for _, s := range b.Stmts {
-		inspectStmt(s, f)
-	}
+	walkStmts(b, func(s Stmt, _ stmtPlace) { inspectStmt(s, f) })
 }
 
+// inspectStmt calls f on the expressions of s itself (not of the
+// statements nested in it), subexpressions included.
 func inspectStmt(s Stmt, f func(Expr)) {
 	exprs := func(es ...Expr) {
 		for _, e := range es {
@@ -1115,25 +1132,15 @@ func inspectStmt(s Stmt, f func(Expr)) {
 		exprs(s.LHS, s.RHS)
 	case *IfStmt:
 		exprs(s.Cond)
-		inspectBlock(s.Then, f)
-		inspectBlock(s.Else, f)
 	case *WhileStmt:
 		exprs(s.Cond, s.Max)
-		inspectBlock(s.Body, f)
 	case *ForStmt:
 		exprs(s.From, s.To)
-		inspectBlock(s.Body, f)
-	case *NamedBlock:
-		inspectBlock(s.Body, f)
-	case *OpStmt:
-		inspectBlock(s.Body, f)
-	case *EitherStmt:
-		for _, a := range s.Arms {
-			inspectBlock(a, f)
-		}
 	case *AssertStmt:
 		exprs(s.Cond)
 	case *AssumeStmt:
+		exprs(s.Cond)
+	case *RequireStmt:
 		exprs(s.Cond)
 	case *MemStmt:
 		exprs(s.Args...)

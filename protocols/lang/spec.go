@@ -205,7 +205,7 @@ func (pr *Protocol) checkSpec() error {
 	}
 	var err error
 	for _, b := range blocks {
-		walkStmts(b, func(st Stmt) {
+		walkStmts(b, func(st Stmt, _ stmtPlace) {
 			if o, ok := st.(*OpStmt); ok && err == nil && ops[o.Name] == nil {
 				err = errAt(o.At, "operation %s is not in the spec at %s (it specifies %s)%s", o.Name, s.Pos, strings.Join(names, ", "), model.DidYouMean(o.Name, names))
 			}

@@ -48,17 +48,9 @@ func (pr *Protocol) Vet() []Finding {
 	}
 	for _, b := range blocks {
 		inspectBlock(b, mark)
-		walkStmts(b, func(s Stmt) {
-			switch s := s.(type) {
-			case *MemStmt:
-				if s.Ord != nil {
-					used[s.Ord.Text] = true
-				}
-			case *WhileStmt:
-				inspectExpr(s.Max, mark)
-			case *ForStmt:
-				inspectExpr(s.From, mark)
-				inspectExpr(s.To, mark)
+		walkStmts(b, func(s Stmt, _ stmtPlace) {
+			if m, ok := s.(*MemStmt); ok && m.Ord != nil {
+				used[m.Ord.Text] = true
 			}
 		})
 		inspectBlock(b, func(e Expr) {
@@ -107,7 +99,7 @@ func (pr *Protocol) Vet() []Finding {
 	// Properties.
 	named := map[string]bool{}
 	for _, b := range blocks {
-		walkStmts(b, func(s Stmt) {
+		walkStmts(b, func(s Stmt, _ stmtPlace) {
 			if a, ok := s.(*AssertStmt); ok {
 				named[a.Prop] = true
 			}
@@ -118,7 +110,7 @@ func (pr *Protocol) Vet() []Finding {
 	}
 	hasOps := false
 	for _, b := range blocks {
-		walkStmts(b, func(s Stmt) {
+		walkStmts(b, func(s Stmt, _ stmtPlace) {
 			if _, ok := s.(*OpStmt); ok {
 				hasOps = true
 			}
@@ -134,7 +126,7 @@ func (pr *Protocol) Vet() []Finding {
 	}
 	// Loops.
 	for _, b := range blocks {
-		walkStmts(b, func(s Stmt) {
+		walkStmts(b, func(s Stmt, _ stmtPlace) {
 			w, ok := s.(*WhileStmt)
 			if !ok {
 				return
@@ -180,38 +172,16 @@ func (pr *Protocol) codeBlocks() []*Block {
 }
 
 // exits reports whether a loop body may leave the loop other than by its
-// condition: a break of this loop, or a return.
+// condition: a break of this loop (not of a loop inside it), or a return.
 func exits(b *Block) bool {
 	found := false
-	var walk func(b *Block, nested bool)
-	walk = func(b *Block, nested bool) {
-		if b == nil {
-			return
+	walkStmts(b, func(s Stmt, at stmtPlace) {
+		switch s := s.(type) {
+		case *BranchStmt:
+			found = found || s.Tok == "break" && at.loops == 0
+		case *ReturnStmt:
+			found = true
 		}
-		for _, s := range b.Stmts {
-			switch s := s.(type) {
-			case *BranchStmt:
-				found = found || s.Tok == "break" && !nested
-			case *ReturnStmt:
-				found = true
-			case *IfStmt:
-				walk(s.Then, nested)
-				walk(s.Else, nested)
-			case *NamedBlock:
-				walk(s.Body, nested)
-			case *OpStmt:
-				walk(s.Body, nested)
-			case *EitherStmt:
-				for _, a := range s.Arms {
-					walk(a, nested)
-				}
-			case *WhileStmt:
-				walk(s.Body, true)
-			case *ForStmt:
-				walk(s.Body, true)
-			}
-		}
-	}
-	walk(b, false)
+	})
 	return found
 }
