@@ -11,3 +11,6 @@ import (
 func FinalStatesByStates(p *model.Program, m *model.Model, opt Options, final func(model.FinalState, []model.Status)) (Stats, error) {
 	return states.FinalStates(p, m, states.Config{Options: opt}, final)
 }
+
+// WithFenceSlots is withFenceSlots, for the tune tests.
+var WithFenceSlots = withFenceSlots

@@ -20,9 +20,12 @@ const (
 	SiteStore
 	SiteRMW
 	SiteFence
+	// SiteFenceSlot is a place where a fence could go: before an access
+	// that follows another in its thread. Its weakest level is no fence.
+	SiteFenceSlot
 )
 
-var siteKindNames = [...]string{"load", "store", "rmw", "fence"}
+var siteKindNames = [...]string{"load", "store", "rmw", "fence", "fence slot"}
 
 func (k TuneSiteKind) String() string { return siteKindNames[k] }
 
@@ -75,35 +78,45 @@ func Weaker(a, b model.Ordering) bool { return caps(a)&^caps(b) == 0 }
 // tells consume from relaxed is among those checked); a plain site may
 // stay plain.
 func TuneSites(p *model.Program, withConsume bool, plain map[model.Pos]bool) []TuneSite {
-	byPos := map[model.Pos]int{}
+	type key struct {
+		pos  model.Pos
+		slot bool
+	}
+	byPos := map[key]int{}
 	var out []TuneSite
 	for t, th := range p.Threads {
 		for i, in := range th.Code {
 			var kind TuneSiteKind
-			switch in.Op {
-			case model.OpLoad:
+			switch {
+			case in.Msg == fenceSlot:
+				kind = SiteFenceSlot
+			case in.Op == model.OpLoad:
 				kind = SiteLoad
-			case model.OpStore:
+			case in.Op == model.OpStore:
 				kind = SiteStore
-			case model.OpRMW, model.OpCAS:
+			case in.Op == model.OpRMW || in.Op == model.OpCAS:
 				kind = SiteRMW
-			case model.OpFence:
+			case in.Op == model.OpFence:
 				kind = SiteFence
 			default:
 				continue
 			}
-			if !in.Ord.Atomic() && !(plain[in.Pos] && (kind == SiteLoad || kind == SiteStore)) {
+			if !in.Ord.Atomic() && kind != SiteFenceSlot && !(plain[in.Pos] && (kind == SiteLoad || kind == SiteStore)) {
 				continue
 			}
-			k, ok := byPos[in.Pos]
+			k, ok := byPos[key{in.Pos, kind == SiteFenceSlot}]
 			if !ok {
 				k = len(out)
-				byPos[in.Pos] = k
+				byPos[key{in.Pos, kind == SiteFenceSlot}] = k
 				lv := levels(kind, withConsume)
-				if !in.Ord.Atomic() {
+				if !in.Ord.Atomic() && kind != SiteFenceSlot {
 					lv = append([]model.Ordering{model.NA}, lv...)
 				}
-				out = append(out, TuneSite{Pos: in.Pos, Text: in.Text, Kind: kind, Current: in.Ord, Levels: lv})
+				cur := in.Ord
+				if kind == SiteFenceSlot {
+					cur = model.NA
+				}
+				out = append(out, TuneSite{Pos: in.Pos, Text: in.Text, Kind: kind, Current: cur, Levels: lv})
 			}
 			out[k].instrs = append(out[k].instrs, instrRef{t, i})
 		}
@@ -127,6 +140,8 @@ func levels(k TuneSiteKind, withConsume bool) []model.Ordering {
 		return []model.Ordering{model.Rlx, model.Rel, model.SC}
 	case SiteRMW:
 		return []model.Ordering{model.Rlx, model.Acq, model.Rel, model.AcqRel, model.SC}
+	case SiteFenceSlot:
+		return []model.Ordering{model.NA, model.Acq, model.Rel, model.AcqRel, model.SC}
 	}
 	return []model.Ordering{model.Acq, model.Rel, model.AcqRel, model.SC}
 }
@@ -143,6 +158,13 @@ func WithOrderings(p *model.Program, sites []TuneSite, ords []model.Ordering) *m
 	for s, site := range sites {
 		for _, r := range site.instrs {
 			in := &q.Threads[r.thread].Code[r.index]
+			if site.Kind == SiteFenceSlot {
+				// No fence: a jump to the next instruction.
+				in.Op, in.Target = model.OpFence, 0
+				if !ords[s].Atomic() {
+					in.Op, in.Target = model.OpJump, r.index+1
+				}
+			}
 			in.Ord = ords[s]
 			if in.Op == model.OpCAS {
 				if f := ords[s].ReadPart(); !Weaker(in.FailOrd, f) {
@@ -169,6 +191,60 @@ type TuneOptions struct {
 	// a data race: the plain accesses of the races found with every site
 	// seq_cst, until none is left, become sites that may stay plain.
 	Atomics bool
+	// Fences lets tune add a fence before each shared access that follows
+	// another in its thread; among minimal assignments, fewer fences come
+	// first, then weaker ones.
+	Fences bool
+}
+
+// fenceSlot marks the fences tune adds (their instruction's Msg).
+const fenceSlot = "tune: fence slot"
+
+// withFenceSlots returns a copy of p with a fence slot before every
+// shared access that follows another in its thread (in code order):
+// branch targets past a slot move by one, and a branch to the access now
+// reaches its slot first.
+func withFenceSlots(p *model.Program) *model.Program {
+	q := *p
+	q.Threads = slices.Clone(p.Threads)
+	access := func(op model.Op) bool {
+		return op == model.OpLoad || op == model.OpStore || op == model.OpRMW || op == model.OpCAS
+	}
+	for ti, th := range p.Threads {
+		var at []int // the instructions that get a slot before them
+		seen := false
+		for i, in := range th.Code {
+			if access(in.Op) {
+				if seen {
+					at = append(at, i)
+				}
+				seen = true
+			}
+		}
+		shift := func(target int) int {
+			n := 0
+			for _, a := range at {
+				if a < target {
+					n++
+				}
+			}
+			return target + n
+		}
+		var code []model.Instr
+		k := 0
+		for i, in := range th.Code {
+			if k < len(at) && at[k] == i {
+				code = append(code, model.Instr{Op: model.OpJump, Target: len(code) + 1, Dst: model.NoReg, Dst2: model.NoReg, Msg: fenceSlot, Pos: in.Pos, Text: "fence before " + in.Text})
+				k++
+			}
+			if in.Op == model.OpBranch || in.Op == model.OpJump || in.Op == model.OpAssume && in.Await {
+				in.Target = shift(in.Target)
+			}
+			code = append(code, in)
+		}
+		q.Threads[ti].Code = code
+	}
+	return &q
 }
 
 // Tuning is the result of a search for the weakest orderings.
@@ -250,12 +326,19 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 			return nil, err
 		}
 	}
-	t.Sites = TuneSites(in.Prog, consume, plain)
+	prog := in.Prog
+	if opt.Fences {
+		prog = withFenceSlots(prog)
+	}
+	t.Sites = TuneSites(prog, consume, plain)
 	lines := strings.Split(in.Protocol.Source, "\n")
 	for i, site := range t.Sites {
 		if l := site.Pos.Line - 1; l >= 0 && l < len(lines) {
 			text, _, _ := strings.Cut(lines[l], "//")
 			t.Sites[i].Text = strings.TrimSpace(text)
+			if site.Kind == SiteFenceSlot {
+				t.Sites[i].Text = "a fence before: " + t.Sites[i].Text
+			}
 		}
 	}
 	total := 1
@@ -266,7 +349,7 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 		}
 	}
 	t.Assignments = total
-	s := &tuneSearch{t: t, in: in, opt: opt.Options}
+	s := &tuneSearch{t: t, in: in, prog: prog, opt: opt.Options}
 	// With every site seq_cst: what no ordering can fix.
 	top := make([]model.Ordering, len(t.Sites))
 	for i := range top {
@@ -315,6 +398,17 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 			t.Minimal = append(t.Minimal, s.ords(a))
 		}
 	}
+	// Fewer fences first (stable: then weaker, the sweep's order).
+	fences := func(m []model.Ordering) int {
+		n := 0
+		for i, o := range m {
+			if t.Sites[i].Kind == SiteFenceSlot && o.Atomic() {
+				n++
+			}
+		}
+		return n
+	}
+	sort.SliceStable(t.Minimal, func(i, j int) bool { return fences(t.Minimal[i]) < fences(t.Minimal[j]) })
 	// The current assignment, and each site one step weaker.
 	cur := make([]int, len(t.Sites))
 	for i, site := range t.Sites {
@@ -409,6 +503,7 @@ func coveredBy(levels []model.Ordering, i int) []int {
 type tuneSearch struct {
 	t          *Tuning
 	in         *Instance
+	prog       *model.Program // the instance's, with fence slots when tune adds fences
 	opt        Options
 	held, fail [][]int // assignments checked, as level indices per site
 	cache      map[string]tuneResult
@@ -525,7 +620,7 @@ func (s *tuneSearch) holds(a []int) (bool, *Weakening, error) {
 // check explores the program with orderings ords under each model in
 // turn, stopping at the first that breaks a property.
 func (s *tuneSearch) check(ords []model.Ordering, props []string) (bool, *Weakening, error) {
-	p := WithOrderings(s.in.Prog, s.t.Sites, ords)
+	p := WithOrderings(s.prog, s.t.Sites, ords)
 	judges := Properties(s.in.Protocol.Spec, props...)
 	races := raceMemo{}
 	for _, m := range s.t.Models {
@@ -549,7 +644,7 @@ func (s *tuneSearch) check(ords []model.Ordering, props []string) (bool, *Weaken
 // unfixable checks the assignment with every site seq_cst and returns the
 // properties it keeps; the others are recorded as unfixable.
 func (s *tuneSearch) unfixable(top []model.Ordering, props []string) ([]string, error) {
-	p := WithOrderings(s.in.Prog, s.t.Sites, top)
+	p := WithOrderings(s.prog, s.t.Sites, top)
 	broken := map[string]bool{}
 	races := raceMemo{}
 	for _, m := range s.t.Models {
@@ -596,9 +691,18 @@ func (t *Tuning) Rewrite(k int) (text string, binds map[string]string) {
 		text           string
 	}
 	var edits []edit
+	inserts := map[int][]string{} // fences to insert before a line
 	for i, site := range t.Sites {
 		ord := t.Minimal[k][i]
 		if ord == site.Current {
+			continue
+		}
+		if site.Kind == SiteFenceSlot {
+			if l := site.Pos.Line - 1; l >= 0 && l < len(lines) {
+				indent := lines[l][:len(lines[l])-len(strings.TrimLeft(lines[l], " \t"))]
+				inserts[l] = append(inserts[l], indent+"fence("+ord.String()+")\n")
+			}
+			expressible = false
 			continue
 		}
 		line, col, end, ok := orderingArg(lines, site)
@@ -620,6 +724,9 @@ func (t *Tuning) Rewrite(k int) (text string, binds map[string]string) {
 	// A parameter bound here must not order any site that keeps its
 	// ordering with another value.
 	for i, site := range t.Sites {
+		if site.Kind == SiteFenceSlot {
+			continue
+		}
 		if line, col, end, ok := orderingArg(lines, site); ok {
 			if v, bound := binds[lines[line][col:end]]; bound && v != t.Minimal[k][i].String() {
 				expressible = false
@@ -631,6 +738,9 @@ func (t *Tuning) Rewrite(k int) (text string, binds map[string]string) {
 	})
 	for _, e := range edits {
 		lines[e.line] = lines[e.line][:e.col] + e.text + lines[e.line][e.end:]
+	}
+	for l, fs := range inserts {
+		lines[l] = strings.Join(fs, "") + lines[l]
 	}
 	if !expressible || len(binds) == 0 {
 		binds = nil

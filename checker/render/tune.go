@@ -61,9 +61,9 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 	}
 	rows := [][]string{header}
 	for i, s := range t.Sites {
-		row := []string{s.Pos.String(), s.Text, s.Current.String()}
+		row := []string{s.Pos.String(), s.Text, siteOrd(s, s.Current)}
 		for _, m := range t.Minimal {
-			row = append(row, m[i].String())
+			row = append(row, siteOrd(s, m[i]))
 		}
 		rows = append(rows, row)
 	}
@@ -89,11 +89,11 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 		}
 		switch {
 		case b == nil:
-			fmt.Fprintf(w, "  %s: %s is the weakest there is\n", s.Pos, from)
+			fmt.Fprintf(w, "  %s: %s is the weakest there is\n", s.Pos, siteOrd(s, from))
 		case b.Report == nil:
-			fmt.Fprintf(w, "  %s: %s → %s still keeps them\n", s.Pos, from, b.Ord)
+			fmt.Fprintf(w, "  %s: %s → %s still keeps them\n", s.Pos, siteOrd(s, from), siteOrd(s, b.Ord))
 		default:
-			fmt.Fprintf(w, "  %s: %s → %s breaks %s under %s\n", s.Pos, from, b.Ord, b.Prop, b.Model.Name)
+			fmt.Fprintf(w, "  %s: %s → %s breaks %s under %s\n", s.Pos, siteOrd(s, from), siteOrd(s, b.Ord), b.Prop, b.Model.Name)
 		}
 	}
 	for k := range t.Minimal {
@@ -118,6 +118,14 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 			fmt.Fprintf(w, "\n%s, as a diff of the file:\n%s", name, d)
 		}
 	}
+}
+
+// siteOrd names a site's ordering: "none" for a fence slot without fence.
+func siteOrd(s checker.TuneSite, o model.Ordering) string {
+	if s.Kind == checker.SiteFenceSlot && !o.Atomic() {
+		return "none"
+	}
+	return o.String()
 }
 
 // writeColumns writes rows as left-aligned columns two spaces apart.

@@ -15,7 +15,7 @@ import (
 func newTuneCmd() *cobra.Command {
 	var variant, explain string
 	var models, props, params []string
-	var asJSON, atomics bool
+	var asJSON, atomics, fences bool
 	var b bounds
 	cmd := &cobra.Command{
 		Use:   "tune PROTOCOL|FILE",
@@ -29,8 +29,10 @@ acq, rel < acq_rel < sc. A stronger ordering never adds behaviours, so each
 check settles every assignment above it (when it holds) or below it (when
 it fails). Properties violated even with every site seq_cst are reported as
 beyond orderings (logic bugs) and left out of the search. Plain accesses
-stay plain unless --atomics lets tune make the racing ones atomic; no
-fence is added.
+stay plain unless --atomics lets tune make the racing ones atomic; with
+--fences a fence may go before each access that follows another in its
+thread (no fence, acq, rel < acq_rel < sc), and minimal assignments with
+fewer fences come first.
 
 The result: a table of sites with their current and minimal orderings,
 whether the current orderings are minimal and what one step weaker at each
@@ -63,7 +65,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			if err != nil {
 				return usageError(err)
 			}
-			topt := checker.TuneOptions{Options: opt, Atomics: atomics}
+			topt := checker.TuneOptions{Options: opt, Atomics: atomics, Fences: fences}
 			if len(models) == 0 {
 				models = []string{"rc11"}
 			}
@@ -127,6 +129,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	cmd.Flags().BoolVar(&atomics, "atomics", false, "also make plain accesses atomic where that can remove a data race (they may stay plain)")
+	cmd.Flags().BoolVar(&fences, "fences", false, "also consider a fence before each access that follows another in its thread (fewer fences first)")
 	cmd.Flags().StringVar(&explain, "explain", "", "print the counterexample one step weaker at this site (FILE:LINE:COL)")
 	b.add(cmd)
 	return cmd

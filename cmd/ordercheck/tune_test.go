@@ -19,6 +19,7 @@ func TestTuneCommand(t *testing.T) {
 		{"explain", []string{"tune", "dlsym", "--variant", "fixed", "--explain", "dlsym.oc:68:11"}, 0, "counterexample for data-race:", ""},
 		{"explain a non-site", []string{"tune", "dlsym", "--explain", "dlsym.oc:1:1"}, 2, "", "--explain dlsym.oc:1:1: not a site"},
 		{"unknown property", []string{"tune", "dlsym", "--property", "lib-int"}, 2, "", "did you mean"},
+		{"fences", []string{"tune", "testdata/test/novariants.oc", "--fences", "--model", "rc11"}, 1, "a fence before: store(flag, 1, rlx)", ""},
 	})
 	code, out, errText := runCLI("tune", "dlsym", "--variant", "fixed", "--json")
 	if code != 1 {
