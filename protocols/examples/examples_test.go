@@ -1,5 +1,4 @@
 package examples_test
-package examples_test
 
 import (
 	"path/filepath"
