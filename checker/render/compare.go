@@ -17,9 +17,11 @@ const (
 	FormatTable    Format = iota // an aligned table per model, for a terminal
 	FormatMarkdown               // one Markdown table
 	FormatJSON                   // every cell's report as JSON
+	FormatHTML                   // a web page with the counterexamples (ComparisonHTML)
 )
 
-// ParseFormat reads a comparison format's name: table, markdown or json.
+// ParseFormat reads a comparison format's name: table, markdown, json or
+// html.
 func ParseFormat(s string) (Format, error) {
 	switch s {
 	case "table":
@@ -28,8 +30,10 @@ func ParseFormat(s string) (Format, error) {
 		return FormatMarkdown, nil
 	case "json":
 		return FormatJSON, nil
+	case "html":
+		return FormatHTML, nil
 	}
-	return 0, fmt.Errorf("unknown format %q (table, markdown, json)", s)
+	return 0, fmt.Errorf("unknown format %q (table, markdown, json, html)", s)
 }
 
 // Comparison writes c in format f.
@@ -39,6 +43,8 @@ func Comparison(w io.Writer, c *checker.Comparison, f Format) error {
 		comparisonMarkdown(w, c)
 	case FormatJSON:
 		return comparisonJSON(w, c)
+	case FormatHTML:
+		return ComparisonHTML(w, c)
 	default:
 		comparisonTable(w, c)
 	}

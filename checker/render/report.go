@@ -81,49 +81,78 @@ func Report(w io.Writer, r *checker.Report) {
 // would not allow, why the witness's model does. Events outside the
 // violation's causal cone are left out and counted.
 func Witness(w *checker.Witness) string {
+	steps, notes := witnessSteps(w)
+	width := 0
+	for _, th := range w.Graph.Prog.Threads {
+		width = max(width, len(th.Name))
+	}
+	var b strings.Builder
+	for _, st := range steps {
+		fmt.Fprintf(&b, "  %3d. %-*s  %-46s  %s\n", st.Num, width, st.Thread, st.What, st.Pos)
+		if st.Why != "" {
+			fmt.Fprintf(&b, "       %*s  %s\n", width, "", st.Why)
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintf(&b, "       %s\n", n)
+	}
+	return b.String()
+}
+
+// witnessStep is one event a witness shows: its number, thread, what it
+// did, where in the source, and, for a read, why it could read a value
+// older than one shown before it ("" when it did not).
+type witnessStep struct {
+	Num          int
+	Ref          model.EventRef
+	Thread, What string
+	Why          string
+	Pos          model.Pos
+}
+
+// witnessSteps returns the steps a witness shows and the notes that close
+// it: the racing pair and why it races, the threads blocked forever, the
+// events left out.
+func witnessSteps(w *checker.Witness) ([]witnessStep, []string) {
 	m := w.Model
 	g := w.Graph
 	p := g.Prog
-	x, steps := presentation(w)
+	x, refs := presentation(w)
 	num := map[model.EventRef]int{}
-	for i, r := range steps {
+	for i, r := range refs {
 		num[r] = i + 1
 	}
-	width := 0
-	for _, th := range p.Threads {
-		width = max(width, len(th.Name))
-	}
 	step := func(i int) string { return fmt.Sprintf("step %d", num[x.Refs[i]]) }
-	var b strings.Builder
-	for i, r := range steps {
+	var steps []witnessStep
+	for i, r := range refs {
 		ev := g.Ev(r)
 		in := &p.Threads[r.T].Code[ev.Instr]
-		fmt.Fprintf(&b, "  %3d. %-*s  %-46s  %s\n", i+1, width, p.Threads[r.T].Name, describeEvent(g, ev, in, num), in.Pos)
+		st := witnessStep{Num: i + 1, Ref: r, Thread: p.Threads[r.T].Name, What: describeEvent(g, ev, in, num), Pos: in.Pos}
 		if ev.Kind == model.KRead {
-			if why := whyStale(x, m, r, num, step); why != "" {
-				fmt.Fprintf(&b, "       %*s  %s\n", width, "", why)
-			}
+			st.Why = whyStale(x, m, r, num, step)
 		}
+		steps = append(steps, st)
 	}
+	var notes []string
 	if w.Violation.Prop == checker.PropDataRace && len(w.Violation.Anchors) == 2 {
 		a, c := w.Violation.Anchors[0], w.Violation.Anchors[1]
 		if num[c] < num[a] {
 			a, c = c, a
 		}
-		fmt.Fprintf(&b, "       steps %d and %d race: step %d is not happens-before step %d — %s\n", num[a], num[c], num[a], num[c], m.Unordered(x, x.Index(a), x.Index(c), step))
+		notes = append(notes, fmt.Sprintf("steps %d and %d race: step %d is not happens-before step %d — %s", num[a], num[c], num[a], num[c], m.Unordered(x, x.Index(a), x.Index(c), step)))
 	}
 	for _, t := range w.Blocked {
 		st := w.States[t]
 		if st.WaitLoc != model.NoLoc {
-			fmt.Fprintf(&b, "       %s waits for %s, held by %s, forever\n", p.Threads[t].Name, p.Locs[st.WaitLoc].Name, g.HolderName(st.WaitLoc))
+			notes = append(notes, fmt.Sprintf("%s waits for %s, held by %s, forever", p.Threads[t].Name, p.Locs[st.WaitLoc].Name, g.HolderName(st.WaitLoc)))
 		} else {
-			fmt.Fprintf(&b, "       %s waits forever on a false await\n", p.Threads[t].Name)
+			notes = append(notes, fmt.Sprintf("%s waits forever on a false await", p.Threads[t].Name))
 		}
 	}
-	if elided := g.Size() - len(steps); elided > 0 {
-		fmt.Fprintf(&b, "       (%d events outside the violation's causal cone left out)\n", elided)
+	if elided := g.Size() - len(refs); elided > 0 {
+		notes = append(notes, fmt.Sprintf("(%d events outside the violation's causal cone left out)", elided))
 	}
-	return b.String()
+	return steps, notes
 }
 
 // presentation returns the events of a witness's causal cone in the

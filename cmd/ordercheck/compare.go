@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,7 +13,7 @@ import (
 
 func newCompareCmd() *cobra.Command {
 	var models, variants, params []string
-	var format string
+	var format, output string
 	var b bounds
 	cmd := &cobra.Command{
 		Use:   "compare PROTOCOL|FILE",
@@ -26,7 +27,8 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 4 an internal error.`,
 		Example: `  ordercheck compare dlsym
   ordercheck compare dlsym --models rc11,rc11-consume --format markdown
-  ordercheck compare dlsym --variants original,fixed --format json`,
+  ordercheck compare dlsym --variants original,fixed --format json
+  ordercheck compare execenv --format html -o review.html`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := render.ParseFormat(format)
@@ -56,7 +58,16 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if err != nil {
 				return checkError(err)
 			}
-			if err := render.Comparison(cmd.OutOrStdout(), cmp, f); err != nil {
+			w := cmd.OutOrStdout()
+			if output != "" {
+				file, err := os.Create(output)
+				if err != nil {
+					return usageError(err)
+				}
+				defer file.Close()
+				w = file
+			}
+			if err := render.Comparison(w, cmp, f); err != nil {
 				return err
 			}
 			switch violated, complete := cmp.Violated(); {
@@ -71,7 +82,8 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 	cmd.Flags().StringSliceVar(&models, "models", nil, "models to compare (default: "+strings.Join(model.Names(), ",")+")")
 	cmd.Flags().StringSliceVar(&variants, "variants", nil, "variants to compare (default: all)")
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter for every variant, NAME=VALUE (repeatable)")
-	cmd.Flags().StringVar(&format, "format", "table", "output: table, markdown or json")
+	cmd.Flags().StringVar(&format, "format", "table", "output: table, markdown, json or html (a page for a design review, with every counterexample)")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write the output to this file")
 	b.add(cmd)
 	return cmd
 }

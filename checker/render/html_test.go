@@ -1,0 +1,215 @@
+package render_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// reviewPage renders dlsym's unordered and fixed variants under sc and
+// rc11 as the review page.
+func reviewPage(t *testing.T) string {
+	t.Helper()
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var models []*model.Model
+	for _, n := range []string{"sc", "rc11"} {
+		m, err := model.Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, m)
+	}
+	cmp, err := pr.Compare(checker.CompareOptions{Variants: []string{"original", "unordered", "fixed"}, Models: models})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := render.Comparison(&b, cmp, render.FormatHTML); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// element is a parsed HTML element: its name, attributes, text and
+// children.
+type element struct {
+	name  string
+	attrs map[string]string
+	text  string
+	kids  []*element
+}
+
+func (e *element) all(name string) []*element {
+	var out []*element
+	for _, k := range e.kids {
+		if k.name == name {
+			out = append(out, k)
+		}
+		out = append(out, k.all(name)...)
+	}
+	return out
+}
+
+func (e *element) words() string {
+	s := e.text
+	for _, k := range e.kids {
+		s += " " + k.words()
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// parseHTML reads the page into elements, as a lenient HTML reader.
+func parseHTML(t *testing.T, page string) *element {
+	dec := xml.NewDecoder(strings.NewReader(page))
+	dec.Strict, dec.AutoClose, dec.Entity = false, xml.HTMLAutoClose, xml.HTMLEntity
+	root := &element{name: "root"}
+	stack := []*element{root}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the page does not parse: %v", err)
+		}
+		top := stack[len(stack)-1]
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			e := &element{name: tok.Name.Local, attrs: map[string]string{}}
+			for _, a := range tok.Attr {
+				e.attrs[a.Name.Local] = a.Value
+			}
+			top.kids = append(top.kids, e)
+			stack = append(stack, e)
+		case xml.EndElement:
+			if len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+			}
+		case xml.CharData:
+			top.text += string(tok)
+		}
+	}
+	return root
+}
+
+// TestComparisonHTML reads the review page back: a self-contained page
+// (nothing fetched), the matrix with a cell per variant, model and
+// property in words and colour, the shipped variant marked, and each
+// violated cell linked to a counterexample whose steps, graph events and
+// highlighted source agree.
+func TestComparisonHTML(t *testing.T) {
+	page := reviewPage(t)
+	if m := regexp.MustCompile(`(?i)(src|href)\s*=\s*"(https?:|//)`).FindString(page); m != "" {
+		t.Errorf("the page fetches something: %s", m)
+	}
+	doc := parseHTML(t, page)
+	tables := doc.all("table")
+	if len(tables) == 0 || tables[0].attrs["class"] != "matrix" {
+		t.Fatal("no matrix")
+	}
+	matrix := tables[0]
+	cells := 0
+	ids := map[string]bool{}
+	for _, s := range doc.all("section") {
+		ids[s.attrs["id"]] = true
+	}
+	for _, td := range matrix.all("td") {
+		cells++
+		class, words := td.attrs["class"], td.words()
+		if !strings.HasPrefix(words, class) && !(class == "unknown" && strings.HasPrefix(words, "no verdict")) {
+			t.Errorf("a %s cell says %q: colour must not be the only signal", class, words)
+		}
+		if class == "violated" {
+			links := td.all("a")
+			if len(links) != 1 || !ids[strings.TrimPrefix(links[0].attrs["href"], "#")] {
+				t.Errorf("a violated cell without a link to its counterexample: %v", td.attrs)
+			}
+		}
+	}
+	if want := 3 * 2 * 4; cells != want {
+		t.Errorf("%d cells, want %d (3 variants × 2 models × 4 properties)", cells, want)
+	}
+	if !strings.Contains(matrix.words(), "original (shipped)") {
+		t.Error("the shipped variant is not marked")
+	}
+	sections := doc.all("section")
+	if len(sections) == 0 {
+		t.Fatal("no counterexample")
+	}
+	for _, s := range sections {
+		rows := 0
+		for _, tr := range s.all("tr") {
+			if tr.attrs["data-step"] != "" {
+				rows++
+			}
+		}
+		boxes := 0
+		for _, g := range s.all("g") {
+			if g.attrs["data-step"] != "" {
+				boxes++
+			}
+		}
+		if rows == 0 || rows != boxes {
+			t.Errorf("%s: %d steps in words, %d events in the graph", s.attrs["id"], rows, boxes)
+		}
+		if len(s.all("svg")) != 1 {
+			t.Errorf("%s: no execution graph", s.attrs["id"])
+		}
+		hot := 0
+		for _, span := range s.all("span") {
+			if span.attrs["class"] == "hot" {
+				hot++
+			}
+		}
+		if hot == 0 {
+			t.Errorf("%s: no source line highlighted", s.attrs["id"])
+		}
+	}
+}
+
+// TestComparisonHTMLInBrowser opens the page in a headless Chromium and
+// reads the page as the script leaves it: the step-through shown, at the
+// last step of each counterexample.
+func TestComparisonHTMLInBrowser(t *testing.T) {
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("ORDERCHECK_BROWSER_TESTS") != "" {
+			t.Fatal("chromium is not installed, and ORDERCHECK_BROWSER_TESTS asks for the browser tests")
+		}
+		t.Skip("chromium is not installed (CI installs it and sets ORDERCHECK_BROWSER_TESTS)")
+	}
+	path := filepath.Join(t.TempDir(), "review.html")
+	if err := os.WriteFile(path, []byte(reviewPage(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://"+path).Output()
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	dom := string(out)
+	if strings.Count(dom, `class="stepper" hidden`) > 0 {
+		t.Error("the script did not show the step-through")
+	}
+	steps := regexp.MustCompile(`step (\d+) of (\d+)`).FindAllStringSubmatch(dom, -1)
+	if len(steps) == 0 {
+		t.Fatal("no step-through position shown")
+	}
+	for _, m := range steps {
+		if m[1] != m[2] {
+			t.Errorf("a counterexample opens at %s of %s, not at its end", m[1], m[2])
+		}
+	}
+}
