@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"strings"
 
@@ -58,16 +59,11 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if err != nil {
 				return checkError(err)
 			}
-			w := cmd.OutOrStdout()
 			if output != "" {
-				file, err := os.Create(output)
-				if err != nil {
-					return usageError(err)
+				if err := writeFile(output, func(w io.Writer) error { return render.Comparison(w, cmp, f) }); err != nil {
+					return err
 				}
-				defer file.Close()
-				w = file
-			}
-			if err := render.Comparison(w, cmp, f); err != nil {
+			} else if err := render.Comparison(cmd.OutOrStdout(), cmp, f); err != nil {
 				return err
 			}
 			switch violated, complete := cmp.Violated(); {
@@ -86,4 +82,18 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the output to this file")
 	b.add(cmd)
 	return cmd
+}
+
+// writeFile writes a file through write; a file that cannot be made is a
+// usage error.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return usageError(err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -1,15 +1,19 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/model"
 )
 
 func newExploreCmd() *cobra.Command {
 	var tg target
 	var asJSON bool
+	var html string
 	var out outputs
 	var b bounds
 	cmd := &cobra.Command{
@@ -54,6 +58,12 @@ internal error.`,
 			if err := out.write(cmd, inst, names, ws); err != nil {
 				return err
 			}
+			if html != "" {
+				cmp := &checker.Comparison{Protocol: inst.Protocol, Props: inst.Protocol.PropNames(), Models: []*model.Model{m}, Cases: []*checker.Instance{inst}, Reports: [][]*checker.Report{{rep}}}
+				if err := writeFile(html, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
+					return err
+				}
+			}
 			w := cmd.OutOrStdout()
 			if asJSON {
 				if err := render.JSON(w, render.ReportJSON(rep, inst, true)); err != nil {
@@ -68,6 +78,7 @@ internal error.`,
 	}
 	tg.add(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().StringVar(&html, "html", "", "also write the result as a web page, its counterexamples drawn, to this file")
 	out.add(cmd)
 	b.add(cmd)
 	return cmd

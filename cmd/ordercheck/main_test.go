@@ -97,6 +97,10 @@ func TestProtocolCommands(t *testing.T) {
 		{"malformed param", []string{"explore", "dlsym", "--param", "N"}, 2, "", "expected NAME=VALUE"},
 		{"unknown model", []string{"explore", "dlsym", "--model", "arm"}, 2, "", "unknown memory model"},
 		{"compare holds", []string{"compare", "dlsym", "--variants", "fixed,dcl"}, 0, "model rc11-consume", ""},
+		{"compare html", []string{"compare", "dlsym", "--variants", "unordered", "--models", "rc11", "--format", "html"}, 1, `<section id="cex-0-0-data-race" class="counterexample">`, ""},
+		{"compare html to a file", []string{"compare", "dlsym", "--variants", "fixed", "--models", "sc", "--format", "html", "-o", filepath.Join(dir, "review.html")}, 0, "", ""},
+		{"compare to an unwritable file", []string{"compare", "dlsym", "--variants", "fixed", "--models", "sc", "-o", filepath.Join(dir, "none", "x.txt")}, 2, "", "no such file or directory"},
+		{"explore html", []string{"explore", "dlsym", "--variant", "unordered", "--html", filepath.Join(dir, "e.html")}, 1, "counterexample for lib-init", ""},
 		{"compare without variants", []string{"compare", "testdata/test/novariants.oc", "--models", "sc,rc11"}, 1, "model rc11\n  variant         delivered  states\n  (the protocol)  FAIL       ", ""},
 		{"compare json", []string{"compare", "dlsym", "--variants", "fixed", "--models", "rc11", "--format", "json"}, 0, `"protocol": "dlsym"`, ""},
 		{"compare bad format", []string{"compare", "dlsym", "--variants", "fixed", "--models", "sc", "--format", "xml"}, 2, "", "unknown format"},
@@ -179,5 +183,20 @@ func TestTraceAndReplay(t *testing.T) {
 	code, _, errText = runCLI("replay", dotFile)
 	if code != 2 || !strings.Contains(errText, "not an ordercheck trace") {
 		t.Errorf("replay of a non-trace: exit %d, want 2: %s", code, errText)
+	}
+}
+
+// TestHTMLFiles checks that --html and -o write the review page.
+func TestHTMLFiles(t *testing.T) {
+	dir := t.TempDir()
+	runCases(t, []cliCase{
+		{"explore html", []string{"explore", "dlsym", "--variant", "unordered", "--html", filepath.Join(dir, "e.html")}, 1, "", ""},
+		{"compare html", []string{"compare", "dlsym", "--variants", "unordered", "--models", "sc", "--format", "html", "-o", filepath.Join(dir, "c.html")}, 1, "", ""},
+	})
+	for _, f := range []string{"e.html", "c.html"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || !strings.Contains(string(b), `class="counterexample"`) || !strings.Contains(string(b), "<svg") {
+			t.Errorf("%s: no review page with a drawn counterexample (%v)", f, err)
+		}
 	}
 }

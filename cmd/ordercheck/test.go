@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,8 +79,8 @@ passes), 4 an internal error.`,
 				}
 			}
 			if junit != "" {
-				if err := writeJUnit(junit, suites); err != nil {
-					return usageError(err)
+				if err := writeFile(junit, func(w io.Writer) error { return render.JUnit(w, suites) }); err != nil {
+					return err
 				}
 			}
 			return testExit(suites)
@@ -248,19 +249,6 @@ func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, opt checker
 		fmt.Fprintln(w, t)
 	}
 	return suites, nil
-}
-
-// writeJUnit writes the JUnit XML report to path.
-func writeJUnit(path string, suites []*render.Suite) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := render.JUnit(f, suites); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // testExit returns the exit status of a test run: bad input first, then a
