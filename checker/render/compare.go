@@ -99,7 +99,7 @@ func comparisonTable(w io.Writer, c *checker.Comparison) {
 	for j, m := range c.Models {
 		widths := []int{len("variant")}
 		for _, p := range c.Props {
-			widths = append(widths, len(p))
+			widths = append(widths, max(len(p), len("FAIL")))
 		}
 		for _, cs := range c.Cases {
 			widths[0] = max(widths[0], len(variantName(cs)))
@@ -140,25 +140,25 @@ func variantName(in *checker.Instance) string {
 	return in.Variant
 }
 
-// comparisonMarkdown writes the table in Markdown, one column per model
-// and property.
+// comparisonMarkdown writes the comparison in Markdown, a table per model
+// (a column per property), so that it fits a page.
 func comparisonMarkdown(w io.Writer, c *checker.Comparison) {
-	h := []string{"variant"}
-	for _, m := range c.Models {
-		for _, p := range c.Props {
-			h = append(h, m.Name+" "+p)
+	for j, m := range c.Models {
+		if j > 0 {
+			fmt.Fprintln(w)
 		}
-	}
-	fmt.Fprintf(w, "| %s |\n", strings.Join(h, " | "))
-	fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(h)))
-	for i, cs := range c.Cases {
-		row := []string{variantName(cs)}
-		for _, r := range c.Reports[i] {
+		_, unit := c.Reports[0][j].Stats.Count()
+		fmt.Fprintf(w, "**%s**\n\n| variant | %s | %s |\n|%s\n", m.Name, strings.Join(c.Props, " | "), unit, strings.Repeat("---|", len(c.Props)+2))
+		for i, cs := range c.Cases {
+			r := c.Reports[i][j]
+			row := []string{variantName(cs)}
 			for _, p := range r.Props {
 				row = append(row, cell(p.Status))
 			}
+			n, _ := r.Stats.Count()
+			row = append(row, fmt.Sprint(n))
+			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 	}
 	fmt.Fprintf(w, "\n%s.\n", legend)
 	if note := elsewhere(c); note != "" {

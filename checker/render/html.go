@@ -94,12 +94,28 @@ func counterexampleHTML(id string, in *checker.Instance, m *model.Model, p check
 		title += " (judged under C11: this is an execution under " + p.Model.Name + ")"
 	}
 	cx := htmlCex{ID: id, Title: title, Message: p.Message, Steps: steps, Notes: notes, Graph: template.HTML(svgGraph(p.Witness, steps))}
+	// The lines the counterexample runs, with two lines of context, the
+	// gaps between them marked.
 	hot := map[int]bool{}
 	for _, st := range steps {
 		hot[st.Pos.Line] = true
 	}
-	for i, l := range strings.Split(strings.TrimRight(source, "\n"), "\n") {
-		cx.Source = append(cx.Source, htmlLine{Num: i + 1, Text: l, Hot: hot[i+1]})
+	lines := strings.Split(strings.TrimRight(source, "\n"), "\n")
+	near := func(n int) bool {
+		for d := -2; d <= 2; d++ {
+			if hot[n+d] {
+				return true
+			}
+		}
+		return false
+	}
+	for i, l := range lines {
+		switch {
+		case near(i + 1):
+			cx.Source = append(cx.Source, htmlLine{Num: i + 1, Text: l, Hot: hot[i+1]})
+		case len(cx.Source) > 0 && cx.Source[len(cx.Source)-1].Num != 0:
+			cx.Source = append(cx.Source, htmlLine{Text: "…"})
+		}
 	}
 	return cx
 }
@@ -280,8 +296,8 @@ tr.hidden { display: none; }
 <div class="scroll">{{.Graph}}</div>
 </div>
 {{range .Notes}}<p>{{.}}</p>{{end}}
-<details><summary>The protocol, the lines this counterexample runs highlighted</summary>
-<pre class="source">{{range .Source}}<span{{if .Hot}} class="hot"{{end}}><span class="ln">{{printf "%4d" .Num}}  </span>{{.Text}}</span>
+<details><summary>The protocol's lines this counterexample runs, highlighted</summary>
+<pre class="source">{{range .Source}}{{if .Num}}<span{{if .Hot}} class="hot"{{end}}><span class="ln">{{printf "%4d" .Num}}  </span>{{.Text}}</span>{{else}}<span class="ln">   {{.Text}}</span>{{end}}
 {{end}}</pre>
 </details>
 </section>

@@ -3,6 +3,7 @@ package render_test
 import (
 	"bytes"
 	"encoding/xml"
+	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -211,5 +212,40 @@ func TestComparisonHTMLInBrowser(t *testing.T) {
 		if m[1] != m[2] {
 			t.Errorf("a counterexample opens at %s of %s, not at its end", m[1], m[2])
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestCounterexampleSVG keeps the execution graph of one counterexample
+// as a golden file — it must not change from run to run — and parses it
+// as the XML an SVG is.
+func TestCounterexampleSVG(t *testing.T) {
+	page := reviewPage(t)
+	svg := regexp.MustCompile(`(?s)<section id="cex-1-1-lib-init".*?(<svg.*?</svg>)`).FindStringSubmatch(page)
+	if svg == nil {
+		t.Fatal("no graph for unordered's lib-init under rc11")
+	}
+	dec := xml.NewDecoder(strings.NewReader(svg[1]))
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("the SVG is not well-formed XML: %v", err)
+		}
+	}
+	path := filepath.Join("testdata", "unordered-rc11-lib-init.svg")
+	if *update {
+		if err := os.WriteFile(path, []byte(svg[1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./checker/render -update writes it)", err)
+	}
+	if svg[1] != string(want) {
+		t.Errorf("the graph differs from %s", path)
 	}
 }
