@@ -73,10 +73,33 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 		log.Fatal(err)
 	}
 	// Output:
-	// | variant | sc both-zero | tso both-zero | rc11 both-zero | rc11-consume both-zero |
-	// |---|---|---|---|---|
-	// | relaxed | ok | FAIL | FAIL | FAIL |
-	// | seq-cst | ok | ok | ok | ok |
+	// **sc**
+	//
+	// | variant | both-zero | states |
+	// |---|---|---|
+	// | relaxed | ok | 28 |
+	// | seq-cst | ok | 28 |
+	//
+	// **tso**
+	//
+	// | variant | both-zero | states |
+	// |---|---|---|
+	// | relaxed | FAIL | 113 |
+	// | seq-cst | ok | 49 |
+	//
+	// **rc11**
+	//
+	// | variant | both-zero | states |
+	// |---|---|---|
+	// | relaxed | FAIL | 32 |
+	// | seq-cst | ok | 3 |
+	//
+	// **rc11-consume**
+	//
+	// | variant | both-zero | executions |
+	// |---|---|---|
+	// | relaxed | FAIL | 4 |
+	// | seq-cst | ok | 3 |
 	//
 	// ok = holds, FAIL = violated, ? = unknown (a bound cut the search).
 }
