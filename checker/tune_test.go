@@ -35,6 +35,23 @@ func rc11(t testing.TB) *model.Model {
 	return m
 }
 
+// storeBuffering is Dekker's core: each thread stores its flag and loads
+// the other's; both reading 0 is the weak outcome.
+const storeBuffering = `protocol sb
+shared x = 0
+shared y = 0
+property mutex
+thread a {
+  store(x, 1, rlx)
+  r = load(y, rlx)
+}
+thread b {
+  store(y, 1, rlx)
+  s = load(x, rlx)
+}
+final mutex: a.r == 1 || b.s == 1
+`
+
 // TestTuneClassicShapes checks tune on shapes whose weakest orderings the
 // literature gives: message passing needs a release store and an acquire
 // load; store buffering (Dekker's core) needs all four accesses seq_cst;
@@ -61,20 +78,7 @@ thread r {
   }
 }
 `, [][]string{{"rel", "acq"}}},
-		{"store buffering", `protocol sb
-shared x = 0
-shared y = 0
-property mutex
-thread a {
-  store(x, 1, rlx)
-  r = load(y, rlx)
-}
-thread b {
-  store(y, 1, rlx)
-  s = load(x, rlx)
-}
-final mutex: a.r == 1 || b.s == 1
-`, [][]string{{"sc", "sc", "sc", "sc"}}},
+		{"store buffering", storeBuffering, [][]string{{"sc", "sc", "sc", "sc"}}},
 		{"iriw", `protocol iriw
 shared x = 0
 shared y = 0
@@ -115,20 +119,7 @@ thread r {
 		}},
 		// Store buffering: seq_cst accesses or a seq_cst fence, in each
 		// thread.
-		{"store buffering with fences", `protocol sbf
-shared x = 0
-shared y = 0
-property mutex
-thread a {
-  store(x, 1, rlx)
-  r = load(y, rlx)
-}
-thread b {
-  store(y, 1, rlx)
-  s = load(x, rlx)
-}
-final mutex: a.r == 1 || b.s == 1
-`, [][]string{
+		{"store buffering with fences", storeBuffering, [][]string{
 			{"sc", "na", "sc", "sc", "na", "sc"},
 			{"rlx", "sc", "rlx", "sc", "na", "sc"},
 			{"sc", "na", "sc", "rlx", "sc", "rlx"},
