@@ -2,15 +2,24 @@ package render_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
@@ -181,9 +190,12 @@ func TestComparisonHTML(t *testing.T) {
 	}
 }
 
-// TestComparisonHTMLInBrowser opens the page in a headless Chromium and
-// reads the page as the script leaves it: the step-through shown, at the
-// last step of each counterexample.
+// TestComparisonHTMLInBrowser opens the review pages of dlsym and
+// execenv in a headless Chromium, as a reviewer would: no console error
+// and no network request; the cells and their verdicts those of the JSON
+// output; a click on a violated cell brings its counterexample into
+// view; the step-through steps back and reaches the last event again. A
+// screenshot of each page is written to $ORDERCHECK_ARTIFACTS when set.
 func TestComparisonHTMLInBrowser(t *testing.T) {
 	browser, err := exec.LookPath("chromium")
 	if err != nil {
@@ -192,26 +204,142 @@ func TestComparisonHTMLInBrowser(t *testing.T) {
 		}
 		t.Skip("chromium is not installed (CI installs it and sets ORDERCHECK_BROWSER_TESTS)")
 	}
-	path := filepath.Join(t.TempDir(), "review.html")
-	if err := os.WriteFile(path, []byte(reviewPage(t)), 0o644); err != nil {
+	for _, name := range []string{"dlsym", "execenv"} {
+		t.Run(name, func(t *testing.T) { browse(t, browser, name) })
+	}
+}
+
+// browse checks the review page of the catalogue protocol name.
+func browse(t *testing.T, browser, name string) {
+	pr, err := checker.Load(name)
+	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", "file://"+path).Output()
+	cmp, err := pr.Compare(checker.CompareOptions{})
 	if err != nil {
+		t.Fatal(err)
+	}
+	var page, js bytes.Buffer
+	if err := render.Comparison(&page, cmp, render.FormatHTML); err != nil {
+		t.Fatal(err)
+	}
+	if err := render.Comparison(&js, cmp, render.FormatJSON); err != nil {
+		t.Fatal(err)
+	}
+	dir := os.Getenv("ORDERCHECK_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path, err := filepath.Abs(filepath.Join(dir, name+"-review.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The verdicts, in the matrix's order, from the JSON output.
+	var data struct {
+		Results []struct {
+			Properties []struct{ Status string }
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &data); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, r := range data.Results {
+		for _, p := range r.Properties {
+			want = append(want, map[string]string{"holds": "holds", "violated": "violated", "unknown": "no verdict"}[p.Status])
+		}
+	}
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	var mu sync.Mutex
+	var problems []string
+	if err := chromedp.Do(ctx); err != nil { // open the tab first, so that no event is missed
 		t.Fatalf("chromium: %v", err)
 	}
-	dom := string(out)
-	if strings.Count(dom, `class="stepper" hidden`) > 0 {
-		t.Error("the script did not show the step-through")
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
 	}
-	steps := regexp.MustCompile(`step (\d+) of (\d+)`).FindAllStringSubmatch(dom, -1)
-	if len(steps) == 0 {
-		t.Fatal("no step-through position shown")
-	}
-	for _, m := range steps {
-		if m[1] != m[2] {
-			t.Errorf("a counterexample opens at %s of %s, not at its end", m[1], m[2])
+	if err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *cdpruntime.EventConsoleAPICalled:
+			if ev.Type == cdpruntime.ConsoleAPICalledTypeError || ev.Type == cdpruntime.ConsoleAPICalledTypeWarning {
+				problems = append(problems, "console "+string(ev.Type))
+			}
+		case *cdpruntime.EventExceptionThrown:
+			problems = append(problems, "exception: "+ev.ExceptionDetails.Text)
+		case *network.EventRequestWillBeSent:
+			if u := ev.Request.URL; !strings.HasPrefix(u, "file:") && !strings.HasPrefix(u, "data:") {
+				problems = append(problems, "request: "+u)
+			}
 		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	eval := func(expr string) string {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+	click := func(sel string) {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+path)); err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	verdicts := strings.Split(eval(`Array.from(document.querySelectorAll("table.matrix td")).map(td => td.textContent.trim().replace(/ \(.*/, "")).join(",")`), ",")
+	click(`table.matrix td.violated a`)
+	hash := eval(`location.hash`)
+	inView := eval(`(function () { var r = document.querySelector(location.hash).getBoundingClientRect(); return String(r.top >= -1 && r.top < window.innerHeight); })()`) == "true"
+	at := func() string { return eval(`document.querySelector(location.hash + " .stepper .at").textContent`) }
+	before := at()
+	click(`section:target .stepper button[data-dir="-1"]`)
+	click(`section:target .stepper button[data-dir="-1"]`)
+	back := at()
+	click(`section:target .stepper button[data-dir="1"]`)
+	click(`section:target .stepper button[data-dir="1"]`)
+	end := at()
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(problems) > 0 {
+		t.Errorf("the page had %v", problems)
+	}
+	if strings.Join(verdicts, ",") != strings.Join(want, ",") {
+		t.Errorf("the matrix says %v, the JSON output %v", verdicts, want)
+	}
+	if !strings.HasPrefix(hash, "#cex-") || !inView {
+		t.Errorf("clicking a violated cell went to %q (in view: %v)", hash, inView)
+	}
+	var n, total, k int
+	if _, err := fmt.Sscanf(before, "step %d of %d", &n, &total); err != nil || n != total {
+		t.Errorf("the step-through opens at %q, not at its last step", before)
+	}
+	if _, err := fmt.Sscanf(back, "step %d of", &k); err != nil || k != max(total-2, 1) {
+		t.Errorf("two steps back: %q", back)
+	}
+	if end != before {
+		t.Errorf("two steps on: %q, want %q", end, before)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+"-review.png"), shot, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
