@@ -75,6 +75,7 @@ type htmlCell struct {
 type htmlCex struct {
 	ID, Title, Message string
 	Steps              []witnessStep
+	Memory             []string // the shared memory after each step, as far as the steps shown wrote it
 	Notes              []string
 	Graph              template.HTML
 	Source             []htmlLine
@@ -93,7 +94,7 @@ func counterexampleHTML(id string, in *checker.Instance, m *model.Model, p check
 	if p.Model != nil && p.Model != m {
 		title += " (judged under C11: this is an execution under " + p.Model.Name + ")"
 	}
-	cx := htmlCex{ID: id, Title: title, Message: p.Message, Steps: steps, Notes: notes, Graph: template.HTML(svgGraph(p.Witness, steps))}
+	cx := htmlCex{ID: id, Title: title, Message: p.Message, Steps: steps, Notes: notes, Graph: template.HTML(svgGraph(p.Witness, steps)), Memory: memoryAfter(p.Witness, steps)}
 	// The lines the counterexample runs, with two lines of context, the
 	// gaps between them marked.
 	hot := map[int]bool{}
@@ -118,6 +119,32 @@ func counterexampleHTML(id string, in *checker.Instance, m *model.Model, p check
 		}
 	}
 	return cx
+}
+
+// memoryAfter gives, after each step, the value of every location the
+// steps so far wrote — the last write shown, in the order shown (the
+// initial values of the others stand).
+func memoryAfter(w *checker.Witness, steps []witnessStep) []string {
+	g := w.Graph
+	p := g.Prog
+	val := map[model.Loc]int64{}
+	var order []model.Loc
+	var out []string
+	for _, st := range steps {
+		ev := g.Ev(st.Ref)
+		if ev.Kind == model.KWrite {
+			if _, seen := val[ev.Loc]; !seen {
+				order = append(order, ev.Loc)
+			}
+			val[ev.Loc] = ev.Val
+		}
+		var parts []string
+		for _, l := range order {
+			parts = append(parts, p.Locs[l].Name+"="+p.FormatValue(val[l]))
+		}
+		out = append(out, strings.Join(parts, " "))
+	}
+	return out
 }
 
 // svgGraph draws a witness's execution graph: a column per thread, its
@@ -245,6 +272,7 @@ td a { color: inherit; }
 .scroll { overflow-x: auto; }
 .steps td.num { text-align: right; }
 .steps .why { color: #5a2d82; font-size: .9em; }
+.steps td.mem { font-size: .85em; color: #333; }
 .cex { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
 svg text { font: 12px ui-monospace, monospace; }
 svg .thread { font-weight: 700; }
@@ -288,9 +316,9 @@ tr.hidden { display: none; }
 <div class="stepper" hidden><button type="button" data-dir="-1">previous</button> <button type="button" data-dir="1">next</button> <span class="at"></span> (or the arrow keys)</div>
 <div class="cex">
 <table class="steps">
-<thead><tr><th scope="col">step</th><th scope="col">thread</th><th scope="col">event</th><th scope="col">source</th></tr></thead>
+<thead><tr><th scope="col">step</th><th scope="col">thread</th><th scope="col">event</th><th scope="col">source</th><th scope="col">memory written so far</th></tr></thead>
 <tbody>
-{{range .Steps}}<tr data-step="{{.Num}}"><td class="num">{{.Num}}</td><td>{{.Thread}}</td><td>{{.What}}{{if .Why}}<div class="why">{{.Why}}</div>{{end}}</td><td><code>{{.Pos}}</code></td></tr>
+{{$mem := .Memory}}{{range $i, $st := .Steps}}<tr data-step="{{$st.Num}}"><td class="num">{{$st.Num}}</td><td>{{$st.Thread}}</td><td>{{$st.What}}{{if $st.Why}}<div class="why">{{$st.Why}}</div>{{end}}</td><td><code>{{$st.Pos}}</code></td><td class="mem"><code>{{index $mem $i}}</code></td></tr>
 {{end}}</tbody>
 </table>
 <div class="scroll">{{.Graph}}</div>

@@ -175,6 +175,18 @@ func TestComparisonHTML(t *testing.T) {
 		if rows == 0 || rows != boxes {
 			t.Errorf("%s: %d steps in words, %d events in the graph", s.attrs["id"], rows, boxes)
 		}
+		mem := 0
+		for _, td := range s.all("td") {
+			if td.attrs["class"] == "mem" {
+				mem++
+				if strings.Contains(td.words(), "lib.data=42") && strings.Contains(td.words(), "lib.data=0") {
+					t.Errorf("%s: a location twice in one memory cell: %s", s.attrs["id"], td.words())
+				}
+			}
+		}
+		if mem != rows {
+			t.Errorf("%s: %d steps, %d memory cells", s.attrs["id"], rows, mem)
+		}
 		if len(s.all("svg")) != 1 {
 			t.Errorf("%s: no execution graph", s.attrs["id"])
 		}
