@@ -259,6 +259,8 @@ var htmlTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <title>{{.Title}}</title>
 <style>
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1a1a1a; background: #fff; max-width: 1400px; }
+p, h1, h2, summary { overflow-wrap: anywhere; }
+table.matrix td, table.steps td.num, table.steps th { white-space: nowrap; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2.5rem; border-top: 1px solid #ccc; padding-top: 1rem; }
 table { border-collapse: collapse; margin: 1rem 0; }
 th, td { border: 1px solid #999; padding: .25rem .5rem; text-align: left; vertical-align: top; }
@@ -269,7 +271,8 @@ td.unknown { background: #fff3cd; color: #5c4500; }
 td a { color: inherit; }
 .shipped { font-weight: 600; }
 .doc { color: #444; font-size: .9em; }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.cex > .scroll { flex: 1 1 auto; min-width: 0; }
 .steps td.num { text-align: right; }
 .steps .why { color: #5a2d82; font-size: .9em; }
 .steps td.mem { font-size: .85em; color: #333; }
@@ -315,12 +318,14 @@ tr.hidden { display: none; }
 <p>{{.Message}}</p>
 <div class="stepper" hidden><button type="button" data-dir="-1">previous</button> <button type="button" data-dir="1">next</button> <span class="at"></span> (or the arrow keys)</div>
 <div class="cex">
+<div class="scroll">
 <table class="steps">
 <thead><tr><th scope="col">step</th><th scope="col">thread</th><th scope="col">event</th><th scope="col">source</th><th scope="col">memory written so far</th></tr></thead>
 <tbody>
 {{$mem := .Memory}}{{range $i, $st := .Steps}}<tr data-step="{{$st.Num}}"><td class="num">{{$st.Num}}</td><td>{{$st.Thread}}</td><td>{{$st.What}}{{if $st.Why}}<div class="why">{{$st.Why}}</div>{{end}}</td><td><code>{{$st.Pos}}</code></td><td class="mem"><code>{{index $mem $i}}</code></td></tr>
 {{end}}</tbody>
 </table>
+</div>
 <div class="scroll">{{.Graph}}</div>
 </div>
 {{range .Notes}}<p>{{.}}</p>{{end}}

@@ -329,6 +329,14 @@ func browse(t *testing.T, browser, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A narrow window: the page itself does not scroll sideways (wide
+	// tables and graphs scroll in their own boxes).
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(420, 800)); err != nil {
+		t.Fatal(err)
+	}
+	if wide := eval(`String(document.documentElement.scrollWidth - window.innerWidth)`); wide != "0" {
+		t.Errorf("at 420 px the page is %s px wider than the window", wide)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(problems) > 0 {
