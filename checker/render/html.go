@@ -251,13 +251,9 @@ func shortText(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-var htmlTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
+// htmlParts are the pieces the pages share: style, script, and the
+// counterexample sections.
+var htmlParts = template.Must(template.New("parts").Parse(`{{define "style"}}<style>
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1a1a1a; background: #fff; max-width: 1400px; }
 p, h1, h2, summary { overflow-wrap: anywhere; }
 table.matrix td, table.steps td.num, table.steps th { white-space: nowrap; }
@@ -294,25 +290,27 @@ pre.source .ln { color: #888; user-select: none; }
 .stepper button { font: inherit; padding: .2rem .7rem; }
 tr.hidden { display: none; }
 @media print { .stepper { display: none; } tr.hidden { display: table-row; } h2 { break-before: page; } a { text-decoration: none; } }
-</style>
-</head>
-<body>
-<h1>{{.Protocol}}{{if .ProtocolTitle}}: {{.ProtocolTitle}}{{end}}</h1>
-{{if .Params}}<p>Parameters: <code>{{.Params}}</code></p>{{end}}
-<p>Legend: <span>holds</span>, <strong>violated</strong> (the link shows its counterexample), no verdict (a bound cut the search, named). The variant shipped today is marked <span class="shipped">(shipped)</span>.{{if .Notes}} {{.Notes}}.{{end}}</p>
-<div class="scroll">
-<table class="matrix">
-<caption>Every variant under every model</caption>
-<thead>
-<tr><th scope="col" rowspan="2">variant</th>{{range $.Models}}<th scope="colgroup" colspan="{{len $.Props}}">{{.}}</th>{{end}}</tr>
-<tr>{{range $.Models}}{{range $.Props}}<th scope="col">{{.}}</th>{{end}}{{end}}</tr>
-</thead>
-<tbody>
-{{range .Rows}}<tr><th scope="row"><span{{if .Shipped}} class="shipped"{{end}}>{{.Variant}}{{if .Shipped}} (shipped){{end}}</span>{{if .Doc}}<div class="doc">{{.Doc}}</div>{{end}}</th>{{range .Cells}}<td class="{{.Class}}" title="{{.Model}}: {{.Prop}}">{{if .Link}}<a href="#{{.Link}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
-{{end}}</tbody>
-</table>
-</div>
-{{range .Cexes}}
+</style>{{end}}{{define "script"}}<script>
+// Step-through: reveal a counterexample one event at a time.
+document.querySelectorAll("section.counterexample").forEach(function (sec) {
+  var rows = sec.querySelectorAll("tr[data-step]"), boxes = sec.querySelectorAll("g[data-step]");
+  var bar = sec.querySelector(".stepper"), at = bar.querySelector(".at"), n = rows.length;
+  bar.hidden = false;
+  function show(k) {
+    n = Math.max(1, Math.min(rows.length, k));
+    rows.forEach(function (r) { r.classList.toggle("hidden", +r.dataset.step > n); });
+    boxes.forEach(function (g) { g.classList.toggle("dim", +g.dataset.step > n); });
+    at.textContent = "step " + n + " of " + rows.length;
+  }
+  bar.querySelectorAll("button").forEach(function (b) { b.addEventListener("click", function () { show(n + (+b.dataset.dir)); }); });
+  sec.tabIndex = 0;
+  sec.addEventListener("keydown", function (e) {
+    if (e.key === "ArrowRight") show(n + 1);
+    if (e.key === "ArrowLeft") show(n - 1);
+  });
+  show(rows.length);
+});
+</script>{{end}}{{define "cexes"}}{{range .}}
 <section id="{{.ID}}" class="counterexample">
 <h2>{{.Title}}</h2>
 <p>{{.Message}}</p>
@@ -334,28 +332,129 @@ tr.hidden { display: none; }
 {{end}}</pre>
 </details>
 </section>
+{{end}}{{end}}`))
+
+var htmlTemplate = template.Must(template.Must(htmlParts.Clone()).New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+{{template "style"}}
+</head>
+<body>
+<h1>{{.Protocol}}{{if .ProtocolTitle}}: {{.ProtocolTitle}}{{end}}</h1>
+{{if .Params}}<p>Parameters: <code>{{.Params}}</code></p>{{end}}
+<p>Legend: <span>holds</span>, <strong>violated</strong> (the link shows its counterexample), no verdict (a bound cut the search, named). The variant shipped today is marked <span class="shipped">(shipped)</span>.{{if .Notes}} {{.Notes}}.{{end}}</p>
+<div class="scroll">
+<table class="matrix">
+<caption>Every variant under every model</caption>
+<thead>
+<tr><th scope="col" rowspan="2">variant</th>{{range $.Models}}<th scope="colgroup" colspan="{{len $.Props}}">{{.}}</th>{{end}}</tr>
+<tr>{{range $.Models}}{{range $.Props}}<th scope="col">{{.}}</th>{{end}}{{end}}</tr>
+</thead>
+<tbody>
+{{range .Rows}}<tr><th scope="row"><span{{if .Shipped}} class="shipped"{{end}}>{{.Variant}}{{if .Shipped}} (shipped){{end}}</span>{{if .Doc}}<div class="doc">{{.Doc}}</div>{{end}}</th>{{range .Cells}}<td class="{{.Class}}" title="{{.Model}}: {{.Prop}}">{{if .Link}}<a href="#{{.Link}}">{{.Text}}</a>{{else}}{{.Text}}{{end}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+</div>
+{{template "cexes" .Cexes}}
+{{template "script"}}
+</body>
+</html>
+`))
+
+// TuningHTML writes the result of tune as a web page, with the same parts
+// as the review page: the sites with their current and minimal orderings,
+// what one step weaker at each breaks, each minimal assignment as a diff
+// of the file, and the counterexample of each step that breaks something.
+func TuningHTML(w io.Writer, t *checker.Tuning) error {
+	in := t.Instance
+	var models []string
+	for _, m := range t.Models {
+		models = append(models, m.Name)
+	}
+	page := tunePage{Title: "ordercheck tune: " + in.Protocol.Ref(), Protocol: in.Protocol.Ref(), Variant: variantName(in), Models: strings.Join(models, ", "), Props: strings.Join(t.Props, ", "), Checks: t.Checks, Assignments: t.Assignments, Bounded: t.Bounded}
+	for _, u := range t.Unfixable {
+		page.Unfixable = append(page.Unfixable, u.Prop+" under "+u.Model.Name)
+	}
+	for k := range t.Minimal {
+		page.Minimal = append(page.Minimal, fmt.Sprintf("minimal %d", k+1))
+		text, _ := t.Rewrite(k)
+		page.Diffs = append(page.Diffs, UnifiedDiff(in.Protocol.Ref(), in.Protocol.Ref()+fmt.Sprintf(" (minimal %d)", k+1), in.Protocol.Source, text))
+	}
+	switch {
+	case t.CurrentMinimal:
+		page.Current = "The current orderings are minimal."
+	case t.CurrentHolds:
+		page.Current = "The current orderings keep the properties but are not minimal."
+	default:
+		page.Current = "The current orderings do not keep the properties."
+	}
+	for i, s := range t.Sites {
+		row := tuneSite{Pos: s.Pos.String(), Source: s.Text, Current: siteOrd(s, s.Current)}
+		for _, m := range t.Minimal {
+			row.Minimal = append(row.Minimal, siteOrd(s, m[i]))
+		}
+		if b := t.Below[i]; b != nil && b.Report != nil {
+			row.Breaks = fmt.Sprintf("%s breaks %s under %s", siteOrd(s, b.Ord), b.Prop, b.Model.Name)
+			for _, p := range b.Report.Props {
+				if p.Name == b.Prop && p.Witness != nil {
+					row.Link = fmt.Sprintf("cex-%d", i)
+					cx := counterexampleHTML(row.Link, in, b.Model, p, in.Protocol.Source)
+					cx.Title = fmt.Sprintf("%s one step weaker (%s): %s violated under %s", s.Pos, siteOrd(s, b.Ord), p.Name, b.Model.Name)
+					page.Cexes = append(page.Cexes, cx)
+				}
+			}
+		} else if b != nil {
+			row.Breaks = siteOrd(s, b.Ord) + " still keeps them"
+		}
+		page.Sites = append(page.Sites, row)
+	}
+	return tuneTemplate.Execute(w, page)
+}
+
+type tunePage struct {
+	Title, Protocol, Variant, Models, Props, Current string
+	Checks, Assignments                              int
+	Bounded                                          bool
+	Unfixable, Minimal, Diffs                        []string
+	Sites                                            []tuneSite
+	Cexes                                            []htmlCex
+}
+
+type tuneSite struct {
+	Pos, Source, Current, Breaks, Link string
+	Minimal                            []string
+}
+
+var tuneTemplate = template.Must(template.Must(htmlParts.Clone()).New("tune").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+{{template "style"}}
+</head>
+<body>
+<h1>Weakest orderings: {{.Protocol}}, {{.Variant}}</h1>
+<p>Under {{.Models}}, keeping {{.Props}}: {{.Checks}} checks of {{.Assignments}} assignments{{if .Bounded}}; some checks were cut short by a bound, so the minimum is under the bound{{end}}.</p>
+{{range .Unfixable}}<p><strong>{{.}}</strong> is violated even with every site seq_cst: no ordering fixes it.</p>{{end}}
+<p>{{.Current}}</p>
+<div class="scroll">
+<table class="sites">
+<caption>Each site: its current ordering, the minimal ones, and what one step weaker breaks</caption>
+<thead><tr><th scope="col">site</th><th scope="col">source</th><th scope="col">current</th>{{range .Minimal}}<th scope="col">{{.}}</th>{{end}}<th scope="col">one step weaker</th></tr></thead>
+<tbody>
+{{range .Sites}}<tr><td><code>{{.Pos}}</code></td><td><code>{{.Source}}</code></td><td>{{.Current}}</td>{{range .Minimal}}<td>{{.}}</td>{{end}}<td>{{if .Link}}<a href="#{{.Link}}">{{.Breaks}}</a>{{else}}{{.Breaks}}{{end}}</td></tr>
+{{end}}</tbody>
+</table>
+</div>
+{{range $k, $d := .Diffs}}<h2>{{index $.Minimal $k}}, as a diff of the file</h2>
+<pre class="source">{{$d}}</pre>
 {{end}}
-<script>
-// Step-through: reveal a counterexample one event at a time.
-document.querySelectorAll("section.counterexample").forEach(function (sec) {
-  var rows = sec.querySelectorAll("tr[data-step]"), boxes = sec.querySelectorAll("g[data-step]");
-  var bar = sec.querySelector(".stepper"), at = bar.querySelector(".at"), n = rows.length;
-  bar.hidden = false;
-  function show(k) {
-    n = Math.max(1, Math.min(rows.length, k));
-    rows.forEach(function (r) { r.classList.toggle("hidden", +r.dataset.step > n); });
-    boxes.forEach(function (g) { g.classList.toggle("dim", +g.dataset.step > n); });
-    at.textContent = "step " + n + " of " + rows.length;
-  }
-  bar.querySelectorAll("button").forEach(function (b) { b.addEventListener("click", function () { show(n + (+b.dataset.dir)); }); });
-  sec.tabIndex = 0;
-  sec.addEventListener("keydown", function (e) {
-    if (e.key === "ArrowRight") show(n + 1);
-    if (e.key === "ArrowLeft") show(n - 1);
-  });
-  show(rows.length);
-});
-</script>
+{{template "cexes" .Cexes}}
+{{template "script"}}
 </body>
 </html>
 `))

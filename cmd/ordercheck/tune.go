@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 )
 
 func newTuneCmd() *cobra.Command {
-	var variant, explain string
+	var variant, explain, html string
 	var models, props, params []string
 	var asJSON, atomics, fences bool
 	var b bounds
@@ -107,6 +108,11 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 				}
 				return usageError(fmt.Errorf("--explain %s: not a site (the sites are %s)", explain, strings.Join(at, ", ")))
 			}
+			if html != "" {
+				if err := writeFile(html, func(w io.Writer) error { return render.TuningHTML(w, t) }); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				if err := render.JSON(w, render.TuningJSON(t)); err != nil {
 					return err
@@ -128,6 +134,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 	cmd.Flags().StringSliceVar(&props, "property", nil, "properties to keep (default: all the protocol's)")
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	cmd.Flags().StringVar(&html, "html", "", "also write the result as a web page, with each weakening's counterexample, to this file")
 	cmd.Flags().BoolVar(&atomics, "atomics", false, "also make plain accesses atomic where that can remove a data race (they may stay plain)")
 	cmd.Flags().BoolVar(&fences, "fences", false, "also consider a fence before each access that follows another in its thread (fewer fences first)")
 	cmd.Flags().StringVar(&explain, "explain", "", "print the counterexample one step weaker at this site (FILE:LINE:COL)")

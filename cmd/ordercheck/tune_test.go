@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +39,24 @@ func TestTuneCommand(t *testing.T) {
 	}
 	if len(doc.Minimal) != 1 || len(doc.Minimal[0]) != 3 || doc.Minimal[0][2] != "rlx" || doc.Current != "holds" || doc.Checks == 0 || len(doc.Sites) != 3 {
 		t.Errorf("tune --json: %+v", doc)
+	}
+}
+
+// TestTuneHTML checks the page of tune: the sites, the diff, and the
+// counterexample of each step that breaks something, linked.
+func TestTuneHTML(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tune.html")
+	if code, _, errText := runCLI("tune", "dlsym", "--variant", "fixed", "--html", path); code != 1 {
+		t.Fatalf("exit %d: %s", code, errText)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{"<h1>Weakest orderings: dlsym, fixed</h1>", `<a href="#cex-0">rlx breaks data-race under rc11</a>`, `<section id="cex-0" class="counterexample">`, `<section id="cex-1" class="counterexample">`, "&#43;          f = load(cache, rlx)", "<svg"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
 	}
 }
