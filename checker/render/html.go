@@ -149,8 +149,9 @@ func memoryAfter(w *checker.Witness, steps []witnessStep) []string {
 
 // svgGraph draws a witness's execution graph: a column per thread, its
 // events top to bottom in the order shown, reads-from edges (rf, solid),
-// coherence between shown writes of a location (co, dashed) and from-reads
-// edges (fr, dotted); the events the violation rests on are outlined.
+// coherence between shown writes of a location (co, dashed), from-reads
+// edges (fr, dotted) and, under a C11 model, synchronises-with (sw); the
+// events the violation rests on are outlined.
 func svgGraph(w *checker.Witness, steps []witnessStep) string {
 	g := w.Graph
 	p := g.Prog
@@ -215,6 +216,17 @@ func svgGraph(w *checker.Witness, steps []witnessStep) string {
 				}
 			}
 		}
+	}
+	// sw: the synchronisation of a C11 model (release to acquire, through
+	// fences and release sequences), between the events shown.
+	if w.Model != nil && w.Model.RacesUndefined {
+		x := model.NewExec(g)
+		x.Of(model.SW).Each(func(i, j int) {
+			a, b := x.Refs[i], x.Refs[j]
+			if !a.IsInit() && !b.IsInit() {
+				edge(a, b, "sw", "sw")
+			}
+		})
 	}
 	for l := range g.Co {
 		var prev *model.EventRef
@@ -282,6 +294,8 @@ svg path { fill: none; stroke-width: 1.5; }
 svg path.rf { stroke: #1b7f3b; }
 svg path.co { stroke: #1f4fa8; stroke-dasharray: 6 3; }
 svg path.fr { stroke: #b00020; stroke-dasharray: 2 3; }
+svg path.sw { stroke: #6a1b9a; stroke-width: 2.5; stroke-dasharray: 8 2 2 2; }
+svg .sw-label { fill: #6a1b9a; }
 svg .rf-label { fill: #1b7f3b; } svg .co-label { fill: #1f4fa8; } svg .fr-label { fill: #b00020; }
 pre.source { font: 12px/1.4 ui-monospace, monospace; background: #fafafa; border: 1px solid #ddd; padding: .5rem; overflow-x: auto; }
 pre.source .hot { background: #fff0b3; display: inline-block; width: 100%; }
