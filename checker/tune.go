@@ -277,6 +277,18 @@ type Tuning struct {
 	Atomics bool
 }
 
+// Current says what the current orderings are: "minimal", "holds" (they
+// keep the properties but are not minimal) or "fails".
+func (t *Tuning) Current() string {
+	switch {
+	case t.CurrentMinimal:
+		return "minimal"
+	case t.CurrentHolds:
+		return "holds"
+	}
+	return "fails"
+}
+
 // Unfixable is a property that no assignment of orderings keeps.
 type Unfixable struct {
 	Prop   string

@@ -265,7 +265,16 @@ func shortText(s string, n int) string {
 
 // htmlParts are the pieces the pages share: style, script, and the
 // counterexample sections.
-var htmlParts = template.Must(template.New("parts").Parse(`{{define "style"}}<style>
+var htmlParts = template.Must(template.New("parts").Parse(`{{define "head"}}<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+{{template "style"}}
+</head>
+<body>
+{{end}}{{define "style"}}<style>
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem; color: #1a1a1a; background: #fff; max-width: 1400px; }
 p, h1, h2, summary { overflow-wrap: anywhere; }
 table.matrix td, table.steps td.num, table.steps th { white-space: nowrap; }
@@ -348,16 +357,7 @@ document.querySelectorAll("section.counterexample").forEach(function (sec) {
 </section>
 {{end}}{{end}}`))
 
-var htmlTemplate = template.Must(template.Must(htmlParts.Clone()).New("page").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-{{template "style"}}
-</head>
-<body>
-<h1>{{.Protocol}}{{if .ProtocolTitle}}: {{.ProtocolTitle}}{{end}}</h1>
+var htmlTemplate = template.Must(template.Must(htmlParts.Clone()).New("page").Parse(`{{template "head" .}}<h1>{{.Protocol}}{{if .ProtocolTitle}}: {{.ProtocolTitle}}{{end}}</h1>
 {{if .Params}}<p>Parameters: <code>{{.Params}}</code></p>{{end}}
 <p>Legend: <span>holds</span>, <strong>violated</strong> (the link shows its counterexample), no verdict (a bound cut the search, named). The variant shipped today is marked <span class="shipped">(shipped)</span>.{{if .Notes}} {{.Notes}}.{{end}}</p>
 <div class="scroll">
@@ -397,14 +397,7 @@ func TuningHTML(w io.Writer, t *checker.Tuning) error {
 		text, _ := t.Rewrite(k)
 		page.Diffs = append(page.Diffs, UnifiedDiff(in.Protocol.Ref(), in.Protocol.Ref()+fmt.Sprintf(" (minimal %d)", k+1), in.Protocol.Source, text))
 	}
-	switch {
-	case t.CurrentMinimal:
-		page.Current = "The current orderings are minimal."
-	case t.CurrentHolds:
-		page.Current = "The current orderings keep the properties but are not minimal."
-	default:
-		page.Current = "The current orderings do not keep the properties."
-	}
+	page.Current = currentWords[t.Current()]
 	for i, s := range t.Sites {
 		row := tuneSite{Pos: s.Pos.String(), Source: s.Text, Current: siteOrd(s, s.Current)}
 		for _, m := range t.Minimal {
@@ -442,16 +435,7 @@ type tuneSite struct {
 	Minimal                            []string
 }
 
-var tuneTemplate = template.Must(template.Must(htmlParts.Clone()).New("tune").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-{{template "style"}}
-</head>
-<body>
-<h1>Weakest orderings: {{.Protocol}}, {{.Variant}}</h1>
+var tuneTemplate = template.Must(template.Must(htmlParts.Clone()).New("tune").Parse(`{{template "head" .}}<h1>Weakest orderings: {{.Protocol}}, {{.Variant}}</h1>
 <p>Under {{.Models}}, keeping {{.Props}}: {{.Checks}} checks of {{.Assignments}} assignments{{if .Bounded}}; some checks were cut short by a bound, so the minimum is under the bound{{end}}.</p>
 {{range .Unfixable}}<p><strong>{{.}}</strong> is violated even with every site seq_cst: no ordering fixes it.</p>{{end}}
 <p>{{.Current}}</p>

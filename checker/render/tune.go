@@ -70,14 +70,11 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 	fmt.Fprintln(w)
 	writeColumns(w, rows)
 	fmt.Fprintln(w)
-	switch {
-	case t.CurrentMinimal:
-		fmt.Fprintln(w, "The current orderings are minimal. One step weaker:")
-	case t.CurrentHolds:
-		fmt.Fprintln(w, "The current orderings keep the properties but are not minimal. One step weaker:")
-	default:
-		fmt.Fprintln(w, "The current orderings do not keep the properties.")
+	fmt.Fprint(w, currentWords[t.Current()])
+	if t.CurrentHolds {
+		fmt.Fprint(w, " One step weaker:")
 	}
+	fmt.Fprintln(w)
 	if !t.CurrentHolds {
 		fmt.Fprintln(w, "What each site's minimal ordering is for, one step weaker:")
 	}
@@ -118,6 +115,13 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 			fmt.Fprintf(w, "\n%s, as a diff of the file:\n%s", name, d)
 		}
 	}
+}
+
+// currentWords say what the current orderings are (Tuning.Current).
+var currentWords = map[string]string{
+	"minimal": "The current orderings are minimal.",
+	"holds":   "The current orderings keep the properties but are not minimal.",
+	"fails":   "The current orderings do not keep the properties.",
 }
 
 // siteOrd names a site's ordering: "none" for a fence slot without fence.
@@ -201,14 +205,7 @@ func TuningJSON(t *checker.Tuning) JSONTuning {
 	for _, m := range t.Minimal {
 		out.Minimal = append(out.Minimal, ordNames(m))
 	}
-	switch {
-	case t.CurrentMinimal:
-		out.Current = "minimal"
-	case t.CurrentHolds:
-		out.Current = "holds"
-	default:
-		out.Current = "fails"
-	}
+	out.Current = t.Current()
 	for i, b := range t.Below {
 		if b == nil {
 			continue
