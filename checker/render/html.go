@@ -4,7 +4,12 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
@@ -18,6 +23,27 @@ import (
 // counterexample runs highlighted. No network, no script needed to read
 // it (the script only adds the step-through); a print stylesheet.
 func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
+	return comparisonHTML(w, c, "")
+}
+
+// ComparisonHTMLFile writes the page of ComparisonHTML to path and, beside
+// it, porcupine's view of the history of each linearizability
+// counterexample (PATH-cex-….porcupine.html), linked from the page.
+func ComparisonHTMLFile(path string, c *checker.Comparison) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := comparisonHTML(f, c, strings.TrimSuffix(path, ".html")); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// comparisonHTML writes the page; with base set, it writes porcupine's
+// views beside it, in files named from base.
+func comparisonHTML(w io.Writer, c *checker.Comparison, base string) error {
 	page := htmlPage{Title: "ordercheck: " + c.Protocol.Protocol.Name, Protocol: c.Protocol.Protocol.Name, ProtocolTitle: c.Protocol.Title, Props: c.Props, Notes: elsewhere(c)}
 	for _, m := range c.Models {
 		page.Models = append(page.Models, m.Name)
@@ -45,7 +71,20 @@ func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
 				}
 				if p.Witness != nil {
 					cell.Link = fmt.Sprintf("cex-%d-%d-%s", i, j, p.Name)
-					page.Cexes = append(page.Cexes, counterexampleHTML(cell.Link, in, m, p, c.Protocol.Source))
+					cx := counterexampleHTML(cell.Link, in, m, p, c.Protocol.Source)
+					if p.Name == checker.PropLinearizability && c.Protocol.Spec != nil {
+						if base == "" {
+							cx.Porcupine = "-"
+						} else {
+							file := base + "-" + cell.Link + ".porcupine.html"
+							_, info := porcupine.CheckOperationsVerbose(*c.Protocol.Spec, checker.History(p.Witness.Execution), 10*time.Second)
+							if err := porcupine.VisualizePath(*c.Protocol.Spec, info, file); err != nil {
+								return err
+							}
+							cx.Porcupine = filepath.Base(file)
+						}
+					}
+					page.Cexes = append(page.Cexes, cx)
 				}
 				row.Cells = append(row.Cells, cell)
 			}
@@ -79,6 +118,9 @@ type htmlCex struct {
 	Notes              []string
 	Graph              template.HTML
 	Source             []htmlLine
+	// Porcupine is the file of porcupine's view of the history, beside
+	// the page; "-" when the page was written with no file to put it in.
+	Porcupine string
 }
 
 type htmlLine struct {
@@ -350,6 +392,7 @@ document.querySelectorAll("section.counterexample").forEach(function (sec) {
 <div class="scroll">{{.Graph}}</div>
 </div>
 {{range .Notes}}<p>{{.}}</p>{{end}}
+{{if eq .Porcupine "-"}}<p>Porcupine's view of this history is written beside the page when the page is written to a file (<code>-o</code>, <code>--html</code>).</p>{{else if .Porcupine}}<p><a href="{{.Porcupine}}">Porcupine's view of this history</a>: the operations on a time line, and where linearization fails.</p>{{end}}
 <details><summary>The protocol's lines this counterexample runs, highlighted</summary>
 <pre class="source">{{range .Source}}{{if .Num}}<span{{if .Hot}} class="hot"{{end}}><span class="ln">{{printf "%4d" .Num}}  </span>{{.Text}}</span>{{else}}<span class="ln">   {{.Text}}</span>{{end}}
 {{end}}</pre>

@@ -59,7 +59,11 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if err != nil {
 				return checkError(err)
 			}
-			if output != "" {
+			if output != "" && f == render.FormatHTML {
+				if err := render.ComparisonHTMLFile(output, cmp); err != nil {
+					return usageError(err)
+				}
+			} else if output != "" {
 				if err := writeFile(output, func(w io.Writer) error { return render.Comparison(w, cmp, f) }); err != nil {
 					return err
 				}
