@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -275,6 +276,10 @@ type Tuning struct {
 	Bounded bool
 	// Atomics says plain accesses could become atomic (TuneOptions).
 	Atomics bool
+	// One says Minimal holds one minimal assignment of several possible:
+	// the lattice had more assignments than TuneOptions.MaxAssignments,
+	// and tune descended from the top to one instead of finding all.
+	One bool
 }
 
 // Current says what the current orderings are: "minimal", "holds" (they
@@ -353,12 +358,12 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 			}
 		}
 	}
-	total := 1
+	total, limit := 1, opt.MaxAssignments
+	if limit <= 0 {
+		limit = 1_000_000
+	}
 	for _, s := range t.Sites {
-		total *= len(s.Levels)
-		if limit := max(opt.MaxAssignments, 0); total > 1_000_000 || limit > 0 && total > limit {
-			return nil, fmt.Errorf("%d sites give more than %d assignments to search: tune a smaller protocol, or fewer variants' worth of atomics", len(t.Sites), max(limit, 1_000_000))
-		}
+		total = min(total*len(s.Levels), math.MaxInt32)
 	}
 	t.Assignments = total
 	s := &tuneSearch{t: t, in: in, prog: prog, opt: opt.Options}
@@ -374,6 +379,14 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 	t.Props = keep
 	if len(keep) == 0 {
 		return t, nil
+	}
+	if total > limit {
+		// Too many assignments to find every minimal one: descend from
+		// the top to one.
+		if err := s.descend(); err != nil {
+			return nil, err
+		}
+		return t, s.below0()
 	}
 	// Each site alone below seq_cst, the others seq_cst: a level that
 	// fails there fails with any others, which settles a whole slab of
@@ -421,16 +434,66 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 		return n
 	}
 	sort.SliceStable(t.Minimal, func(i, j int) bool { return fences(t.Minimal[i]) < fences(t.Minimal[j]) })
+	return t, s.below0()
+}
+
+// descend finds one minimal assignment: from every site at its
+// strongest level, each site in turn (fence slots first, so that fewer
+// fences are kept) goes down to the weakest level that still holds with
+// the others where they are. Holding is closed upwards, so a site that
+// cannot go lower while the others are stronger cannot once they are
+// weaker: the result is minimal.
+func (s *tuneSearch) descend() error {
+	t := s.t
+	a := make([]int, len(t.Sites))
+	for i, site := range t.Sites {
+		a[i] = len(site.Levels) - 1
+	}
+	order := make([]int, 0, len(t.Sites))
+	for i, site := range t.Sites {
+		if site.Kind == SiteFenceSlot {
+			order = append(order, i)
+		}
+	}
+	for i, site := range t.Sites {
+		if site.Kind != SiteFenceSlot {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
+		for l := range t.Sites[i].Levels {
+			if l == a[i] {
+				break
+			}
+			b := slices.Clone(a)
+			b[i] = l
+			ok, _, err := s.holds(b)
+			if err != nil {
+				return err
+			}
+			if ok {
+				a = b
+				break
+			}
+		}
+	}
+	t.Minimal, t.One = [][]model.Ordering{s.ords(a)}, true
+	return nil
+}
+
+// below0 checks the current assignment and, for each site, one step
+// weaker than the current orderings when they hold, else than the first
+// minimal assignment.
+func (s *tuneSearch) below0() error {
+	t := s.t
+	var err error
 	// The current assignment, and each site one step weaker.
 	cur := make([]int, len(t.Sites))
 	for i, site := range t.Sites {
 		cur[i] = nearestLevel(site.Levels, site.Current)
 	}
 	if t.CurrentHolds, _, err = s.holds(cur); err != nil {
-		return nil, err
-	}
-	for _, m := range t.Minimal {
-		t.CurrentMinimal = t.CurrentMinimal || slices.Equal(m, s.ords(cur))
+		return err
 	}
 	// One step weaker than the current orderings when they hold, else
 	// than the first minimal assignment: what each site's ordering is for.
@@ -442,6 +505,7 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 		}
 	}
 	t.Below = make([]*Weakening, len(t.Sites))
+	weaker := false // some assignment one step below base holds
 	if t.CurrentHolds || len(t.Minimal) > 0 {
 		for i, site := range t.Sites {
 			for _, lower := range coveredBy(site.Levels, base[i]) {
@@ -449,8 +513,9 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 				a[i] = lower
 				ok, w, err := s.holds(a)
 				if err != nil {
-					return nil, err
+					return err
 				}
+				weaker = weaker || ok
 				if !ok && (t.Below[i] == nil || t.Below[i].Report == nil) {
 					w.Ord = site.Levels[lower]
 					t.Below[i] = w
@@ -460,7 +525,10 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 			}
 		}
 	}
-	return t, nil
+	// Holding is closed upwards: an assignment that holds is minimal when
+	// nothing one step below it holds.
+	t.CurrentMinimal = t.CurrentHolds && !weaker
+	return nil
 }
 
 // nearestLevel returns the level of an ordering: itself, or when it is

@@ -318,6 +318,18 @@ func TestTuneMatchesEnumeration(t *testing.T) {
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Fatalf("tune's minimal %v, enumeration's %v\n%s", got, want, p)
 		}
+		// Descending from the top, as tune does past MaxAssignments, ends
+		// at one of them.
+		one, err := pin.Tune(checker.TuneOptions{Models: []*model.Model{m}, MaxAssignments: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !one.One || len(one.Minimal) != 1 || !slices.Contains(want, fmt.Sprint(one.Minimal[0])) {
+			t.Fatalf("descending found %v (one: %v), not one of %v", one.Minimal, one.One, want)
+		}
+		if one.CurrentMinimal != tu.CurrentMinimal || one.CurrentHolds != tu.CurrentHolds {
+			t.Fatalf("descending says the current orderings hold %v, minimal %v; the search %v, %v", one.CurrentHolds, one.CurrentMinimal, tu.CurrentHolds, tu.CurrentMinimal)
+		}
 	})
 }
 

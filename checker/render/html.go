@@ -431,7 +431,7 @@ func TuningHTML(w io.Writer, t *checker.Tuning) error {
 	for _, m := range t.Models {
 		models = append(models, m.Name)
 	}
-	page := tunePage{Title: "ordercheck tune: " + in.Protocol.Ref(), Protocol: in.Protocol.Ref(), Variant: variantName(in), Models: strings.Join(models, ", "), Props: strings.Join(t.Props, ", "), Checks: t.Checks, Assignments: t.Assignments, Bounded: t.Bounded}
+	page := tunePage{Title: "ordercheck tune: " + in.Protocol.Ref(), Protocol: in.Protocol.Ref(), Variant: variantName(in), Models: strings.Join(models, ", "), Props: strings.Join(t.Props, ", "), Checks: t.Checks, Assignments: t.Assignments, Bounded: t.Bounded, One: t.One}
 	for _, u := range t.Unfixable {
 		page.Unfixable = append(page.Unfixable, u.Prop+" under "+u.Model.Name)
 	}
@@ -467,7 +467,7 @@ func TuningHTML(w io.Writer, t *checker.Tuning) error {
 type tunePage struct {
 	Title, Protocol, Variant, Models, Props, Current string
 	Checks, Assignments                              int
-	Bounded                                          bool
+	Bounded, One                                     bool
 	Unfixable, Minimal, Diffs                        []string
 	Sites                                            []tuneSite
 	Cexes                                            []htmlCex
@@ -479,7 +479,7 @@ type tuneSite struct {
 }
 
 var tuneTemplate = template.Must(template.Must(htmlParts.Clone()).New("tune").Parse(`{{template "head" .}}<h1>Weakest orderings: {{.Protocol}}, {{.Variant}}</h1>
-<p>Under {{.Models}}, keeping {{.Props}}: {{.Checks}} checks of {{.Assignments}} assignments{{if .Bounded}}; some checks were cut short by a bound, so the minimum is under the bound{{end}}.</p>
+<p>Under {{.Models}}, keeping {{.Props}}: {{.Checks}} checks of {{.Assignments}} assignments{{if .One}}, too many to find every minimal one: one found by descending from seq_cst{{end}}{{if .Bounded}}; some checks were cut short by a bound, so the minimum is under the bound{{end}}.</p>
 {{range .Unfixable}}<p><strong>{{.}}</strong> is violated even with every site seq_cst: no ordering fixes it.</p>{{end}}
 <p>{{.Current}}</p>
 <div class="scroll">

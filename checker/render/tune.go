@@ -38,6 +38,9 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 		return
 	}
 	fmt.Fprintf(w, "keeping %s: %d sites, %d assignments, %d checks", strings.Join(t.Props, ", "), len(t.Sites), t.Assignments, t.Checks)
+	if t.One {
+		fmt.Fprint(w, "; too many assignments to find every minimal one: one found by descending from seq_cst")
+	}
 	if t.Bounded {
 		fmt.Fprint(w, " (some bounded: the minimum is under the bound)")
 	}
@@ -166,6 +169,8 @@ type JSONTuning struct {
 	Checks     int            `json:"checks"`
 	Assign     int            `json:"assignments"`
 	Bounded    bool           `json:"bounded"`
+	// One: Minimal holds one minimal assignment of possibly several.
+	One bool `json:"one_of_several,omitempty"`
 }
 
 // JSONUnfixed is a property no ordering fixes.
@@ -192,7 +197,7 @@ type JSONWeakened struct {
 
 // TuningJSON returns the result of tune as data.
 func TuningJSON(t *checker.Tuning) JSONTuning {
-	out := JSONTuning{Protocol: t.Instance.Protocol.Ref(), Variant: t.Instance.Variant, Props: t.Props, Checks: t.Checks, Assign: t.Assignments, Bounded: t.Bounded, Sites: []JSONSite{}, Minimal: [][]string{}}
+	out := JSONTuning{Protocol: t.Instance.Protocol.Ref(), Variant: t.Instance.Variant, Props: t.Props, Checks: t.Checks, Assign: t.Assignments, Bounded: t.Bounded, One: t.One, Sites: []JSONSite{}, Minimal: [][]string{}}
 	for _, m := range t.Models {
 		out.Models = append(out.Models, m.Name)
 	}
