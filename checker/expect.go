@@ -81,11 +81,7 @@ func (c *Case) Name() string {
 		parts = []string{c.Variant, c.Model}
 	}
 	if len(c.Params) > 0 {
-		var ps []string
-		for _, b := range c.Params {
-			ps = append(ps, b.Param+"="+b.Value.Text)
-		}
-		parts = append(parts, strings.Join(ps, ","))
+		parts = append(parts, strings.Join(lang.BindTexts(c.Params), ","))
 	}
 	return strings.Join(parts, "/")
 }
@@ -217,15 +213,7 @@ func (c *Case) Check(opt Options) *CaseResult {
 
 // sameInstance reports whether two cases check the same compiled program.
 func sameInstance(a, b *Case) bool {
-	return a.Protocol == b.Protocol && a.Variant == b.Variant && slices.Equal(bindTexts(a.Params), bindTexts(b.Params))
-}
-
-func bindTexts(bs []lang.Bind) []string {
-	var out []string
-	for _, b := range bs {
-		out = append(out, b.Param+"="+b.Value.Text)
-	}
-	return out
+	return a.Protocol == b.Protocol && a.Variant == b.Variant && slices.Equal(lang.BindTexts(a.Params), lang.BindTexts(b.Params))
 }
 
 // runGroup checks the cases of one instance in turn into out.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // ShortTimeout bounds each cell under go test -short. A cell that the
@@ -60,9 +61,7 @@ func RunOptions(t *testing.T, ref string, opt checker.Options) {
 		if c.Variant != "" {
 			path = append([]string{c.Variant}, path...)
 		}
-		for _, b := range c.Params {
-			path = append(path, b.Param+"="+b.Value.Text)
-		}
+		path = append(path, lang.BindTexts(c.Params)...)
 		root.add(path, c)
 	}
 	root.run(t, func(t *testing.T, c *checker.Case) {

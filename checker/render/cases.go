@@ -92,7 +92,7 @@ func ReplayCommand(ref string, c *checker.Case) string {
 	}
 	args = append(args, "--model", c.Model)
 	for _, p := range c.Params {
-		args = append(args, "--param", shellQuote(p.Param+"="+p.Value.Text))
+		args = append(args, "--param", shellQuote(p.String()))
 	}
 	return strings.Join(args, " ")
 }

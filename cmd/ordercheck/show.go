@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 func newShowCmd() *cobra.Command {
@@ -42,10 +43,7 @@ func newShowCmd() *cobra.Command {
 			}
 			fmt.Fprintln(w, "\nvariants:")
 			for _, v := range pr.Variants {
-				var binds []string
-				for _, b := range v.Binds {
-					binds = append(binds, b.Param+"="+b.Value.Text)
-				}
+				binds := lang.BindTexts(v.Binds)
 				var blocks []string
 				for name := range v.Replace {
 					blocks = append(blocks, "replaces "+name)

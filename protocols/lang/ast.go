@@ -54,6 +54,18 @@ type Bind struct {
 	Value Value
 }
 
+// String writes the binding as a command line does: "N=3".
+func (b Bind) String() string { return b.Param + "=" + b.Value.Text }
+
+// BindTexts writes each binding as "N=3".
+func BindTexts(bs []Bind) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = b.String()
+	}
+	return out
+}
+
 // Shared is a shared variable: a scalar, a struct with fields, an array
 // of either (Len set), or a mutex.
 type Shared struct {

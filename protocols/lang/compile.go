@@ -21,13 +21,7 @@ type Instance struct {
 }
 
 // ParamString renders the parameters as "K=V K=V".
-func (in *Instance) ParamString() string {
-	var parts []string
-	for _, b := range in.Params {
-		parts = append(parts, b.Param+"="+b.Value.Text)
-	}
-	return strings.Join(parts, " ")
-}
+func (in *Instance) ParamString() string { return strings.Join(BindTexts(in.Params), " ") }
 
 // Compile builds the program of the named variant ("" for the default),
 // with overrides ("N" -> "3") applied over the variant's bindings.

@@ -107,7 +107,7 @@ func (e *Expect) String() string {
 	if len(e.Params) > 0 {
 		b.WriteString(" with")
 		for _, p := range e.Params {
-			fmt.Fprintf(&b, " %s=%s", p.Param, p.Value.Text)
+			fmt.Fprintf(&b, " %s", p)
 		}
 	}
 	if e.Models != nil {
@@ -154,10 +154,7 @@ func (e *Expect) selects(variant, m string) bool {
 func (e *Expect) paramKey() string { return paramKeyOf(e.Params) }
 
 func paramKeyOf(params []Bind) string {
-	var parts []string
-	for _, b := range params {
-		parts = append(parts, b.Param+"="+b.Value.Text)
-	}
+	parts := BindTexts(params)
 	sort.Strings(parts)
 	return strings.Join(parts, " ")
 }

@@ -66,7 +66,7 @@ func (pr *Protocol) format(b *printer) {
 	for _, v := range pr.Variants {
 		fmt.Fprintf(b, "variant %s", v.Name)
 		for _, bd := range v.Binds {
-			fmt.Fprintf(b, " %s=%s", bd.Param, bd.Value.Text)
+			fmt.Fprintf(b, " %s", bd)
 		}
 		fmt.Fprintf(b, " %s", strconv.Quote(v.Doc))
 		if v.Default {
