@@ -46,9 +46,9 @@ type TuneSite struct {
 
 type instrRef struct{ thread, index int }
 
-// caps gives an ordering's guarantees as a set: consume, acquire,
-// release, sequential consistency. One ordering is at most as strong as
-// another when its set is contained in the other's.
+// caps gives an ordering's guarantees as a set: atomicity, consume,
+// acquire, release, sequential consistency. One ordering is at most as
+// strong as another when its set is contained in the other's.
 func caps(o model.Ordering) uint8 {
 	const atomic = 16
 	switch o {
@@ -331,10 +331,7 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 	if props == nil {
 		props = in.Protocol.PropNames()
 	}
-	consume := false
-	for _, m := range models {
-		consume = consume || m.Name == "rc11-consume"
-	}
+	consume := slices.ContainsFunc(models, func(m *model.Model) bool { return m.Consume })
 	t := &Tuning{Instance: in, Models: models, Props: props, Atomics: opt.Atomics}
 	plain := map[model.Pos]bool{}
 	if opt.Atomics && slices.Contains(props, PropDataRace) {
@@ -367,12 +364,8 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 	}
 	t.Assignments = total
 	s := &tuneSearch{t: t, in: in, prog: prog, opt: opt.Options}
-	// With every site seq_cst: what no ordering can fix.
-	top := make([]model.Ordering, len(t.Sites))
-	for i := range top {
-		top[i] = model.SC
-	}
-	keep, err := s.unfixable(top, props)
+	// With every site at its strongest: what no ordering can fix.
+	keep, err := s.unfixable(s.ords(s.top()), props)
 	if err != nil {
 		return nil, err
 	}
@@ -386,17 +379,14 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 		if err := s.descend(); err != nil {
 			return nil, err
 		}
-		return t, s.below0()
+		return t, s.weakenings()
 	}
 	// Each site alone below seq_cst, the others seq_cst: a level that
 	// fails there fails with any others, which settles a whole slab of
 	// assignments in one check.
 	for i, site := range t.Sites {
 		for l := len(site.Levels) - 2; l >= 0; l-- {
-			a := make([]int, len(t.Sites))
-			for j := range a {
-				a[j] = len(t.Sites[j].Levels) - 1
-			}
+			a := s.top()
 			a[i] = l
 			if s.settled(a) {
 				continue
@@ -434,7 +424,7 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 		return n
 	}
 	sort.SliceStable(t.Minimal, func(i, j int) bool { return fences(t.Minimal[i]) < fences(t.Minimal[j]) })
-	return t, s.below0()
+	return t, s.weakenings()
 }
 
 // descend finds one minimal assignment: from every site at its
@@ -445,10 +435,7 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 // weaker: the result is minimal.
 func (s *tuneSearch) descend() error {
 	t := s.t
-	a := make([]int, len(t.Sites))
-	for i, site := range t.Sites {
-		a[i] = len(site.Levels) - 1
-	}
+	a := s.top()
 	order := make([]int, 0, len(t.Sites))
 	for i, site := range t.Sites {
 		if site.Kind == SiteFenceSlot {
@@ -481,10 +468,10 @@ func (s *tuneSearch) descend() error {
 	return nil
 }
 
-// below0 checks the current assignment and, for each site, one step
+// weakenings checks the current assignment and, for each site, one step
 // weaker than the current orderings when they hold, else than the first
-// minimal assignment.
-func (s *tuneSearch) below0() error {
+// minimal assignment (Tuning.Below, CurrentHolds, CurrentMinimal).
+func (s *tuneSearch) weakenings() error {
 	t := s.t
 	var err error
 	// The current assignment, and each site one step weaker.
@@ -594,6 +581,15 @@ type tuneResult struct {
 	w  *Weakening
 }
 
+// top is every site at its strongest level (seq_cst), as level indices.
+func (s *tuneSearch) top() []int {
+	a := make([]int, len(s.t.Sites))
+	for i, site := range s.t.Sites {
+		a[i] = len(site.Levels) - 1
+	}
+	return a
+}
+
 // ords turns level indices into orderings.
 func (s *tuneSearch) ords(a []int) []model.Ordering {
 	out := make([]model.Ordering, len(a))
@@ -700,6 +696,18 @@ func (s *tuneSearch) holds(a []int) (bool, *Weakening, error) {
 // check explores the program with orderings ords under each model in
 // turn, stopping at the first that breaks a property.
 func (s *tuneSearch) check(ords []model.Ordering, props []string) (bool, *Weakening, error) {
+	var w *Weakening
+	err := s.explore(ords, props, func(m *model.Model, rep *Report, pr PropResult) bool {
+		w = &Weakening{Prop: pr.Name, Model: m, Report: rep}
+		return false
+	})
+	return w == nil, w, err
+}
+
+// explore checks the program with orderings ords under each model in
+// turn and calls broken for each property a model's report does not
+// keep, until it returns false.
+func (s *tuneSearch) explore(ords []model.Ordering, props []string, broken func(*model.Model, *Report, PropResult) bool) error {
 	p := WithOrderings(s.prog, s.t.Sites, ords)
 	judges := Properties(s.in.Protocol.Spec, props...)
 	races := raceMemo{}
@@ -707,41 +715,33 @@ func (s *tuneSearch) check(ords []model.Ordering, props []string) (bool, *Weaken
 		s.t.Checks++
 		rep, err := checkRaces(p, m, judges, s.opt, races)
 		if err != nil {
-			return false, nil, err
+			return err
 		}
 		if !rep.Stats.Exhaustive() {
 			s.t.Bounded = true
 		}
 		for _, pr := range rep.Props {
-			if pr.Status != Holds {
-				return false, &Weakening{Prop: pr.Name, Model: m, Report: rep}, nil
+			if pr.Status != Holds && !broken(m, rep, pr) {
+				return nil
 			}
 		}
 	}
-	return true, nil, nil
+	return nil
 }
 
 // unfixable checks the assignment with every site seq_cst and returns the
 // properties it keeps; the others are recorded as unfixable.
 func (s *tuneSearch) unfixable(top []model.Ordering, props []string) ([]string, error) {
-	p := WithOrderings(s.prog, s.t.Sites, top)
 	broken := map[string]bool{}
-	races := raceMemo{}
-	for _, m := range s.t.Models {
-		s.t.Checks++
-		rep, err := checkRaces(p, m, Properties(s.in.Protocol.Spec, props...), s.opt, races)
-		if err != nil {
-			return nil, err
+	err := s.explore(top, props, func(m *model.Model, rep *Report, pr PropResult) bool {
+		if !broken[pr.Name] {
+			broken[pr.Name] = true
+			s.t.Unfixable = append(s.t.Unfixable, Unfixable{Prop: pr.Name, Model: m, Report: rep})
 		}
-		if !rep.Stats.Exhaustive() {
-			s.t.Bounded = true
-		}
-		for _, pr := range rep.Props {
-			if pr.Status != Holds && !broken[pr.Name] {
-				broken[pr.Name] = true
-				s.t.Unfixable = append(s.t.Unfixable, Unfixable{Prop: pr.Name, Model: m, Report: rep})
-			}
-		}
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	var keep []string
 	for _, p := range props {

@@ -23,6 +23,7 @@ var consumeModel = Register(&Model{
 	Fast:           func(g *Graph) (bool, bool) { return c11Fast(g, true) },
 	HB:             HBConsume,
 	RacesUndefined: true,
+	Consume:        true,
 	Within:         []string{"rc11"},
 	Strength:       3,
 	Stale:          c11Stale(HBConsume, pscConsume, unorderedC11),

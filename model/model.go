@@ -24,6 +24,9 @@ type Model struct {
 	// RacesUndefined says that a data race is undefined behaviour under
 	// the model (herd7's Undef), as in C11.
 	RacesUndefined bool
+	// Consume says the model tells a consume load from a relaxed one (it
+	// orders what depends on a consume load); elsewhere con acts as rlx.
+	Consume bool
 	// Within names the models that allow every execution this one allows:
 	// the strength order (sc ⊆ tso ⊆ rc11, rc11-consume ⊆ rc11).
 	Within []string
