@@ -2,7 +2,6 @@ package lang
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ordercheck/ordercheck/protocols/syntax"
@@ -88,8 +87,9 @@ func layout(toks, comments []syntax.Token) string {
 		addComment(comments[ci])
 	}
 	// Depth: the brackets open before each line, less the closers it
-	// starts with.
-	lines := sortedInts(order)
+	// starts with. Tokens and comments came in source order, so the lines
+	// did too.
+	lines := order
 	depth := 0
 	for _, n := range lines {
 		l := byLine[n]
@@ -162,12 +162,6 @@ func before(c, t syntax.Token) bool {
 	return c.Pos.Line < t.Pos.Line || c.Pos.Line == t.Pos.Line && c.Pos.Col < t.Pos.Col
 }
 
-func sortedInts(xs []int) []int {
-	out := slices.Clone(xs)
-	slices.Sort(out)
-	return out
-}
-
 // keywords are the words after which "(" or "[" is not a call or index.
 var keywords = map[string]bool{
 	"if": true, "while": true, "for": true, "in": true, "max": true, "return": true, "assert": true,
@@ -193,7 +187,7 @@ func joinTokens(toks []syntax.Token) string {
 		case syntax.Int, syntax.String:
 			return true
 		case syntax.Punct:
-			return t.Text == ")" || t.Text == "]" || t.Text == "}" || t.Text == "*" && expectLine
+			return t.Text == ")" || t.Text == "]" || t.Text == "}"
 		}
 		return false
 	}

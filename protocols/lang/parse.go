@@ -477,11 +477,6 @@ func (p *parser) block() (*Block, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.I%(1<<15) == 0 {
-		if err := model.CheckMemory("reading the source"); err != nil {
-			return nil, errAt(t.Pos, "%v", err)
-		}
-	}
 	defer func() { p.depth-- }()
 	if err := p.nest(t.Pos); err != nil {
 		return nil, err

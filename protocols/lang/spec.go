@@ -191,20 +191,8 @@ func (pr *Protocol) checkSpec() error {
 	for _, op := range s.Ops {
 		names = append(names, op.Name)
 	}
-	var blocks []*Block
-	for _, th := range pr.Threads {
-		blocks = append(blocks, th.Body)
-	}
-	for _, proc := range pr.Procs {
-		blocks = append(blocks, proc.Body)
-	}
-	for _, v := range pr.Variants {
-		for _, b := range v.Replace {
-			blocks = append(blocks, b)
-		}
-	}
 	var err error
-	for _, b := range blocks {
+	for _, b := range pr.codeBlocks() {
 		walkStmts(b, func(st Stmt, _ stmtPlace) {
 			if o, ok := st.(*OpStmt); ok && err == nil && ops[o.Name] == nil {
 				err = errAt(o.At, "operation %s is not in the spec at %s (it specifies %s)%s", o.Name, s.Pos, strings.Join(names, ", "), model.DidYouMean(o.Name, names))
