@@ -65,6 +65,7 @@ func TestHerdConformance(t *testing.T) {
 		{"rc11", "expected-rc11.tsv", true},
 		{"sc", "expected-sc.tsv", true},
 		{"tso", "expected-tso.tsv", false},
+		{"arm", "expected-arm.tsv", false},
 	} {
 		t.Run(tc.model, func(t *testing.T) {
 			m, err := model.Lookup(tc.model)

@@ -27,6 +27,11 @@ type Model struct {
 	// Consume says the model tells a consume load from a relaxed one (it
 	// orders what depends on a consume load); elsewhere con acts as rlx.
 	Consume bool
+	// LoadBuffering says the model allows executions with a cycle in
+	// po ∪ rf: a load reading a write its own thread makes later, through
+	// other threads. Explorers that build executions in po ∪ rf order
+	// cannot reach those; such a model is explored by speculation.
+	LoadBuffering bool
 	// Within names the models that allow every execution this one allows:
 	// the strength order (sc ⊆ tso ⊆ rc11, rc11-consume ⊆ rc11).
 	Within []string

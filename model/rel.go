@@ -41,6 +41,17 @@ func (s Set) Minus(t Set) Set {
 	return out
 }
 
+// Each calls f for every member of s, in increasing order.
+func (s Set) Each(f func(i int)) {
+	for w, b := range s {
+		for b != 0 {
+			k := bits.TrailingZeros64(b)
+			f(w*64 + k)
+			b &^= 1 << uint(k)
+		}
+	}
+}
+
 // Empty reports whether s has no members.
 func (s Set) Empty() bool {
 	for _, w := range s {

@@ -21,6 +21,9 @@ func Explore(r *engine.Runner) (engine.Stats, error) {
 		// interleavings.
 		return Reference(r)
 	}
+	if r.Model.LoadBuffering {
+		return Speculate(r)
+	}
 	d := &dpor{Runner: r}
 	return r.Finish(r.Run(func() error { return d.visit(d.initial(), true) }))
 }
