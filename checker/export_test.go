@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/checker/internal/states"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -14,3 +16,9 @@ func FinalStatesByStates(p *model.Program, m *model.Model, opt Options, final fu
 
 // WithFenceSlots is withFenceSlots, for the tune tests.
 var WithFenceSlots = withFenceSlots
+
+// ExploreSpeculating explores p under m by speculation, as the models
+// that allow load buffering are, whatever m is.
+func ExploreSpeculating(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
+	return graphs.Speculate(engine.NewRunner(p, m, opt, visit))
+}

@@ -68,7 +68,8 @@ func RunLitmus(p *model.Program, m *model.Model, opt Options) (*LitmusResult, er
 }
 
 // FormatState renders the observables of a final state as herd7 does:
-// registers as "T:r=v;", locations as "[x]=v;", separated by spaces.
+// registers as "T:r=v;", locations as "[x]=v;", separated by spaces, a
+// pointer as the name of its location.
 func FormatState(p *model.Program, show []model.Observable, s *model.FinalState) string {
 	parts := make([]string, len(show))
 	for i, o := range show {
@@ -76,7 +77,7 @@ func FormatState(p *model.Program, show []model.Observable, s *model.FinalState)
 		if o.IsMem() {
 			name = "[" + name + "]"
 		}
-		parts[i] = fmt.Sprintf("%s=%s;", name, p.FormatValue(s.Value(o)))
+		parts[i] = fmt.Sprintf("%s=%s;", name, p.HerdValue(s.Value(o)))
 	}
 	return strings.Join(parts, " ")
 }

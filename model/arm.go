@@ -59,9 +59,15 @@ var armModel = Register(&Model{
 	},
 	HB:            HB,
 	LoadBuffering: true,
+	OptIn:         true,
 	Strength:      3,
 	Unordered:     unorderedC11,
+	Stale:         hwStale("ARM", armLocal),
 })
+
+// armLocal is ARM's ordering within a thread: ordered-before's own pairs
+// without the observations between threads.
+var armLocal = Let("lob", func(x *Exec) Relation { return x.Of(armOB).Inter(x.Po) })
 
 // armOB is the union whose closure is ARM's ordered-before.
 var armOB = Let("ob", func(x *Exec) Relation {
@@ -79,8 +85,8 @@ var armOB = Let("ob", func(x *Exec) Relation {
 			afterAL.Add(w)
 		}
 	})
-	bob := h.fenced(x, full, h.M, h.M).Union(
-		h.fenced(x, ld, x.R, h.M),
+	bob := h.fences(x, full, h.M, h.M).Union(
+		h.fences(x, ld, x.R, h.M),
 		x.Po.Dom(afterAL).Rng(h.M),
 		x.Po.Dom(rel).Rng(acq),
 		x.Po.Dom(acq).Rng(h.M),

@@ -25,7 +25,7 @@ var consumeModel = Register(&Model{
 	RacesUndefined: true,
 	Consume:        true,
 	Within:         []string{"rc11"},
-	Strength:       3,
+	Strength:       4,
 	Stale:          c11Stale(HBConsume, pscConsume, unorderedC11),
 	Unordered:      unorderedC11,
 })

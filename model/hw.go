@@ -1,17 +1,35 @@
 package model
 
+import "fmt"
+
 // What the hardware models share: how a C event's instruction is compiled
 // (its ordering annotations and the fences the mapping puts around it) and
 // the syntactic dependencies of the compiled code, as herd7 computes them.
 
 // instrOf returns the instruction that made memory event i of x, or nil for
-// an initial write.
+// an initial write. A graph built by hand, without code, gets one made
+// from the event: a load, store or fence of its ordering, or an RMW.
 func (x *Exec) instrOf(i int) *Instr {
 	r := x.Refs[i]
 	if r.IsInit() {
 		return nil
 	}
-	return &x.G.Prog.Threads[r.T].Code[x.Evs[i].Instr]
+	e := x.Evs[i]
+	if code := x.G.Prog.Threads[r.T].Code; int(e.Instr) < len(code) {
+		return &code[e.Instr]
+	}
+	in := &Instr{Op: OpLoad, Ord: e.Ord, FailOrd: e.Ord}
+	switch {
+	case e.RMW:
+		in.Op = OpRMW
+	case e.Kind == KWrite:
+		in.Op = OpStore
+	case e.Kind == KFence:
+		in.Op = OpFence
+	case e.Kind == KSpawn:
+		in.Op = OpSpawn
+	}
+	return in
 }
 
 // acquiring reports whether an RMW-like instruction's read gets an acquire
@@ -43,7 +61,6 @@ type hwDeps struct{ addr, data, ctrl Relation }
 func dependencies(x *Exec, throughMemory bool) hwDeps {
 	d := hwDeps{NewRelation(x.N), NewRelation(x.N), NewRelation(x.N)}
 	for t, evs := range x.G.Threads {
-		code := x.G.Prog.Threads[t].Code
 		// flow[i]: for read i, the reads (exec indices) its loaded value
 		// carries, itself included.
 		flow := make([]Set, len(evs))
@@ -73,7 +90,7 @@ func dependencies(x *Exec, throughMemory bool) hwDeps {
 				flow[i] = f
 			case KWrite:
 				w := addr.Union(data)
-				if in := &code[e.Instr]; e.RMW && in.Op == OpRMW && in.RMW != Xchg {
+				if in := x.instrOf(j); e.RMW && in.Op == OpRMW && in.RMW != Xchg {
 					w = w.Union(flow[i-1]) // the value written is computed from the value read
 				}
 				last[e.Loc] = w
@@ -128,10 +145,64 @@ func hwBase(x *Exec, throughMemory bool) *hwEvents {
 	return h
 }
 
-// fenced returns the pairs a fence orders, [pre]; po; [f]; po; [post],
-// for the fences at the events of fs.
-func (h *hwEvents) fenced(x *Exec, fs, pre, post Set) Relation {
+// Where a fence stands with respect to the event that places it.
+const (
+	atEvent     = iota // the event is the fence
+	beforeEvent        // the fence comes just before the event
+	afterEvent         // the fence comes just after the event
+)
+
+// fence returns the pairs [pre]; po; [f]; po; [post] of a fence f placed
+// at event j (side: atEvent, beforeEvent or afterEvent).
+func (h *hwEvents) fence(x *Exec, j int, pre, post Set, side int) Relation {
+	b, a := h.before(j), h.after(j)
+	switch side {
+	case afterEvent:
+		b = b.Union(single(x.N, j))
+	case beforeEvent:
+		a = a.Union(single(x.N, j))
+	}
+	return Cross(x.N, b.Inter(pre), a.Inter(post))
+}
+
+// fences returns the pairs that the fences at the events of fs order.
+func (h *hwEvents) fences(x *Exec, fs, pre, post Set) Relation {
 	out := NewRelation(x.N)
-	fs.Each(func(j int) { out = out.Union(Cross(x.N, h.before(j).Inter(pre), h.after(j).Inter(post))) })
+	fs.Each(func(j int) { out = out.Union(h.fence(x, j, pre, post, atEvent)) })
 	return out
+}
+
+// hwStale explains, in the terms of architecture arch, why a read may
+// read a write older than one presented before it: local gives the
+// model's ordering within a thread (ARM's locally-ordered-before, RVWMO's
+// preserved program order). Either an earlier read of the reader's thread
+// is not ordered before the read, or a later write of the writer's thread
+// is not ordered after the write.
+func hwStale(arch string, local *Derived) func(x *Exec, r, w int, step func(int) string) string {
+	return func(x *Exec, r, w int, step func(int) string) string {
+		ord := x.Of(local).Plus()
+		inv := x.Po.Inverse()
+		var why string
+		Set(inv.row(r)).Inter(x.R).Each(func(a int) { // the reader's earlier reads, the latest last
+			if !ord.Has(a, r) && x.External(x.Rf).Has(x.Index(x.Evs[a].Rf), a) {
+				why = fmt.Sprintf("on %s nothing orders %s before %s: no dependency from %s, no barrier between them, and %s is not an acquire load",
+					arch, step(a), step(r), step(a), step(a))
+			}
+		})
+		if why != "" {
+			return why
+		}
+		if !x.IW.Has(w) {
+			Set(x.Po.row(w)).Inter(x.W).Each(func(b int) {
+				if why == "" && !ord.Has(w, b) {
+					why = fmt.Sprintf("on %s nothing orders %s before %s: no barrier between them, and %s is not a release store",
+						arch, step(w), step(b), step(b))
+				}
+			})
+		}
+		if why != "" {
+			return why
+		}
+		return fmt.Sprintf("on %s no ordered-before chain leads from %s to %s", arch, step(w), step(r))
+	}
 }

@@ -394,9 +394,9 @@ func (c *Cond) Format(p *Program) string {
 	case CFalse:
 		return "false"
 	case CEq:
-		return fmt.Sprintf("%s=%d", c.Obs.Name(p), c.Val)
+		return c.Obs.Name(p) + "=" + p.HerdValue(c.Val)
 	case CNe:
-		return fmt.Sprintf("%s!=%d", c.Obs.Name(p), c.Val)
+		return c.Obs.Name(p) + "!=" + p.HerdValue(c.Val)
 	case CAnd:
 		return c.X.formatIn(p, CAnd) + " /\\ " + c.Y.formatIn(p, CAnd)
 	case COr:
@@ -446,17 +446,36 @@ func (c *Cond) Observables(dst []Observable) []Observable {
 	return dst
 }
 
-// FormatValue renders a value, naming pointers by the location they designate.
+// FormatValue renders a value, naming a pointer by the location it
+// designates: &x.
 func (p *Program) FormatValue(v int64) string {
-	if l, ok := p.LocOf(v); ok {
-		// A pointer to a struct's first field is a pointer to the struct.
-		name := p.Locs[l].Name
-		if s, _, isField := strings.Cut(name, "."); isField && (l == 0 || !strings.HasPrefix(p.Locs[l-1].Name, s+".")) {
-			return "&" + s
-		}
+	if name, ok := p.pointee(v); ok {
 		return "&" + name
 	}
 	return fmt.Sprint(v)
+}
+
+// HerdValue renders a value as herd7 prints one in final states and
+// conditions: a pointer as the bare name of the location it designates.
+func (p *Program) HerdValue(v int64) string {
+	if name, ok := p.pointee(v); ok {
+		return name
+	}
+	return fmt.Sprint(v)
+}
+
+// pointee names the location v points to, if v is a pointer.
+func (p *Program) pointee(v int64) (string, bool) {
+	l, ok := p.LocOf(v)
+	if !ok {
+		return "", false
+	}
+	// A pointer to a struct's first field is a pointer to the struct.
+	name := p.Locs[l].Name
+	if s, _, isField := strings.Cut(name, "."); isField && (l == 0 || !strings.HasPrefix(p.Locs[l-1].Name, s+".")) {
+		return s, true
+	}
+	return name, true
 }
 
 // String renders the program in a readable assembly-like form.

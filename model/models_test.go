@@ -8,11 +8,11 @@ import (
 
 // models lists the registered models in Names' order: the columns of
 // verdicts.
-var models = []string{"sc", "tso", "rc11", "rc11-consume"}
+var models = []string{"sc", "tso", "arm", "riscv", "rc11", "rc11-consume"}
 
 // verdicts gives, per model in the order of models, the first axiom an
 // execution violates ("" when the model allows it).
-type verdicts [4]string
+type verdicts [6]string
 
 // shapeCase is a named hand-built execution and its verdicts.
 type shapeCase struct {
@@ -50,67 +50,67 @@ func classic() []shapeCase {
 		return shape{threads: [][]Event{th(X, Y), th(Y, X)}}
 	}
 	return []shapeCase{
-		// sc, tso, rc11, rc11-consume
-		{"SB relaxed: TSO's store buffers allow it", sbWith(Rlx, NA), verdicts{"sc", "", "", ""}},
-		{"SB plain (racy, allowed)", sbWith(NA, NA), verdicts{"sc", "", "", ""}},
-		{"SB seq_cst accesses", sbWith(SC, NA), verdicts{"sc", "tso", "sc", "sc"}},
-		{"SB relaxed with seq_cst fences", sbWith(Rlx, SC), verdicts{"sc", "tso", "sc", "sc"}},
-		{"SB relaxed with acq_rel fences", sbWith(Rlx, AcqRel), verdicts{"sc", "", "", ""}},
+		// sc, tso, arm, riscv, rc11, rc11-consume
+		{"SB relaxed: TSO's store buffers allow it", sbWith(Rlx, NA), verdicts{"sc", "", "", "", "", ""}},
+		{"SB plain (racy, allowed)", sbWith(NA, NA), verdicts{"sc", "", "", "", "", ""}},
+		{"SB seq_cst accesses", sbWith(SC, NA), verdicts{"sc", "tso", "external", "Model", "sc", "sc"}},
+		{"SB relaxed with seq_cst fences", sbWith(Rlx, SC), verdicts{"sc", "tso", "external", "Model", "sc", "sc"}},
+		{"SB relaxed with acq_rel fences", sbWith(Rlx, AcqRel), verdicts{"sc", "", "external", "", "", ""}},
 		{"SB with xchg: locked instructions fence on x86", shape{threads: [][]Event{
 			{rmwR(X, Rlx, InitRef(X)), rmwW(X, 1, Rlx), rd(Y, Rlx, InitRef(Y))},
 			{rmwR(Y, Rlx, InitRef(Y)), rmwW(Y, 1, Rlx), rd(X, Rlx, InitRef(X))},
-		}}, verdicts{"sc", "tso", "", ""}},
-		{"MP relaxed", mp(Rlx, Rlx, Rlx, Rlx, false), verdicts{"sc", "tso", "", ""}},
-		{"MP plain (racy, allowed)", mp(NA, NA, NA, NA, false), verdicts{"sc", "tso", "", ""}},
-		{"MP release/acquire", mp(Rlx, Rel, Acq, Rlx, false), verdicts{"sc", "tso", "coherence", "coherence"}},
-		{"MP plain data, release/acquire flag", mp(NA, Rel, Acq, NA, false), verdicts{"sc", "tso", "coherence", "coherence"}},
+		}}, verdicts{"sc", "tso", "", "", "", ""}},
+		{"MP relaxed", mp(Rlx, Rlx, Rlx, Rlx, false), verdicts{"sc", "tso", "", "", "", ""}},
+		{"MP plain (racy, allowed)", mp(NA, NA, NA, NA, false), verdicts{"sc", "tso", "", "", "", ""}},
+		{"MP release/acquire", mp(Rlx, Rel, Acq, Rlx, false), verdicts{"sc", "tso", "external", "Model", "coherence", "coherence"}},
+		{"MP plain data, release/acquire flag", mp(NA, Rel, Acq, NA, false), verdicts{"sc", "tso", "external", "Model", "coherence", "coherence"}},
 		{"MP release/acquire, new data read", shape{threads: [][]Event{
 			{wr(X, 1, NA), wr(Y, 1, Rel)}, {rd(Y, Acq, ref(0, 1)), rd(X, NA, ref(0, 0))},
-		}}, verdicts{"", "", "", ""}},
+		}}, verdicts{"", "", "", "", "", ""}},
 		{"MP relaxed with release and acquire fences", shape{threads: [][]Event{
 			{wr(X, 1, Rlx), fence(Rel), wr(Y, 1, Rlx)}, {rd(Y, Rlx, ref(0, 2)), fence(Acq), rd(X, Rlx, InitRef(X))},
-		}}, verdicts{"sc", "tso", "coherence", "coherence"}},
+		}}, verdicts{"sc", "tso", "external", "Model", "coherence", "coherence"}},
 		{"MP through a release sequence (two RMWs in between)", shape{threads: [][]Event{
 			{wr(X, 1, Rlx), wr(Y, 1, Rel)},
 			{rmwR(Y, Rlx, ref(0, 1)), rmwW(Y, 2, Rlx)},
 			{rmwR(Y, Rlx, ref(1, 1)), rmwW(Y, 3, Rlx)},
 			{rd(Y, Acq, ref(2, 1)), rd(X, Rlx, InitRef(X))},
-		}}, verdicts{"sc", "tso", "coherence", "coherence"}},
-		{"MP consume without dependency", mp(Rlx, Rel, Con, Rlx, false), verdicts{"sc", "tso", "", ""}},
-		{"MP consume with an address dependency", mp(Rlx, Rel, Con, Rlx, true), verdicts{"sc", "tso", "", "coherence"}},
+		}}, verdicts{"sc", "tso", "external", "Model", "coherence", "coherence"}},
+		{"MP consume without dependency", mp(Rlx, Rel, Con, Rlx, false), verdicts{"sc", "tso", "", "", "", ""}},
+		{"MP consume with an address dependency", mp(Rlx, Rel, Con, Rlx, true), verdicts{"sc", "tso", "external", "Model", "", "coherence"}},
 		{"MP consume then an acquire fence (C11's fence rule; rc11 never synchronises a consume)", shape{threads: [][]Event{
 			{wr(X, 1, Rlx), wr(Y, 1, Rel)}, {rd(Y, Con, ref(0, 1)), fence(Acq), rd(X, Rlx, InitRef(X))},
-		}}, verdicts{"sc", "tso", "", "coherence"}},
+		}}, verdicts{"sc", "tso", "external", "Model", "", "coherence"}},
 		{"LB: po ∪ rf cycle", shape{threads: [][]Event{
 			{rd(X, Rlx, ref(1, 1)), wr(Y, 1, Rlx)}, {rd(Y, Rlx, ref(0, 1)), wr(X, 1, Rlx)},
-		}}, verdicts{"sc", "tso", "no-thin-air", "no-thin-air"}},
+		}}, verdicts{"sc", "tso", "", "", "no-thin-air", "no-thin-air"}},
 		{"IRIW relaxed: not multi-copy atomic in RC11", shape{threads: [][]Event{
 			{wr(X, 1, Rlx)}, {wr(Y, 1, Rlx)},
 			{rd(X, Rlx, ref(0, 0)), rd(Y, Rlx, InitRef(Y))},
 			{rd(Y, Rlx, ref(1, 0)), rd(X, Rlx, InitRef(X))},
-		}}, verdicts{"sc", "tso", "", ""}},
+		}}, verdicts{"sc", "tso", "", "", "", ""}},
 		{"CoRR: new then old value", shape{threads: [][]Event{
 			{wr(X, 1, Rlx)}, {rd(X, Rlx, ref(0, 0)), rd(X, Rlx, InitRef(X))},
-		}}, verdicts{"sc", "uniproc", "coherence", "coherence"}},
-		{"CoWW: co against po", coReorder(true), verdicts{"sc", "uniproc", "coherence", "coherence"}},
-		{"CoWW: co along po", coReorder(false), verdicts{"", "", "", ""}},
+		}}, verdicts{"sc", "uniproc", "external", "Coherence", "coherence", "coherence"}},
+		{"CoWW: co against po", coReorder(true), verdicts{"sc", "uniproc", "coWW", "Coherence", "coherence", "coherence"}},
+		{"CoWW: co along po", coReorder(false), verdicts{"", "", "", "", "", ""}},
 		{"RMW split by another write", shape{
 			threads: [][]Event{{rmwR(X, Rlx, InitRef(X)), rmwW(X, 1, Rlx)}, {wr(X, 5, Rlx)}},
 			co:      map[Loc][]EventRef{X: {ref(1, 0), ref(0, 1)}},
-		}, verdicts{"atomicity", "atomicity", "atomicity", "atomicity"}},
+		}, verdicts{"atomicity", "atomicity", "atomic", "Atomic", "atomicity", "atomicity"}},
 		// rmw ⊆ po ⊆ hb, so an RMW whose read reads a write co-after its
 		// own write breaks coherence before coherence-rmw is asked.
 		{"RMW reading a write co-after its own", shape{
 			threads: [][]Event{{rmwR(X, Rlx, ref(1, 0)), rmwW(X, 1, Rlx)}, {wr(X, 5, Rlx)}},
 			co:      map[Loc][]EventRef{X: {ref(0, 1), ref(1, 0)}},
-		}, verdicts{"sc", "uniproc", "coherence", "coherence"}},
+		}, verdicts{"sc", "uniproc", "external", "Coherence", "coherence", "coherence"}},
 		{"RMW after another write", shape{
 			threads: [][]Event{{rmwR(X, Rlx, ref(1, 0)), rmwW(X, 6, Rlx)}, {wr(X, 5, Rlx)}},
 			co:      map[Loc][]EventRef{X: {ref(1, 0), ref(0, 1)}},
-		}, verdicts{"", "", "", ""}},
+		}, verdicts{"", "", "", "", "", ""}},
 		{"a spawned thread reads its parent's overwritten value", shape{threads: [][]Event{
 			{wr(X, 1, Rlx), spawn(1)}, {rd(X, Rlx, InitRef(X))},
-		}}, verdicts{"sc", "uniproc", "coherence", "coherence"}},
+		}}, verdicts{"sc", "uniproc", "external", "Coherence", "coherence", "coherence"}},
 	}
 }
 
@@ -174,11 +174,11 @@ func TestModelData(t *testing.T) {
 // name, and Register then Unregister of a test-only model.
 func TestRegistry(t *testing.T) {
 	t.Run("unknown", func(t *testing.T) {
-		m, err := Lookup("arm")
+		m, err := Lookup("power")
 		if m != nil || err == nil {
-			t.Fatalf("Lookup(arm) = %v, %v", m, err)
+			t.Fatalf("Lookup(power) = %v, %v", m, err)
 		}
-		for _, n := range append([]string{`"arm"`}, models...) {
+		for _, n := range append([]string{`"power"`}, models...) {
 			if !strings.Contains(err.Error(), n) {
 				t.Errorf("error %q does not name %s", err, n)
 			}

@@ -37,7 +37,7 @@ var rc11Model = Register(&Model{
 	Fast:           func(g *Graph) (bool, bool) { return c11Fast(g, false) },
 	HB:             HB,
 	RacesUndefined: true,
-	Strength:       3,
+	Strength:       4,
 	Machine:        raMachine{},
 	Stale:          c11Stale(HB, PSC, unorderedRC11),
 	Unordered:      unorderedRC11,

@@ -16,7 +16,7 @@ var scModel = Register(&Model{
 		{"sc", Acyclic, Let("po | rf | co | fr", func(x *Exec) Relation { return x.Po.Union(x.Rf, x.Co, x.Fr) })},
 	},
 	HB:        HB,
-	Within:    []string{"tso"},
+	Within:    []string{"tso", "arm", "riscv"},
 	Strength:  1,
 	Unordered: unorderedC11,
 	Machine:   scMachine{},

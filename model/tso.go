@@ -37,7 +37,7 @@ var tsoModel = Register(&Model{
 		})},
 	},
 	HB:        HB,
-	Within:    []string{"rc11"},
+	Within:    []string{"rc11", "riscv"},
 	Strength:  2,
 	Unordered: unorderedC11,
 	Machine:   tsoMachine{},

@@ -28,17 +28,26 @@ func Speculate(r *engine.Runner) (engine.Stats, error) {
 }
 
 // run is one way a thread runs on guessed read values: its events, with
-// the reads' sources still unset, and its final state.
+// the reads' sources still unset, and its final state, or the error the
+// program ran into after those events.
 type run struct {
 	evs []model.Event
 	st  model.ThreadState
+	err error
 }
+
+// values holds, per thread and location, the values the thread's runs
+// write there.
+type values [][]map[int64]bool
 
 func speculate(r *engine.Runner) error {
 	p := r.Prog
-	dom := make([]map[int64]bool, len(p.Locs))
-	for l := range p.Locs {
-		dom[l] = map[int64]bool{p.Locs[l].Init: true}
+	written := make(values, len(p.Threads))
+	for t := range written {
+		written[t] = make([]map[int64]bool, len(p.Locs))
+		for l := range p.Locs {
+			written[t][l] = map[int64]bool{}
+		}
 	}
 	// Round k runs the threads on the values of writes grounded in at
 	// most k steps: a write's value and existence depend only on reads
@@ -50,23 +59,27 @@ func speculate(r *engine.Runner) error {
 	var runs [][]run
 	for round := 0; ; round++ {
 		runs = make([][]run, len(p.Threads))
-		grew, most := false, 0
 		for t := range p.Threads {
 			var err error
-			if runs[t], err = threadRuns(r, t, dom); err != nil {
+			if runs[t], err = threadRuns(r, t, written); err != nil {
 				return err
 			}
+		}
+		grew, most := false, 0
+		for t := range runs {
 			writes := 0
 			for _, u := range runs[t] {
 				n := 0
 				for i := range u.evs {
-					e := &u.evs[i]
-					if e.Kind != model.KWrite {
-						continue
-					}
-					n++
-					if !dom[e.Loc][e.Val] {
-						grew = true
+					if e := &u.evs[i]; e.Kind == model.KWrite {
+						n++
+						if !written[t][e.Loc][e.Val] {
+							if len(written[t][e.Loc]) == maxDomain {
+								r.SetLimit(engine.MaxGraphs)
+								return engine.ErrStop
+							}
+							written[t][e.Loc][e.Val], grew = true, true
+						}
 					}
 				}
 				writes = max(writes, n)
@@ -75,19 +88,6 @@ func speculate(r *engine.Runner) error {
 		}
 		if !grew || round >= most {
 			break
-		}
-		for t := range runs {
-			for _, u := range runs[t] {
-				for i := range u.evs {
-					if e := &u.evs[i]; e.Kind == model.KWrite && !dom[e.Loc][e.Val] {
-						if len(dom[e.Loc]) == maxDomain {
-							r.SetLimit(engine.MaxGraphs)
-							return engine.ErrStop
-						}
-						dom[e.Loc][e.Val] = true
-					}
-				}
-			}
 		}
 	}
 	pick := make([]int, len(p.Threads))
@@ -107,17 +107,25 @@ func speculate(r *engine.Runner) error {
 	return combine(0)
 }
 
-// threadRuns lists thread t's runs when its reads of a location l may
-// return any value of dom[l]. A run the event bound cuts is left out, and
-// the exploration marked bounded.
-func threadRuns(r *engine.Runner, t int, dom []map[int64]bool) ([]run, error) {
+// threadRuns lists thread t's runs when a read of location l may return
+// what another thread writes there, or the thread's own last write to l
+// (the initial value when it has none): coherence rules out older ones.
+// A run the event bound cuts is left out, and the exploration marked
+// bounded.
+func threadRuns(r *engine.Runner, t int, written values) ([]run, error) {
 	p := r.Prog
-	values := make([][]int64, len(dom))
-	for l, d := range dom {
-		for v := range d {
-			values[l] = append(values[l], v)
+	others := make([][]int64, len(p.Locs)) // sorted, for a fixed order of runs
+	for l := range p.Locs {
+		seen := map[int64]bool{}
+		for u := range written {
+			for v := range written[u][l] {
+				if u != t && !seen[v] {
+					seen[v] = true
+					others[l] = append(others[l], v)
+				}
+			}
 		}
-		slices.Sort(values[l])
+		slices.Sort(others[l])
 	}
 	var out []run
 	if p.Threads[t].Spawned {
@@ -134,17 +142,15 @@ func threadRuns(r *engine.Runner, t int, dom []map[int64]bool) ([]run, error) {
 			return err
 		}
 		st, a, err := p.Replay(t, evs)
-		if err != nil {
-			return err
-		}
-		if a.Kind == model.ActNone {
-			out = append(out, run{evs: evs, st: st})
+		if err != nil || a.Kind == model.ActNone {
+			out = append(out, run{evs: evs, st: st, err: err})
 			return nil
 		}
+		next := func(e model.Event) error { return walk(append(slices.Clip(evs), e)) }
 		if a.Pending {
 			last := &evs[len(evs)-1]
 			_, wv, _ := a.Outcome(last.Val, last.Spurious)
-			return walk(append(slices.Clip(evs), a.WriteHalf(wv)))
+			return next(a.WriteHalf(wv))
 		}
 		if len(evs) >= r.Options.MaxEvents {
 			r.SetLimit(engine.MaxEvents)
@@ -152,10 +158,21 @@ func threadRuns(r *engine.Runner, t int, dom []map[int64]bool) ([]run, error) {
 		}
 		switch {
 		case a.IsReadAction():
-			for _, v := range values[a.Loc] {
+			own := p.Locs[a.Loc].Init
+			for i := len(evs) - 1; i >= 0; i-- {
+				if evs[i].Kind == model.KWrite && evs[i].Loc == a.Loc {
+					own = evs[i].Val
+					break
+				}
+			}
+			vals := others[a.Loc]
+			if !slices.Contains(vals, own) {
+				vals = append(slices.Clip(vals), own)
+			}
+			for _, v := range vals {
 				for _, spurious := range a.SpuriousChoices(v) {
 					e, _, _ := a.ReadEvent(model.InitRef(a.Loc), v, spurious)
-					if err := walk(append(slices.Clip(evs), e)); err != nil {
+					if err := next(e); err != nil {
 						return err
 					}
 				}
@@ -165,27 +182,32 @@ func threadRuns(r *engine.Runner, t int, dom []map[int64]bool) ([]run, error) {
 			for v := 0; v < a.N; v++ {
 				e := a.SimpleEvent()
 				e.Val = int64(v)
-				if err := walk(append(slices.Clip(evs), e)); err != nil {
+				if err := next(e); err != nil {
 					return err
 				}
 			}
 			return nil
 		}
-		return walk(append(slices.Clip(evs), a.SimpleEvent()))
+		return next(a.SimpleEvent())
 	}
 	return out, walk(nil)
 }
 
 // matchings puts to the model every graph of the runs picked: each read
 // reading some write of its location and value (its own thread's later
-// ones included, but not its own RMW's), in every modification order.
+// ones included, but not its own RMW's), in every modification order. It
+// goes location by location and makes only the choices under which the
+// location is coherent (SC per location, which every model requires):
+// the modification order keeps each thread's writes in program order, a
+// thread never sees it go back, and an RMW's write follows the write its
+// read reads at once.
 func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 	p := r.Prog
 	g := model.NewGraph(p)
 	states := make([]model.ThreadState, len(p.Threads))
 	for t := range p.Threads {
 		u := runs[t][pick[t]]
-		g.Threads[t] = slices.Clone(u.evs)
+		g.Threads[t] = u.evs
 		states[t] = u.st
 	}
 	// A spawned thread runs when, and only when, its spawner spawned it
@@ -195,21 +217,29 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 			return nil
 		}
 	}
-	var reads []model.EventRef
-	writes := make([][]model.EventRef, len(p.Locs))
+	for t := range g.Threads {
+		g.Threads[t] = slices.Clone(g.Threads[t])
+	}
+	acc := make([][][]model.EventRef, len(p.Locs))    // by location, by thread: its accesses, in program order
+	writes := make([][][]model.EventRef, len(p.Locs)) // the same, writes only
+	for l := range p.Locs {
+		acc[l] = make([][]model.EventRef, len(p.Threads))
+		writes[l] = make([][]model.EventRef, len(p.Threads))
+	}
 	for t, evs := range g.Threads {
 		for i := range evs {
 			ref := model.EventRef{T: int32(t), I: int32(i)}
-			switch evs[i].Kind {
+			switch e := &evs[i]; e.Kind {
 			case model.KRead:
-				reads = append(reads, ref)
+				acc[e.Loc][t] = append(acc[e.Loc][t], ref)
 			case model.KWrite:
-				writes[evs[i].Loc] = append(writes[evs[i].Loc], ref)
+				acc[e.Loc][t] = append(acc[e.Loc][t], ref)
+				writes[e.Loc][t] = append(writes[e.Loc][t], ref)
 			}
 		}
 	}
-	var order func(l int) error
-	order = func(l int) error {
+	var loc func(l int) error
+	loc = func(l int) error {
 		if l == len(p.Locs) {
 			if err := r.Step(); err != nil {
 				return err
@@ -217,59 +247,81 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 			if !r.Consistent(g) {
 				return nil
 			}
-			x := &model.Graph{Prog: p, Threads: make([][]model.Event, len(g.Threads)), Co: make([][]model.EventRef, len(g.Co))}
-			for t := range g.Threads {
-				x.Threads[t] = slices.Clone(g.Threads[t])
+			for t := range pick {
+				if err := runs[t][pick[t]].err; err != nil {
+					return err // a consistent execution runs into it
+				}
 			}
-			for l := range g.Co {
-				x.Co[l] = slices.Clone(g.Co[l])
-			}
-			return r.Complete(x, states)
+			return r.Complete(g.Clone(), states)
 		}
-		return permute(writes[l], 0, func(co []model.EventRef) error {
+		return interleave(writes[l], make([]int, len(p.Threads)), nil, func(co []model.EventRef) error {
 			g.Co[l] = co
-			return order(l + 1)
+			return sources(g, model.Loc(l), acc[l], 0, 0, 0, func() error { return loc(l + 1) })
 		})
 	}
-	var match func(k int) error
-	match = func(k int) error {
-		if k == len(reads) {
-			return order(0)
-		}
-		rd := reads[k]
-		e := &g.Threads[rd.T][rd.I]
-		if p.Locs[e.Loc].Init == e.Val {
-			e.Rf = model.InitRef(e.Loc)
-			if err := match(k + 1); err != nil {
-				return err
-			}
-		}
-		for _, w := range writes[e.Loc] {
-			own := w.T == rd.T && w.I == rd.I+1 && g.Threads[w.T][w.I].RMW && e.RMW
-			if own || g.Threads[w.T][w.I].Val != e.Val {
-				continue
-			}
-			e.Rf = w
-			if err := match(k + 1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return match(0)
+	return loc(0)
 }
 
-// permute calls f with every order of ws; f must not keep its argument.
-func permute(ws []model.EventRef, k int, f func([]model.EventRef) error) error {
-	if k >= len(ws)-1 {
-		return f(ws)
+// sources calls f for every choice of sources for the reads of location
+// l, from the i-th access of thread t on, under which l is coherent: at is
+// where thread t stands in modification order (0: the initial write).
+func sources(g *model.Graph, l model.Loc, acc [][]model.EventRef, t, i, at int, f func() error) error {
+	for t < len(acc) && i == len(acc[t]) {
+		t, i, at = t+1, 0, 0
 	}
-	for i := k; i < len(ws); i++ {
-		ws[k], ws[i] = ws[i], ws[k]
-		if err := permute(ws, k+1, f); err != nil {
+	if t == len(acc) {
+		return f()
+	}
+	ref := acc[t][i]
+	e := g.Ev(ref)
+	if e.Kind == model.KWrite {
+		p := g.CoPos(l, ref)
+		if p <= at {
+			return nil // before what the thread saw already
+		}
+		return sources(g, l, acc, t, i+1, p, f)
+	}
+	co := g.Co[l]
+	lo, hi := at, len(co)
+	if e.RMW && int(ref.I)+1 < len(g.Threads[ref.T]) && g.Threads[ref.T][ref.I+1].RMW && g.Threads[ref.T][ref.I+1].Kind == model.KWrite {
+		// The read of an RMW that wrote reads the write just before its own.
+		own := g.CoPos(l, model.EventRef{T: ref.T, I: ref.I + 1})
+		lo, hi = own-1, own-1
+	}
+	for p := max(lo, at); p <= hi; p++ {
+		w := model.InitRef(l)
+		if p > 0 {
+			w = co[p-1]
+		}
+		if g.WriteValue(w) != e.Val {
+			continue
+		}
+		e.Rf = w
+		if err := sources(g, l, acc, t, i+1, p, f); err != nil {
 			return err
 		}
-		ws[k], ws[i] = ws[i], ws[k]
+	}
+	return nil
+}
+
+// interleave calls f with every interleaving of the threads' write
+// sequences ws (next[t] of thread t's are placed), appended to co.
+func interleave(ws [][]model.EventRef, next []int, co []model.EventRef, f func([]model.EventRef) error) error {
+	done := true
+	for t := range ws {
+		if next[t] == len(ws[t]) {
+			continue
+		}
+		done = false
+		next[t]++
+		err := interleave(ws, next, append(co, ws[t][next[t]-1]), f)
+		next[t]--
+		if err != nil {
+			return err
+		}
+	}
+	if done {
+		return f(co)
 	}
 	return nil
 }

@@ -1,0 +1,160 @@
+package model
+
+// riscvModel is RVWMO, the RISC-V memory model, as herd7's riscv.cat
+// (7.58) states it, restricted to the memory accesses and fences a C
+// program compiles to. C events map by the RISC-V specification's
+// compilation table (A.6):
+//
+//	load na, rlx, con        ld                  (consume: by its dependencies)
+//	load acq                 ld; fence r,rw
+//	load sc                  fence rw,rw; ld; fence r,rw
+//	store na, rlx            sd
+//	store rel, sc            fence rw,w; sd
+//	RMW                      amo<op>.d with .aq (acq, con), .rl (rel), .aqrl
+//	                         (acq_rel, sc) on both its read and write; a
+//	                         lock is amoswap.d.aq, an unlock a release store
+//	compare-exchange         lr.d; bne; sc.d: lr.aq when the ordering or the
+//	                         failure ordering acquires, lr.aqrl for sc, sc.rl
+//	                         when the ordering releases; the branch gives the
+//	                         read a control dependency to all that follows
+//	fence acq, con           fence r,rw
+//	fence rel                fence rw,w
+//	fence acq_rel            fence.tso
+//	fence sc                 fence rw,rw (so is creating a thread)
+//
+// and the C program's address, data and control dependencies are the
+// hardware's (through registers, not through memory). Its preserved
+// program order:
+//
+//	let r1  = [M]; po-loc; [W]
+//	let r2  = ([R]; po-loc-no-w; [R]) \ rf⁻¹; rf
+//	let r3  = [AMO | SC]; rfi; [R]
+//	let r4  = fence
+//	let r5  = [AQ]; po | r6 = po; [RL] | r7 = [RCsc]; po; [RCsc]
+//	let r8  = rmw
+//	let r9  = addr | r10 = data | r11 = ctrl; [W]
+//	let r12 = (addr | data); [W]; rfi; [R]
+//	let r13 = addr; po; [W]
+//	acyclic co | rf | fr | po-loc     as Coherence
+//	acyclic co | rfe | fr | ppo       as Model
+//	empty rmw & (fre; coe)            as Atomic
+//
+// As on ARM, load buffering is allowed. It has no operational form here:
+// it is explored by execution graphs.
+var riscvModel = Register(&Model{
+	Name: "riscv",
+	Doc:  "RISC-V RVWMO, through the specification's C11 mapping",
+	Axioms: []Axiom{
+		{"Coherence", Acyclic, Let("co | rf | fr | po-loc", func(x *Exec) Relation {
+			return x.Co.Union(x.Rf, x.Fr, x.Po.Inter(x.SameLoc))
+		})},
+		{"Model", Acyclic, Let("co | rfe | fr | ppo", func(x *Exec) Relation {
+			return x.Co.Union(x.External(x.Rf), x.Fr, x.Of(riscvPPO))
+		})},
+		{"Atomic", Empty, Let("rmw & (fre; coe)", func(x *Exec) Relation {
+			return x.Rmw.Inter(x.External(x.Fr).Seq(x.External(x.Co)))
+		})},
+	},
+	HB:            HB,
+	LoadBuffering: true,
+	OptIn:         true,
+	Strength:      3,
+	Unordered:     unorderedC11,
+	Stale:         hwStale("RISC-V", riscvPPO),
+})
+
+// riscvPPO is RVWMO's preserved program order.
+var riscvPPO = Let("ppo", func(x *Exec) Relation {
+	h := hwBase(x, false)
+	aq, rl := riscvTags(x)
+	M := h.M
+	poLocW := h.poLoc.Opt().Rng(x.W).Seq(h.poLoc)
+	r1 := h.poLoc.Rng(x.W)
+	r2 := h.poLoc.Minus(poLocW).Dom(x.R).Rng(x.R).Minus(x.Rf.Inverse().Seq(x.Rf))
+	r3 := x.Internal(x.Rf).Dom(h.rmwW).Rng(x.R)
+	r4 := riscvFences(x, h)
+	r5 := x.Po.Dom(aq).Rng(M)
+	r6 := x.Po.Dom(M).Rng(rl)
+	rcsc := aq.Union(rl)
+	r7 := x.Po.Dom(rcsc).Rng(rcsc)
+	d := h.deps
+	// The compare-exchange's branch (bne) on the value it read.
+	ctrl := d.ctrl.Union(x.Po.Dom(h.cas))
+	r9 := d.addr
+	r10 := d.data.Rng(x.W)
+	r11 := ctrl.Rng(x.W)
+	r12 := d.addr.Union(d.data).Rng(x.W).Seq(x.Internal(x.Rf)).Rng(x.R)
+	r13 := d.addr.Seq(x.Po).Rng(x.W)
+	return r1.Union(r2, r3, r4, r5, r6, r7, x.Rmw, r9, r10, r11, r12, r13)
+})
+
+// riscvTags returns the events with an acquire (.aq or .aqrl) and a
+// release (.rl or .aqrl) annotation: those of AMOs and LR/SC pairs.
+func riscvTags(x *Exec) (aq, rl Set) {
+	aq, rl = NewSet(x.N), NewSet(x.N)
+	for i := len(x.G.Prog.Locs); i < x.N; i++ {
+		in, e := x.instrOf(i), x.Evs[i]
+		switch {
+		case in.Op == OpLock:
+			aq.Add(i)
+		case in.Op == OpRMW:
+			if in.Ord == Con || in.Ord.IsAcquire() {
+				aq.Add(i)
+			}
+			if in.Ord.IsRelease() {
+				rl.Add(i)
+			}
+		case in.Op == OpCAS && e.Kind == KRead:
+			if acquiring(in) {
+				aq.Add(i)
+			}
+			if in.Ord == SC {
+				rl.Add(i)
+			}
+		case in.Op == OpCAS && e.Kind == KWrite:
+			if in.Ord.IsRelease() {
+				rl.Add(i)
+			}
+		}
+	}
+	return
+}
+
+// riscvFences returns the pairs the mapping's fences order: those of C
+// fences and thread creation, and those it puts around acquire and seq_cst
+// loads and release and seq_cst stores.
+func riscvFences(x *Exec, h *hwEvents) Relation {
+	M := h.M
+	out := NewRelation(x.N)
+	fence := func(j int, pre, post Set, side int) { out = out.Union(h.fence(x, j, pre, post, side)) }
+	for i := len(x.G.Prog.Locs); i < x.N; i++ {
+		e := x.Evs[i]
+		in := x.instrOf(i)
+		switch {
+		case e.Kind == KSpawn:
+			fence(i, M, M, atEvent)
+		case e.Kind == KFence:
+			switch in.Ord {
+			case Acq, Con:
+				fence(i, x.R, M, atEvent)
+			case Rel:
+				fence(i, M, x.W, atEvent)
+			case AcqRel: // fence.tso: [W]; f; [W] | [R]; f; [M]
+				fence(i, x.W, x.W, atEvent)
+				fence(i, x.R, M, atEvent)
+			case SC:
+				fence(i, M, M, atEvent)
+			}
+		case e.Kind == KRead && in.Op == OpLoad:
+			if in.Ord == SC {
+				fence(i, M, M, beforeEvent)
+			}
+			if in.Ord.IsAcquire() {
+				fence(i, x.R, M, afterEvent)
+			}
+		case e.Kind == KWrite && (in.Op == OpStore && in.Ord.IsRelease() || in.Op == OpUnlock):
+			fence(i, M, x.W, beforeEvent)
+		}
+	}
+	return out
+}
