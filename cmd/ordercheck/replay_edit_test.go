@@ -40,7 +40,7 @@ func TestReplayEditedTraces(t *testing.T) {
 		{name: "no property", edit: func(tr trace) { delete(tr, "property") }, code: 2, msg: "property: missing"},
 		{name: "unknown property", edit: func(tr trace) { tr["property"] = "lib-int" }, code: 2, msg: "protocol dlsym has no property lib-int (did you mean lib-init?)"},
 		{name: "no model", edit: func(tr trace) { delete(tr, "model") }, code: 2, msg: "model: missing"},
-		{name: "unknown model", edit: func(tr trace) { tr["model"] = "arm" }, code: 2, msg: "model: unknown memory model"},
+		{name: "unknown model", edit: func(tr trace) { tr["model"] = "power" }, code: 2, msg: "model: unknown memory model"},
 		{name: "no protocol", edit: func(tr trace) { delete(tr, "protocol") }, code: 2, msg: "protocol: missing"},
 		{name: "unknown protocol", edit: func(tr trace) { tr["protocol"] = "dlsim" }, code: 2, msg: "unknown protocol"},
 		{name: "no variant", edit: func(tr trace) { delete(tr, "variant") }, code: 2, msg: "variant: missing"},

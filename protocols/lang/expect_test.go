@@ -122,7 +122,7 @@ func TestExpectErrors(t *testing.T) {
 		{"integer for an ordering", expectHead + "expect * with ORD=3: holds", "e.oc:11:19: parameter ORD holds an ordering, not the integer 3"},
 		{"ordering for an integer", expectHead + "expect * with N=acq: holds", "e.oc:11:17: parameter N holds an integer, not the ordering acq"},
 		{"neither", expectHead + "expect * with N=many: holds", "e.oc:11:17: parameter N: \"many\" is neither an integer nor an ordering"},
-		{"unknown model", expectHead + "expect * under sc, arm: holds", "e.oc:11:20: unknown memory model \"arm\""},
+		{"unknown model", expectHead + "expect * under sc, power: holds", "e.oc:11:20: unknown memory model \"power\""},
 		{"model twice", expectHead + "expect * under tso, tso: holds", "e.oc:11:21: model tso is listed twice in this expect clause"},
 		{"unknown property", expectHead + "expect *: violates p, r", "e.oc:11:23: unknown property r (declare it with \"property r\")"},
 		{"property twice", expectHead + "expect *: violates p, q, p (every execution)", "e.oc:11:26: property p is listed twice in this expect clause"},
