@@ -508,6 +508,13 @@ func (a *Action) SimpleEvent() Event {
 	return e
 }
 
+// ChoiceEvent returns the event of a choose action taking value v.
+func (a *Action) ChoiceEvent(v int) Event {
+	e := a.SimpleEvent()
+	e.Val = int64(v)
+	return e
+}
+
 // SpuriousChoices lists whether a read of v by a may fail spuriously: a
 // weak compare-exchange that reads its expected value may succeed or fail.
 func (a *Action) SpuriousChoices(v int64) []bool {

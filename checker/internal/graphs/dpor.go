@@ -269,10 +269,8 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		return nil
 	case a.Kind == model.ActChoose:
 		for v := 0; v < a.N; v++ {
-			e := a.SimpleEvent()
-			e.Val = int64(v)
 			c := s.clone(model.NoLoc, t)
-			c.add(t, e, v == 0)
+			c.add(t, a.ChoiceEvent(v), v == 0)
 			if err := d.explore(c, true); err != nil {
 				return err
 			}

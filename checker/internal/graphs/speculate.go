@@ -180,9 +180,7 @@ func threadRuns(r *engine.Runner, t int, written values) ([]run, error) {
 			return nil
 		case a.Kind == model.ActChoose:
 			for v := 0; v < a.N; v++ {
-				e := a.SimpleEvent()
-				e.Val = int64(v)
-				if err := next(e); err != nil {
+				if err := next(a.ChoiceEvent(v)); err != nil {
 					return err
 				}
 			}
