@@ -263,13 +263,31 @@ func joinTokens(toks []syntax.Token) string {
 }
 
 // dashed reports whether toks[i] is the dash inside a dashed name
-// ("lib-init"): a "-" touching the identifiers on both sides.
+// ("lib-init"): a "-" touching the words on both sides. A name may go on
+// with a number ("race-1"), which an expression would not tell from a
+// subtraction ("arr[r-1]", laid out "arr[r - 1]"): a number joins the
+// name when the name starts after a word or a comma, where names stand.
 func dashed(toks []syntax.Token, i int) bool {
-	if i <= 0 || i+1 >= len(toks) || toks[i].Kind != syntax.Punct || toks[i].Text != "-" {
+	isDash := func(t syntax.Token) bool { return t.Kind == syntax.Punct && t.Text == "-" }
+	if i <= 0 || i+1 >= len(toks) || !isDash(toks[i]) || !dashedPair(toks, i) {
 		return false
 	}
+	if toks[i-1].Kind == syntax.Ident && toks[i+1].Kind == syntax.Ident {
+		return true
+	}
+	s := i - 1 // back to the name's first word
+	for s >= 2 && isDash(toks[s-1]) && dashedPair(toks, s-1) {
+		s -= 2
+	}
+	return toks[s].Kind == syntax.Ident && s > 0 &&
+		(toks[s-1].Kind == syntax.Ident || toks[s-1].Kind == syntax.Punct && toks[s-1].Text == ",")
+}
+
+// dashedPair reports whether the dash toks[i] touches the words on both
+// sides.
+func dashedPair(toks []syntax.Token, i int) bool {
 	a, d, c := toks[i-1], toks[i], toks[i+1]
-	return a.Kind == syntax.Ident && c.Kind == syntax.Ident &&
+	return (a.Kind == syntax.Ident || a.Kind == syntax.Int) && (c.Kind == syntax.Ident || c.Kind == syntax.Int) &&
 		a.Pos.Line == d.Pos.Line && d.Pos.Line == c.Pos.Line &&
 		a.Pos.Col+len(a.Text) == d.Pos.Col && d.Pos.Col+1 == c.Pos.Col
 }

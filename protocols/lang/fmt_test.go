@@ -50,6 +50,7 @@ shared s {a=0,b = 1}
 shared arr[ 2 ] = { 1,2 }
 property lib-init
 property  data-race
+property race-2-b
 
 
 thread t [N] {
@@ -66,6 +67,7 @@ x= v+w
 spec { op get { require result>=0 } }
 expect *:holds
 expect a with N=2 under sc,rc11 : violates lib-init ( every execution )
+expect b: violates lib-init,race-2-b
 `
 	want := `protocol f "formatting"
 param N = 2 "callers"
@@ -78,6 +80,7 @@ shared s { a = 0, b = 1 }
 shared arr[2] = {1, 2}
 property lib-init
 property data-race
+property race-2-b
 
 thread t[N] {
   // a comment line
@@ -93,6 +96,7 @@ thread t[N] {
 spec { op get { require result >= 0 } }
 expect *: holds
 expect a with N=2 under sc, rc11: violates lib-init (every execution)
+expect b: violates lib-init, race-2-b
 `
 	got, err := FormatSource("f.oc", in)
 	if err != nil {
