@@ -29,6 +29,24 @@ func BenchmarkDlsym(b *testing.B) {
 	}
 }
 
+// BenchmarkHardware covers the hardware rows of docs/performance.md: the
+// catalogue's fixed dlsym under arm and riscv, explored by speculation.
+func BenchmarkHardware(b *testing.B) {
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{2, 3} {
+		inst, err := pr.Instance("fixed", map[string]string{"N": fmt.Sprint(n)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range []string{"arm", "riscv"} {
+			b.Run(fmt.Sprintf("N=%d/%s", n, m), func(b *testing.B) { benchExplore(b, inst.Prog, m) })
+		}
+	}
+}
+
 // referenceDlsym compiles testdata/dlsym-reference.oc, the program other
 // tools' dlsym figures are for, with n callers.
 func referenceDlsym(t testing.TB, n int) *model.Program {

@@ -87,7 +87,7 @@ func NewExec(g *Graph) *Exec {
 			}
 			prev = append(prev, j)
 			e := &evs[i]
-			if e.Kind == KRead {
+			if e.Kind == KRead && e.Rf != NoSource {
 				x.Rf.Add(x.Index(e.Rf), j)
 			}
 			if e.Kind == KWrite && e.RMW && i > 0 {

@@ -33,6 +33,13 @@ type EventRef struct{ T, I int32 }
 // InitThread is the pseudo-thread of initial writes.
 const InitThread = -1
 
+// NoSource is the source of a read not chosen yet. A graph with such
+// reads, and with writes missing from modification order, is partial: an
+// Exec of it has no rf, co or fr edges for them, and since the models'
+// axioms only grow stricter with more edges, a partial graph that
+// violates one has no consistent completion.
+var NoSource = EventRef{T: -2}
+
 // InitRef returns the initial write of l.
 func InitRef(l Loc) EventRef { return EventRef{InitThread, int32(l)} }
 

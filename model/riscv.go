@@ -70,7 +70,9 @@ var riscvPPO = Let("ppo", func(x *Exec) Relation {
 	M := h.M
 	poLocW := h.poLoc.Opt().Rng(x.W).Seq(h.poLoc)
 	r1 := h.poLoc.Rng(x.W)
-	r2 := h.poLoc.Minus(poLocW).Dom(x.R).Rng(x.R).Minus(x.Rf.Inverse().Seq(x.Rf))
+	sourced := NewSet(x.N) // reads with a source (all, but in a partial graph)
+	x.Rf.Each(func(_, r int) { sourced.Add(r) })
+	r2 := h.poLoc.Minus(poLocW).Dom(sourced).Rng(sourced).Minus(x.Rf.Inverse().Seq(x.Rf))
 	r3 := x.Internal(x.Rf).Dom(h.rmwW).Rng(x.R)
 	r4 := riscvFences(x, h)
 	r5 := x.Po.Dom(aq).Rng(M)

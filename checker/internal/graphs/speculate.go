@@ -217,6 +217,9 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 	}
 	for t := range g.Threads {
 		g.Threads[t] = slices.Clone(g.Threads[t])
+		for i := range g.Threads[t] {
+			g.Threads[t][i].Rf = model.NoSource
+		}
 	}
 	acc := make([][][]model.EventRef, len(p.Locs))    // by location, by thread: its accesses, in program order
 	writes := make([][][]model.EventRef, len(p.Locs)) // the same, writes only
@@ -252,68 +255,104 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 			}
 			return r.Complete(g.Clone(), states)
 		}
-		return interleave(writes[l], make([]int, len(p.Threads)), nil, func(co []model.EventRef) error {
-			g.Co[l] = co
-			return sources(g, model.Loc(l), acc[l], 0, 0, 0, func() error { return loc(l + 1) })
+		placed := make([]int, len(p.Threads)) // per thread: how many of its writes to l co holds
+		isPlaced := func(w model.EventRef) bool {
+			return w.IsInit() || w != model.NoSource && slices.Index(writes[l][w.T], w) < placed[w.T]
+		}
+		// fits says whether write w may come next in co: an RMW's write
+		// right after what its read read; a thread's reads before w
+		// reading what co already holds, and those after w not.
+		fits := func(w model.EventRef, co []model.EventRef) bool {
+			if e := g.Ev(w); e.RMW && w.I > 0 {
+				prev := model.InitRef(model.Loc(l))
+				if len(co) > 0 {
+					prev = co[len(co)-1]
+				}
+				if g.Threads[w.T][w.I-1].Rf != prev {
+					return false
+				}
+			}
+			for _, a := range acc[l][w.T] {
+				if e := g.Ev(a); e.Kind == model.KRead && isPlaced(e.Rf) != (a.I < w.I) {
+					return false
+				}
+			}
+			return true
+		}
+		reads := slices.DeleteFunc(slices.Concat(acc[l]...), func(a model.EventRef) bool { return g.Ev(a).Kind != model.KRead })
+		err := choose(g, reads, writes[l], func() error {
+			return interleave(writes[l], placed, nil, fits, func(co []model.EventRef) error {
+				g.Co[l] = co
+				if !coherent(g, model.Loc(l), acc[l]) {
+					return nil
+				}
+				// Prune: a partial graph the model rejects has no
+				// consistent completion.
+				if l+1 < len(p.Locs) && r.Model.Check(model.NewExec(g)) != "" {
+					return nil
+				}
+				return loc(l + 1)
+			})
 		})
+		g.Co[l] = nil
+		for _, th := range acc[l] {
+			for _, ref := range th {
+				g.Ev(ref).Rf = model.NoSource
+			}
+		}
+		return err
 	}
 	return loc(0)
 }
 
-// sources calls f for every choice of sources for the reads of location
-// l, from the i-th access of thread t on, under which l is coherent: at is
-// where thread t stands in modification order (0: the initial write).
-func sources(g *model.Graph, l model.Loc, acc [][]model.EventRef, t, i, at int, f func() error) error {
-	for t < len(acc) && i == len(acc[t]) {
-		t, i, at = t+1, 0, 0
-	}
-	if t == len(acc) {
+// choose calls f for every choice of sources for reads: writes of their
+// location and value (the initial one included), but neither a read's
+// own RMW's nor a later one of its own thread.
+func choose(g *model.Graph, reads []model.EventRef, ws [][]model.EventRef, f func() error) error {
+	if len(reads) == 0 {
 		return f()
 	}
-	ref := acc[t][i]
-	e := g.Ev(ref)
-	if e.Kind == model.KWrite {
-		p := g.CoPos(l, ref)
-		if p <= at {
-			return nil // before what the thread saw already
-		}
-		return sources(g, l, acc, t, i+1, p, f)
-	}
-	co := g.Co[l]
-	lo, hi := at, len(co)
-	if e.RMW && int(ref.I)+1 < len(g.Threads[ref.T]) && g.Threads[ref.T][ref.I+1].RMW && g.Threads[ref.T][ref.I+1].Kind == model.KWrite {
-		// The read of an RMW that wrote reads the write just before its own.
-		own := g.CoPos(l, model.EventRef{T: ref.T, I: ref.I + 1})
-		lo, hi = own-1, own-1
-	}
-	for p := max(lo, at); p <= hi; p++ {
-		w := model.InitRef(l)
-		if p > 0 {
-			w = co[p-1]
-		}
-		if g.WriteValue(w) != e.Val {
-			continue
-		}
+	rd := reads[0]
+	e := g.Ev(rd)
+	try := func(w model.EventRef) error {
 		e.Rf = w
-		if err := sources(g, l, acc, t, i+1, p, f); err != nil {
+		return choose(g, reads[1:], ws, f)
+	}
+	if g.WriteValue(model.InitRef(e.Loc)) == e.Val {
+		if err := try(model.InitRef(e.Loc)); err != nil {
 			return err
+		}
+	}
+	for _, thread := range ws {
+		for _, w := range thread {
+			if g.Ev(w).Val != e.Val || w.T == rd.T && w.I > rd.I {
+				continue
+			}
+			if err := try(w); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
 // interleave calls f with every interleaving of the threads' write
-// sequences ws (next[t] of thread t's are placed), appended to co.
-func interleave(ws [][]model.EventRef, next []int, co []model.EventRef, f func([]model.EventRef) error) error {
+// sequences ws (placed[t] of thread t's are placed) appended to co, in
+// which each write fits where it is put.
+func interleave(ws [][]model.EventRef, placed []int, co []model.EventRef, fits func(model.EventRef, []model.EventRef) bool, f func([]model.EventRef) error) error {
 	done := true
 	for t := range ws {
-		if next[t] == len(ws[t]) {
+		if placed[t] == len(ws[t]) {
 			continue
 		}
 		done = false
-		next[t]++
-		err := interleave(ws, next, append(co, ws[t][next[t]-1]), f)
-		next[t]--
+		w := ws[t][placed[t]]
+		if !fits(w, co) {
+			continue
+		}
+		placed[t]++
+		err := interleave(ws, placed, append(co, w), fits, f)
+		placed[t]--
 		if err != nil {
 			return err
 		}
@@ -322,4 +361,31 @@ func interleave(ws [][]model.EventRef, next []int, co []model.EventRef, f func([
 		return f(co)
 	}
 	return nil
+}
+
+// coherent reports whether location l of g, whose accesses by thread are
+// acc, is SC per location: no thread sees modification order go back (a
+// write stands at its place, a read at its source's, and a write comes
+// strictly after what came before it).
+func coherent(g *model.Graph, l model.Loc, acc [][]model.EventRef) bool {
+	for _, th := range acc {
+		at := 0 // the thread's position in co so far (0: the initial write)
+		for _, ref := range th {
+			switch e := g.Ev(ref); e.Kind {
+			case model.KWrite:
+				p := g.CoPos(l, ref)
+				if p <= at {
+					return false
+				}
+				at = p
+			case model.KRead:
+				p := g.CoPos(l, e.Rf)
+				if p < at {
+					return false
+				}
+				at = p
+			}
+		}
+	}
+	return true
 }
