@@ -13,25 +13,15 @@ import (
 
 // BenchmarkDlsym covers the dlsym rows of docs/performance.md: the
 // catalogue's fixed variant with N callers.
-func BenchmarkDlsym(b *testing.B) {
-	pr, err := checker.Load("dlsym")
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, n := range []int{2, 3} {
-		inst, err := pr.Instance("fixed", map[string]string{"N": fmt.Sprint(n)})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, m := range []string{"sc", "rc11"} {
-			b.Run(fmt.Sprintf("N=%d/%s", n, m), func(b *testing.B) { benchExplore(b, inst.Prog, m) })
-		}
-	}
-}
+func BenchmarkDlsym(b *testing.B) { benchDlsym(b, "sc", "rc11") }
 
 // BenchmarkHardware covers the hardware rows of docs/performance.md: the
-// catalogue's fixed dlsym under arm and riscv, explored by speculation.
-func BenchmarkHardware(b *testing.B) {
+// same under arm and riscv, explored by speculation.
+func BenchmarkHardware(b *testing.B) { benchDlsym(b, "arm", "riscv") }
+
+// benchDlsym explores the catalogue's fixed dlsym with 2 and 3 callers
+// under each model.
+func benchDlsym(b *testing.B, models ...string) {
 	pr, err := checker.Load("dlsym")
 	if err != nil {
 		b.Fatal(err)
@@ -41,7 +31,7 @@ func BenchmarkHardware(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, m := range []string{"arm", "riscv"} {
+		for _, m := range models {
 			b.Run(fmt.Sprintf("N=%d/%s", n, m), func(b *testing.B) { benchExplore(b, inst.Prog, m) })
 		}
 	}

@@ -359,7 +359,9 @@ func (p *Program) step(t int, st *ThreadState) (Action, error) {
 			if err != nil {
 				return errAt(err)
 			}
-			st.Ctrl = st.Ctrl.Union(d)
+			if !in.NoCtrl {
+				st.Ctrl = st.Ctrl.Union(d)
+			}
 			if v != 0 {
 				st.PC = in.Target
 			} else {

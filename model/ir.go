@@ -226,7 +226,13 @@ type Instr struct {
 	// pruning of the executions where it is false: a thread that waits
 	// while its condition stays false forever is deadlocked. Its
 	// condition's evaluation starts at Target.
-	Await  bool
+	Await bool
+	// NoCtrl marks an OpBranch that is part of one C operation (a litmus
+	// compare_exchange's store of the value it saw): it makes no control
+	// dependency, since the compiled code decides that store without a
+	// branch on ARM (CSET), and the RISC-V model adds the dependency of
+	// its own LR/SC branch itself.
+	NoCtrl bool
 	N      int // OpChoose: number of choices
 	Target int // OpBranch, OpJump
 	Msg    string

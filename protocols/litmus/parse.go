@@ -728,7 +728,7 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 		p.emit(model.Instr{Op: model.OpLoad, Dst: exp, Dst2: model.NoReg, Addr: args[1], Ord: model.NA, Pos: argToks[1].Pos, Text: "*" + args[1].Format(p.prog, p.th.Regs)})
 		p.emit(model.Instr{Op: model.OpCAS, Dst: old, Dst2: ok, Addr: args[0], Expected: model.RegExpr(exp), Val: args[2],
 			Ord: o[0], FailOrd: o[1], Weak: op == "compare_exchange_weak", Pos: t.Pos, Text: text})
-		br := p.emit(model.Instr{Op: model.OpBranch, Cond: model.RegExpr(ok), Pos: t.Pos})
+		br := p.emit(model.Instr{Op: model.OpBranch, Cond: model.RegExpr(ok), NoCtrl: true, Pos: t.Pos})
 		p.emit(model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: args[1], Val: model.RegExpr(old), Ord: model.NA, Pos: argToks[1].Pos, Text: "*" + args[1].Format(p.prog, p.th.Regs) + " = (value seen)"})
 		p.th.Code[br].Target = len(p.th.Code)
 		return model.RegExpr(ok), nil
