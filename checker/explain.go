@@ -34,7 +34,16 @@ func (x *Explanation) Axioms() []string { return sortedAxioms(x.ByAxiom) }
 // each candidate execution producing it.
 func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt Options) (*Explanation, error) {
 	x := &Explanation{Prog: p, Model: m, Outcome: outcome, ByAxiom: map[string]int{}}
-	_, err := ExploreReference(p, Candidates(), opt, func(e *Execution) {
+	cands, explore := Candidates(), ExploreReference
+	if m.LoadBuffering {
+		// Cycles in po ∪ rf are the model's to judge: enumerate those
+		// candidates too, by speculation (which builds only candidates
+		// coherent per location, as every model requires).
+		c := *cands
+		c.LoadBuffering = true
+		cands, explore = &c, Explore
+	}
+	_, err := explore(p, cands, opt, func(e *Execution) {
 		if !outcome.Eval(&e.Final) {
 			return
 		}

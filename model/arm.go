@@ -63,6 +63,12 @@ var armModel = Register(&Model{
 	Strength:      3,
 	Unordered:     unorderedC11,
 	Stale:         hwStale("ARM", armLocal),
+	Parts: func(x *Exec, axiom string) []Part {
+		if axiom == "external" {
+			return armParts(x)
+		}
+		return nil
+	},
 })
 
 // armLocal is ARM's ordering within a thread: ordered-before's own pairs
@@ -70,14 +76,15 @@ var armModel = Register(&Model{
 var armLocal = Let("lob", func(x *Exec) Relation { return x.Of(armOB).Inter(x.Po) })
 
 // armOB is the union whose closure is ARM's ordered-before.
-var armOB = Let("ob", func(x *Exec) Relation {
+var armOB = Let("ob", func(x *Exec) Relation { return union(x, armParts(x)) })
+
+// armParts are the relations ordered-before is the closure of, named for
+// explanations.
+func armParts(x *Exec) []Part {
 	h := hwBase(x, true)
 	ca := x.Fr.Union(x.Co)
-	obs := x.External(x.Rf.Union(ca))
 	acq, rel, full, ld := armTags(x)
 	d := h.deps
-	dob := d.addr.Union(d.data, d.ctrl.Rng(x.W), d.addr.Seq(x.Po).Rng(x.W), d.addr.Union(d.data).Seq(h.lrs).Rng(x.R))
-	aob := x.Rmw.Union(x.Rmw.Seq(h.lrs).Rng(acq))
 	alRMW := x.Rmw.Dom(acq).Rng(rel)
 	afterAL := NewSet(x.N)
 	x.Rmw.Each(func(r, w int) {
@@ -85,15 +92,27 @@ var armOB = Let("ob", func(x *Exec) Relation {
 			afterAL.Add(w)
 		}
 	})
-	bob := h.fences(x, full, h.M, h.M).Union(
-		h.fences(x, ld, x.R, h.M),
-		x.Po.Dom(afterAL).Rng(h.M),
-		x.Po.Dom(rel).Rng(acq),
-		x.Po.Dom(acq).Rng(h.M),
-		x.Po.Dom(h.M).Rng(rel))
-	haz := h.poLoc.Dom(x.R).Rng(x.R).Seq(x.External(ca)).Rng(x.W)
-	return obs.Union(h.poLoc.Rng(x.W), dob, aob, bob, haz)
-})
+	return []Part{
+		{"is read by another thread (rfe)", x.External(x.Rf)},
+		{"reads what another thread overwrites (fre)", x.External(x.Fr)},
+		{"is overwritten by another thread (coe)", x.External(x.Co)},
+		{"address dependency", d.addr},
+		{"data dependency", d.data},
+		{"control dependency to a write", d.ctrl.Rng(x.W)},
+		{"address dependency, then a later write", d.addr.Seq(x.Po).Rng(x.W)},
+		{"dependency through a store and the next load of its location", d.addr.Union(d.data).Seq(h.lrs).Rng(x.R)},
+		{"read-modify-write", x.Rmw},
+		{"read-modify-write, then its thread's load-acquire of the location", x.Rmw.Seq(h.lrs).Rng(acq)},
+		{"DMB ISH between them", h.fences(x, full, h.M, h.M)},
+		{"DMB ISHLD after the read", h.fences(x, ld, x.R, h.M)},
+		{"acquire-release read-modify-write before", x.Po.Dom(afterAL).Rng(h.M)},
+		{"store-release (STLR) then load-acquire (LDAR)", x.Po.Dom(rel).Rng(acq)},
+		{"load-acquire (LDAR) before", x.Po.Dom(acq).Rng(h.M)},
+		{"store-release (STLR) after", x.Po.Dom(h.M).Rng(rel)},
+		{"a write to the same location after", h.poLoc.Rng(x.W)},
+		{"reads of one location, the later one reading what another thread overwrites", h.poLoc.Dom(x.R).Rng(x.R).Seq(x.External(ca)).Rng(x.W)},
+	}
+}
 
 // armTags returns the acquire reads (A), release writes (L) and the
 // events that compile to DMB ISH and DMB ISHLD.

@@ -320,7 +320,8 @@ func (g *Graph) Spawner(t int) (EventRef, bool) {
 // Steps orders the events of g for presentation, initial writes
 // omitted: an order of po ∪ rf ∪ co ∪ fr when there is one (each read then
 // reads the last write before it, as on an SC machine), else of po ∪ rf ∪
-// co, else of po ∪ rf; a thread keeps running while it can.
+// co, else of po ∪ rf, else (load buffering) of po alone; a thread keeps
+// running while it can.
 func (g *Graph) Steps() []EventRef { return g.StepsBy(nil, Relation{}) }
 
 // StepsBy orders the events of g for presentation as Steps does, and
@@ -346,7 +347,7 @@ func (g *Graph) StepsBy(x *Exec, order Relation) []EventRef {
 		if extra && before == nil {
 			continue
 		}
-		for _, level := range []int{2, 1, 0} {
+		for _, level := range []int{2, 1, 0, -1} {
 			b := before
 			if !extra {
 				b = nil
@@ -359,8 +360,10 @@ func (g *Graph) StepsBy(x *Exec, order Relation) []EventRef {
 	return nil
 }
 
-// topo sorts the events by po ∪ rf (level 0), ∪ co (1), ∪ fr (2) and,
-// when before is not nil, by what it demands; nil if cyclic.
+// topo sorts the events by po ∪ rf (level 0), ∪ co (1), ∪ fr (2), or by
+// po alone (level -1: where load buffering makes po ∪ rf cyclic, a read
+// may come before the write it reads) and, when before is not nil, by
+// what it demands; nil if cyclic.
 func (g *Graph) topo(level int, before func(EventRef, func(EventRef) bool) bool) []EventRef {
 	next := make([]int, len(g.Threads))
 	done := func(r EventRef) bool { return r.IsInit() || int(r.I) < next[r.T] }
@@ -389,7 +392,7 @@ func (g *Graph) topo(level int, before func(EventRef, func(EventRef) bool) bool)
 		e := &g.Threads[t][next[t]]
 		switch e.Kind {
 		case KRead:
-			if !done(e.Rf) {
+			if level >= 0 && !done(e.Rf) {
 				return false
 			}
 		case KWrite:

@@ -56,11 +56,103 @@ type Model struct {
 	// Fast, when set, decides consistency as the axioms do but faster, or
 	// says it cannot (decided false) and the axioms decide.
 	Fast func(g *Graph) (consistent, decided bool)
+	// Parts, when set, names the relations whose union is the relation of
+	// the acyclicity axiom named axiom (nil for another axiom), so that an
+	// explanation can say what each edge of a cycle is (Cycle).
+	Parts func(x *Exec, axiom string) []Part
 	// Order is an order of events every consistent execution respects
 	// beyond po, rf, co and fr, which a counterexample's presentation
 	// follows where it can: RC11's psc, the order of seq_cst events. Nil
 	// when there is none.
 	Order *Derived
+}
+
+// Part is a named relation: one way events of an execution are ordered.
+type Part struct {
+	Name string
+	Rel  Relation
+}
+
+// union returns the union of the parts' relations.
+func union(x *Exec, parts []Part) Relation {
+	out := NewRelation(x.N)
+	for _, p := range parts {
+		out = out.Union(p.Rel)
+	}
+	return out
+}
+
+// Cycle returns a shortest cycle of the relation of m's acyclicity axiom
+// named axiom in x, as exec indices (the first event closes it), and what
+// each edge is: the first of m's Parts holding it, else the relation's
+// name. It returns nil when the axiom is not an acyclicity axiom of m or
+// holds of x.
+func (m *Model) Cycle(x *Exec, axiom string) (cycle []int, edges []string) {
+	var a *Axiom
+	for i := range m.Axioms {
+		if m.Axioms[i].Name == axiom && m.Axioms[i].Test == Acyclic {
+			a = &m.Axioms[i]
+		}
+	}
+	if a == nil {
+		return nil, nil
+	}
+	r := x.Of(a.Rel)
+	for s := 0; s < x.N; s++ {
+		// breadth first from s, back to s
+		prev := make([]int, x.N)
+		for i := range prev {
+			prev[i] = -1
+		}
+		queue := []int{s}
+		found := -1
+		for len(queue) > 0 && found < 0 {
+			i := queue[0]
+			queue = queue[1:]
+			for j := 0; j < x.N && found < 0; j++ {
+				if !r.Has(i, j) {
+					continue
+				}
+				if j == s {
+					found = i
+				} else if prev[j] < 0 {
+					prev[j] = i
+					queue = append(queue, j)
+				}
+			}
+		}
+		if found < 0 {
+			continue
+		}
+		path := []int{}
+		for i := found; i != s; i = prev[i] {
+			path = append(path, i)
+		}
+		path = append(path, s)
+		slices.Reverse(path)
+		if cycle == nil || len(path) < len(cycle) {
+			cycle = path
+		}
+	}
+	if cycle == nil {
+		return nil, nil
+	}
+	var parts []Part
+	if m.Parts != nil {
+		parts = m.Parts(x, axiom)
+	}
+	for k, i := range cycle {
+		j := cycle[(k+1)%len(cycle)]
+		name := a.Rel.Name
+		for _, p := range parts {
+			if p.Rel.Has(i, j) {
+				name = p.Name
+				break
+			}
+		}
+		edges = append(edges, name)
+	}
+	return cycle, edges
 }
 
 // Axiom is a named constraint on executions, as a herd7 .cat file states

@@ -291,3 +291,38 @@ func TestRaceModel(t *testing.T) {
 		})
 	}
 }
+
+// TestCycle checks the cycles the hardware models name for message
+// passing with release and acquire: ARM's STLR and LDAR, RVWMO's fences
+// around the store and after the load, each with the observations between
+// the threads.
+func TestCycle(t *testing.T) {
+	mp := shape{threads: [][]Event{{wr(X, 1, Rlx), wr(Y, 1, Rel)}, {rd(Y, Acq, ref(0, 1)), rd(X, Rlx, InitRef(X))}}}
+	for _, c := range []struct {
+		model, axiom string
+		want         []string
+	}{
+		{"arm", "external", []string{"is read by another thread (rfe)", "load-acquire (LDAR) before", "reads what another thread overwrites (fre)", "store-release (STLR) after"}},
+		{"riscv", "Model", []string{"a fence between them (r4)", "a fence between them (r4)", "is read by another thread (rfe)", "reads what is overwritten by (fr)"}},
+		{"sc", "sc", []string{"po | rf | co | fr", "po | rf | co | fr", "po | rf | co | fr", "po | rf | co | fr"}},
+	} {
+		t.Run(c.model, func(t *testing.T) {
+			m, err := Lookup(c.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x := NewExec(mp.graph())
+			cycle, edges := m.Cycle(x, c.axiom)
+			if len(cycle) != len(edges) {
+				t.Fatalf("%d events, %d edges", len(cycle), len(edges))
+			}
+			slices.Sort(edges)
+			if !slices.Equal(edges, c.want) {
+				t.Errorf("edges %q, want %q", edges, c.want)
+			}
+			if cycle, _ := m.Cycle(x, "no such axiom"); cycle != nil {
+				t.Errorf("a cycle for an unknown axiom: %v", cycle)
+			}
+		})
+	}
+}

@@ -61,34 +61,50 @@ var riscvModel = Register(&Model{
 	Strength:      3,
 	Unordered:     unorderedC11,
 	Stale:         hwStale("RISC-V", riscvPPO),
+	Parts: func(x *Exec, axiom string) []Part {
+		if axiom != "Model" {
+			return nil
+		}
+		return append([]Part{
+			{"is overwritten by (co)", x.Co},
+			{"is read by another thread (rfe)", x.External(x.Rf)},
+			{"reads what is overwritten by (fr)", x.Fr},
+		}, riscvPPOParts(x)...)
+	},
 })
 
 // riscvPPO is RVWMO's preserved program order.
-var riscvPPO = Let("ppo", func(x *Exec) Relation {
+var riscvPPO = Let("ppo", func(x *Exec) Relation { return union(x, riscvPPOParts(x)) })
+
+// riscvPPOParts are the rules of preserved program order, named for
+// explanations.
+func riscvPPOParts(x *Exec) []Part {
 	h := hwBase(x, false)
 	aq, rl := riscvTags(x)
 	M := h.M
 	poLocW := h.poLoc.Opt().Rng(x.W).Seq(h.poLoc)
-	r1 := h.poLoc.Rng(x.W)
 	sourced := NewSet(x.N) // reads with a source (all, but in a partial graph)
 	x.Rf.Each(func(_, r int) { sourced.Add(r) })
-	r2 := h.poLoc.Minus(poLocW).Dom(sourced).Rng(sourced).Minus(x.Rf.Inverse().Seq(x.Rf))
-	r3 := x.Internal(x.Rf).Dom(h.rmwW).Rng(x.R)
-	r4 := riscvFences(x, h)
-	r5 := x.Po.Dom(aq).Rng(M)
-	r6 := x.Po.Dom(M).Rng(rl)
 	rcsc := aq.Union(rl)
-	r7 := x.Po.Dom(rcsc).Rng(rcsc)
 	d := h.deps
 	// The compare-exchange's branch (bne) on the value it read.
 	ctrl := d.ctrl.Union(x.Po.Dom(h.cas))
-	r9 := d.addr
-	r10 := d.data.Rng(x.W)
-	r11 := ctrl.Rng(x.W)
-	r12 := d.addr.Union(d.data).Rng(x.W).Seq(x.Internal(x.Rf)).Rng(x.R)
-	r13 := d.addr.Seq(x.Po).Rng(x.W)
-	return r1.Union(r2, r3, r4, r5, r6, r7, x.Rmw, r9, r10, r11, r12, r13)
-})
+	return []Part{
+		{"a write to the same location after (r1)", h.poLoc.Rng(x.W)},
+		{"reads of one location reading different writes (r2)", h.poLoc.Minus(poLocW).Dom(sourced).Rng(sourced).Minus(x.Rf.Inverse().Seq(x.Rf))},
+		{"an AMO or SC's write read by its own thread (r3)", x.Internal(x.Rf).Dom(h.rmwW).Rng(x.R)},
+		{"a fence between them (r4)", riscvFences(x, h)},
+		{"acquire annotation (.aq) before (r5)", x.Po.Dom(aq).Rng(M)},
+		{"release annotation (.rl) after (r6)", x.Po.Dom(M).Rng(rl)},
+		{"RCsc annotations on both (r7)", x.Po.Dom(rcsc).Rng(rcsc)},
+		{"AMO or LR/SC pair (r8)", x.Rmw},
+		{"address dependency (r9)", d.addr},
+		{"data dependency (r10)", d.data.Rng(x.W)},
+		{"control dependency to a write (r11)", ctrl.Rng(x.W)},
+		{"dependency to a write its thread reads back (r12)", d.addr.Union(d.data).Rng(x.W).Seq(x.Internal(x.Rf)).Rng(x.R)},
+		{"address dependency, then a later write (r13)", d.addr.Seq(x.Po).Rng(x.W)},
+	}
+}
 
 // riscvTags returns the events with an acquire (.aq or .aqrl) and a
 // release (.rl or .aqrl) annotation: those of AMOs and LR/SC pairs.

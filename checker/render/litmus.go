@@ -54,7 +54,11 @@ func Explanation(w io.Writer, x *checker.Explanation) {
 		fmt.Fprintf(w, "%s is allowed by %s; a witness execution:\n", cond, m.Name)
 		fmt.Fprint(w, Witness(&checker.Witness{Execution: x.Witness}))
 	case x.Candidates == 0:
-		fmt.Fprintf(w, "%s is forbidden by %s: no candidate execution produces it; its values could only come out of thin air (a cycle in po ∪ rf), which no-thin-air forbids\n", cond, m.Name)
+		if m.LoadBuffering {
+			fmt.Fprintf(w, "%s is forbidden by %s: no candidate execution coherent per location produces it\n", cond, m.Name)
+		} else {
+			fmt.Fprintf(w, "%s is forbidden by %s: no candidate execution produces it; its values could only come out of thin air (a cycle in po ∪ rf), which no-thin-air forbids\n", cond, m.Name)
+		}
 	default:
 		var parts []string
 		for _, ax := range x.Axioms() {
@@ -62,6 +66,42 @@ func Explanation(w io.Writer, x *checker.Explanation) {
 		}
 		fmt.Fprintf(w, "%s is forbidden by %s: each of the %d candidate executions producing it violates an axiom: %s\n", cond, m.Name, x.Candidates, strings.Join(parts, ", "))
 		fmt.Fprintf(w, "for instance, this one violates %s:\n", x.Axiom)
-		fmt.Fprint(w, Witness(&checker.Witness{Execution: x.Example}))
+		ex := &checker.Witness{Execution: x.Example}
+		fmt.Fprint(w, Witness(ex))
+		if line := cycleLine(ex, x.Axiom); line != "" {
+			fmt.Fprintln(w, line)
+		}
 	}
+}
+
+// cycleLine names the cycle by which a candidate violates the
+// acyclicity axiom named axiom, in its model's terms where the model
+// names the parts of the axiom ("step 2 —control dependency to a write→
+// step 4 —…→ step 2"); "" when the axiom is not one of acyclicity.
+func cycleLine(w *checker.Witness, axiom string) string {
+	x, refs := presentation(w)
+	cycle, edges := w.Model.Cycle(x, axiom)
+	if cycle == nil {
+		return ""
+	}
+	num := map[model.EventRef]int{}
+	for i, r := range refs {
+		num[r] = i + 1
+	}
+	name := func(i int) string {
+		r := x.Refs[i]
+		if r.IsInit() {
+			return "init " + x.G.Prog.Locs[r.I].Name
+		}
+		if n, ok := num[r]; ok {
+			return fmt.Sprintf("step %d", n)
+		}
+		return "an event left out"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "       the cycle: %s", name(cycle[0]))
+	for k := range cycle {
+		fmt.Fprintf(&b, " —%s→ %s", edges[k], name(cycle[(k+1)%len(cycle)]))
+	}
+	return b.String()
 }
