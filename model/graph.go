@@ -347,7 +347,7 @@ func (g *Graph) StepsBy(x *Exec, order Relation) []EventRef {
 		if extra && before == nil {
 			continue
 		}
-		for _, level := range []int{2, 1, 0, -1} {
+		for _, level := range []int{2, 1, 0} {
 			b := before
 			if !extra {
 				b = nil
@@ -357,7 +357,7 @@ func (g *Graph) StepsBy(x *Exec, order Relation) []EventRef {
 			}
 		}
 	}
-	return nil
+	return g.topo(-1, nil) // load buffering: program order alone
 }
 
 // topo sorts the events by po ∪ rf (level 0), ∪ co (1), ∪ fr (2), or by
