@@ -103,7 +103,8 @@ func (s *SimResult) Violated() bool {
 // Simulate runs p under m opt.Runs times, each time walking one execution:
 // a scheduler picks the thread, and each read or write takes one of its
 // consistent choices uniformly at random; each run is judged on props.
-// The same seed gives the same result.
+// The same seed gives the same result. Under a model that allows load
+// buffering the runs sample only the executions without it.
 func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions) (*SimResult, error) {
 	if opt.Runs <= 0 {
 		return nil, fmt.Errorf("the number of runs must be positive")

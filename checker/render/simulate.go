@@ -18,6 +18,9 @@ func Simulation(w io.Writer, s *checker.SimResult, m *model.Model) {
 	if s.Interrupted {
 		fmt.Fprintln(w, "interrupted: the statistics are those of the runs done")
 	}
+	if m.LoadBuffering {
+		fmt.Fprintf(w, "note: runs follow program order and reads-from, so they never show a load reading a later store of its own thread (load buffering), which %s allows; explore finds those\n", m.Name)
+	}
 	fmt.Fprintln(w)
 	width := 0
 	for _, p := range s.Properties {
