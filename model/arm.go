@@ -75,14 +75,33 @@ var armModel = Register(&Model{
 // without the observations between threads.
 var armLocal = Let("lob", func(x *Exec) Relation { return x.Of(armOB).Inter(x.Po) })
 
-// armOB is the union whose closure is ARM's ordered-before.
-var armOB = Let("ob", func(x *Exec) Relation { return union(x, armParts(x)) })
+// armOB is the union whose closure is ARM's ordered-before: its parts
+// within a thread, which depend on the events alone, and those between.
+var armOB = Let("ob", func(x *Exec) Relation {
+	return x.Of(armLOB).Union(union(x, armObserved(x)))
+})
+
+// armLOB is the union of ARM's ordering parts within a thread.
+var armLOB = LetStatic("lob parts", func(x *Exec) Relation { return union(x, armLocalParts(x)) })
 
 // armParts are the relations ordered-before is the closure of, named for
 // explanations.
-func armParts(x *Exec) []Part {
+func armParts(x *Exec) []Part { return append(armObserved(x), armLocalParts(x)...) }
+
+// armObserved are the parts of ordered-before that rf, co and fr make.
+func armObserved(x *Exec) []Part {
 	h := hwBase(x, true)
-	ca := x.Fr.Union(x.Co)
+	return []Part{
+		{"is read by another thread (rfe)", x.External(x.Rf)},
+		{"reads what another thread overwrites (fre)", x.External(x.Fr)},
+		{"is overwritten by another thread (coe)", x.External(x.Co)},
+		{"reads of one location, the later one reading what another thread overwrites", h.poLoc.Dom(x.R).Rng(x.R).Seq(x.External(x.Fr.Union(x.Co))).Rng(x.W)},
+	}
+}
+
+// armLocalParts are the parts of ordered-before within a thread.
+func armLocalParts(x *Exec) []Part {
+	h := hwBase(x, true)
 	acq, rel, full, ld := armTags(x)
 	d := h.deps
 	alRMW := x.Rmw.Dom(acq).Rng(rel)
@@ -93,9 +112,6 @@ func armParts(x *Exec) []Part {
 		}
 	})
 	return []Part{
-		{"is read by another thread (rfe)", x.External(x.Rf)},
-		{"reads what another thread overwrites (fre)", x.External(x.Fr)},
-		{"is overwritten by another thread (coe)", x.External(x.Co)},
 		{"address dependency", d.addr},
 		{"data dependency", d.data},
 		{"control dependency to a write", d.ctrl.Rng(x.W)},
@@ -110,7 +126,6 @@ func armParts(x *Exec) []Part {
 		{"load-acquire (LDAR) before", x.Po.Dom(acq).Rng(h.M)},
 		{"store-release (STLR) after", x.Po.Dom(h.M).Rng(rel)},
 		{"a write to the same location after", h.poLoc.Rng(x.W)},
-		{"reads of one location, the later one reading what another thread overwrites", h.poLoc.Dom(x.R).Rng(x.R).Seq(x.External(ca)).Rng(x.W)},
 	}
 }
 

@@ -19,7 +19,8 @@ type Exec struct {
 
 	Po, Rf, Co, Fr, Rmw, SameLoc, Ext Relation
 
-	derived []Relation // derived relations computed so far, by Rel.id
+	derived []Relation   // derived relations computed so far, by Rel.id
+	hw      [2]*hwEvents // the hardware models' view, without and with dependencies through memory
 }
 
 // NewExec indexes g.
@@ -150,16 +151,40 @@ func NewExec(g *Graph) *Exec {
 // Of returns the value of the derived relation r in x, computing it at
 // most once.
 func (x *Exec) Of(r *Derived) Relation {
-	if r.id >= len(x.derived) {
+	x.grow(r.id)
+	if x.derived[r.id].b == nil {
+		x.derived[r.id] = r.def(x)
+	}
+	return x.derived[r.id]
+}
+
+// grow makes room for derived relation id.
+func (x *Exec) grow(id int) {
+	if id >= len(x.derived) {
 		relsMu.Lock()
 		n := nrels
 		relsMu.Unlock()
 		x.derived = append(x.derived, make([]Relation, n-len(x.derived))...)
 	}
-	if x.derived[r.id].b == nil {
-		x.derived[r.id] = r.def(x)
+}
+
+// Keep reuses in x the static relations (LetStatic) that prev, an Exec of
+// a graph with the same events, has computed: a search that varies only
+// reads-from and modification order computes them once.
+func (x *Exec) Keep(prev *Exec) {
+	if prev == nil {
+		return
 	}
-	return x.derived[r.id]
+	x.hw = prev.hw
+	relsMu.Lock()
+	st := statics
+	relsMu.Unlock()
+	for _, r := range st {
+		if r.id < len(prev.derived) && prev.derived[r.id].b != nil {
+			x.grow(r.id)
+			x.derived[r.id] = prev.derived[r.id]
+		}
+	}
 }
 
 // Index returns the index of event r, or -1 if it is not a memory event.

@@ -124,8 +124,20 @@ type hwEvents struct {
 	after  func(j int) Set // the events po-after j
 }
 
-// hwBase computes x's hwEvents.
+// hwBase returns x's hwEvents, computing them once.
 func hwBase(x *Exec, throughMemory bool) *hwEvents {
+	k := 0
+	if throughMemory {
+		k = 1
+	}
+	if x.hw[k] == nil {
+		x.hw[k] = newHWEvents(x, throughMemory)
+	}
+	return x.hw[k]
+}
+
+// newHWEvents computes x's hwEvents.
+func newHWEvents(x *Exec, throughMemory bool) *hwEvents {
 	h := &hwEvents{M: x.R.Union(x.W), poLoc: x.Po.Inter(x.SameLoc), cas: NewSet(x.N), rmwW: NewSet(x.N)}
 	ww := h.poLoc.Dom(x.W).Rng(x.W)
 	h.lrs = h.poLoc.Dom(x.W).Rng(x.R).Minus(ww.Seq(h.poLoc))

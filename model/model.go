@@ -303,8 +303,9 @@ type Derived struct {
 }
 
 var (
-	relsMu sync.Mutex
-	nrels  int
+	relsMu  sync.Mutex
+	nrels   int
+	statics []*Derived // the relations LetStatic defined
 )
 
 // Let defines a derived relation called name, computed by def (which may
@@ -314,6 +315,17 @@ func Let(name string, def func(x *Exec) Relation) *Derived {
 	defer relsMu.Unlock()
 	nrels++
 	return &Derived{Name: name, def: def, id: nrels - 1}
+}
+
+// LetStatic defines a derived relation that depends on an execution's
+// events alone, not on what its reads read or on modification order: an
+// Exec of a graph with the same events reuses it (Exec.Keep).
+func LetStatic(name string, def func(x *Exec) Relation) *Derived {
+	d := Let(name, def)
+	relsMu.Lock()
+	statics = append(statics, d)
+	relsMu.Unlock()
+	return d
 }
 
 var (

@@ -73,26 +73,31 @@ var riscvModel = Register(&Model{
 	},
 })
 
-// riscvPPO is RVWMO's preserved program order.
-var riscvPPO = Let("ppo", func(x *Exec) Relation { return union(x, riscvPPOParts(x)) })
+// riscvPPO is RVWMO's preserved program order: its rules that depend on
+// the events alone, and those that read rf.
+var riscvPPO = Let("ppo", func(x *Exec) Relation {
+	return x.Of(riscvStaticPPO).Union(union(x, riscvReadingParts(x)))
+})
+
+// riscvStaticPPO is the union of the rules that depend on the events alone.
+var riscvStaticPPO = LetStatic("ppo of the events", func(x *Exec) Relation { return union(x, riscvStaticParts(x)) })
 
 // riscvPPOParts are the rules of preserved program order, named for
 // explanations.
-func riscvPPOParts(x *Exec) []Part {
+func riscvPPOParts(x *Exec) []Part { return append(riscvStaticParts(x), riscvReadingParts(x)...) }
+
+// riscvStaticParts are the rules of preserved program order that depend
+// on the events alone.
+func riscvStaticParts(x *Exec) []Part {
 	h := hwBase(x, false)
 	aq, rl := riscvTags(x)
 	M := h.M
-	poLocW := h.poLoc.Opt().Rng(x.W).Seq(h.poLoc)
-	sourced := NewSet(x.N) // reads with a source (all, but in a partial graph)
-	x.Rf.Each(func(_, r int) { sourced.Add(r) })
 	rcsc := aq.Union(rl)
 	d := h.deps
 	// The compare-exchange's branch (bne) on the value it read.
 	ctrl := d.ctrl.Union(x.Po.Dom(h.cas))
 	return []Part{
 		{"a write to the same location after (r1)", h.poLoc.Rng(x.W)},
-		{"reads of one location reading different writes (r2)", h.poLoc.Minus(poLocW).Dom(sourced).Rng(sourced).Minus(x.Rf.Inverse().Seq(x.Rf))},
-		{"an AMO or SC's write read by its own thread (r3)", x.Internal(x.Rf).Dom(h.rmwW).Rng(x.R)},
 		{"a fence between them (r4)", riscvFences(x, h)},
 		{"acquire annotation (.aq) before (r5)", x.Po.Dom(aq).Rng(M)},
 		{"release annotation (.rl) after (r6)", x.Po.Dom(M).Rng(rl)},
@@ -101,8 +106,21 @@ func riscvPPOParts(x *Exec) []Part {
 		{"address dependency (r9)", d.addr},
 		{"data dependency (r10)", d.data.Rng(x.W)},
 		{"control dependency to a write (r11)", ctrl.Rng(x.W)},
-		{"dependency to a write its thread reads back (r12)", d.addr.Union(d.data).Rng(x.W).Seq(x.Internal(x.Rf)).Rng(x.R)},
 		{"address dependency, then a later write (r13)", d.addr.Seq(x.Po).Rng(x.W)},
+	}
+}
+
+// riscvReadingParts are the rules of preserved program order that read rf.
+func riscvReadingParts(x *Exec) []Part {
+	h := hwBase(x, false)
+	d := h.deps
+	poLocW := h.poLoc.Opt().Rng(x.W).Seq(h.poLoc)
+	sourced := NewSet(x.N) // reads with a source (all, but in a partial graph)
+	x.Rf.Each(func(_, r int) { sourced.Add(r) })
+	return []Part{
+		{"reads of one location reading different writes (r2)", h.poLoc.Minus(poLocW).Dom(sourced).Rng(sourced).Minus(x.Rf.Inverse().Seq(x.Rf))},
+		{"an AMO or SC's write read by its own thread (r3)", x.Internal(x.Rf).Dom(h.rmwW).Rng(x.R)},
+		{"dependency to a write its thread reads back (r12)", d.addr.Union(d.data).Rng(x.W).Seq(x.Internal(x.Rf)).Rng(x.R)},
 	}
 }
 

@@ -239,13 +239,23 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 			}
 		}
 	}
+	// consistent checks g, partial or complete, under the model; the
+	// relations that depend on the events alone are computed once, as
+	// every graph here has the same events.
+	var prev *model.Exec
+	consistent := func() bool {
+		x := model.NewExec(g)
+		x.Keep(prev)
+		prev = x
+		return r.Model.Check(x) == ""
+	}
 	var loc func(l int) error
 	loc = func(l int) error {
 		if l == len(p.Locs) {
 			if err := r.Step(); err != nil {
 				return err
 			}
-			if !r.Consistent(g) {
+			if !consistent() {
 				return nil
 			}
 			for t := range pick {
@@ -288,7 +298,7 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 				}
 				// Prune: a partial graph the model rejects has no
 				// consistent completion.
-				if l+1 < len(p.Locs) && r.Model.Check(model.NewExec(g)) != "" {
+				if l+1 < len(p.Locs) && !consistent() {
 					return nil
 				}
 				return loc(l + 1)
