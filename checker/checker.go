@@ -99,6 +99,7 @@ const (
 	Interrupted     = engine.Interrupted
 	LoopBound       = engine.LoopBound
 	PreemptionBound = engine.PreemptionBound
+	MaxValues       = engine.MaxValues
 )
 
 // Explore visits every consistent complete execution of p under m exactly

@@ -107,9 +107,10 @@ const (
 	Interrupted           // Options.Context was cancelled
 	LoopBound             // a loop of the program reached its bound
 	PreemptionBound       // Options.PreemptionBound
+	MaxValues             // speculation met more values for a location than it guesses
 )
 
-var limitNames = [...]string{"", "max-executions", "max-graphs", "max-events", "max-memory", "timeout", "interrupted", "loop-bound", "preemption-bound"}
+var limitNames = [...]string{"", "max-executions", "max-graphs", "max-events", "max-memory", "timeout", "interrupted", "loop-bound", "preemption-bound", "max-values"}
 
 func (l Limit) String() string { return limitNames[l] }
 

@@ -8,7 +8,8 @@ import (
 )
 
 // maxDomain bounds the values speculation lets a read guess for one
-// location; a program that can write more is reported as bounded.
+// location; a program that can write more is reported as bounded
+// (engine.MaxValues).
 const maxDomain = 64
 
 // Speculate visits every consistent complete execution of r's program
@@ -16,9 +17,9 @@ const maxDomain = 64
 // load may read a write that its own thread makes only later, through
 // other threads. Explorers that add events in po ∪ rf order never build
 // such an execution. Speculate builds them as herd7 does: each read
-// guesses its value among those the program can write to its location
-// (found by a fixed point from the initial values), each thread runs on
-// its guesses alone, and every way of matching the reads of one run per
+// guesses its value among those other threads can write to its location
+// and its own thread's last write there (found in rounds, from the
+// initial values), each thread runs on its guesses alone, and every way of matching the reads of one run per
 // thread to writes of the values they guessed, in every modification
 // order, is put to the model. Its cost grows with the product of the
 // threads' runs and of the matchings, far faster than Explore's: it suits
@@ -75,7 +76,7 @@ func speculate(r *engine.Runner) error {
 						n++
 						if !written[t][e.Loc][e.Val] {
 							if len(written[t][e.Loc]) == maxDomain {
-								r.SetLimit(engine.MaxGraphs)
+								r.SetLimit(engine.MaxValues)
 								return engine.ErrStop
 							}
 							written[t][e.Loc][e.Val], grew = true, true
@@ -266,8 +267,14 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 			return r.Complete(g.Clone(), states)
 		}
 		placed := make([]int, len(p.Threads)) // per thread: how many of its writes to l co holds
+		// isPlaced: w is the initial write, or no later than the last of
+		// its thread's writes that co holds (they are placed in order).
 		isPlaced := func(w model.EventRef) bool {
-			return w.IsInit() || w != model.NoSource && slices.Index(writes[l][w.T], w) < placed[w.T]
+			if w.IsInit() {
+				return true
+			}
+			n := placed[w.T]
+			return n > 0 && writes[l][w.T][n-1].I >= w.I
 		}
 		// fits says whether write w may come next in co: an RMW's write
 		// right after what its read read; a thread's reads before w
