@@ -114,15 +114,21 @@ func single(n, i int) Set {
 
 // hwEvents are the sets and relations both hardware models start from.
 type hwEvents struct {
-	M      Set      // memory events: reads and writes, initial writes included
-	poLoc  Relation // po & loc
-	lrs    Relation // [W]; po & loc, with no write to the location between; [R]
-	cas    Set      // reads of compare-exchanges
-	rmwW   Set      // writes of read-modify-write instructions
-	deps   hwDeps
-	before func(j int) Set // the events po-before j
-	after  func(j int) Set // the events po-after j
+	M     Set      // memory events: reads and writes, initial writes included
+	poLoc Relation // po & loc
+	lrs   Relation // [W]; po & loc, with no write to the location between; [R]
+	cas   Set      // reads of compare-exchanges
+	rmwW  Set      // writes of read-modify-write instructions
+	deps  hwDeps
+	po    Relation // program order, and its inverse
+	poInv Relation
 }
+
+// before returns the events po-before j.
+func (h *hwEvents) before(j int) Set { return Set(h.poInv.row(j)) }
+
+// after returns the events po-after j.
+func (h *hwEvents) after(j int) Set { return Set(h.po.row(j)) }
 
 // hwBase returns x's hwEvents, computing them once.
 func hwBase(x *Exec, throughMemory bool) *hwEvents {
@@ -151,9 +157,7 @@ func newHWEvents(x *Exec, throughMemory bool) *hwEvents {
 		}
 	}
 	h.deps = dependencies(x, throughMemory)
-	inv := x.Po.Inverse()
-	h.before = func(j int) Set { return Set(inv.row(j)) }
-	h.after = func(j int) Set { return Set(x.Po.row(j)) }
+	h.po, h.poInv = x.Po, x.Po.Inverse()
 	return h
 }
 
@@ -193,10 +197,10 @@ func (h *hwEvents) fences(x *Exec, fs, pre, post Set) Relation {
 func hwStale(arch string, local *Derived) func(x *Exec, r, w int, step func(int) string) string {
 	return func(x *Exec, r, w int, step func(int) string) string {
 		ord := x.Of(local).Plus()
-		inv := x.Po.Inverse()
+		inv, rfe := x.Po.Inverse(), x.External(x.Rf)
 		var why string
 		Set(inv.row(r)).Inter(x.R).Each(func(a int) { // the reader's earlier reads, the latest last
-			if !ord.Has(a, r) && x.External(x.Rf).Has(x.Index(x.Evs[a].Rf), a) {
+			if !ord.Has(a, r) && rfe.Has(x.Index(x.Evs[a].Rf), a) {
 				why = fmt.Sprintf("on %s nothing orders %s before %s: no dependency from %s, no barrier between them, and %s is not an acquire load",
 					arch, step(a), step(r), step(a), step(a))
 			}
