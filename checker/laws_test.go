@@ -239,13 +239,42 @@ func cloneProgram(p *model.Program) *model.Program {
 // plain predicates: every candidate execution (any reads-from, any
 // modification order, as herd7 enumerates them) that the model accepts is
 // explored, and nothing else is.
+//
+// The candidates are built in po ∪ rf order, so under the models that allow
+// load buffering the executions with a po ∪ rf cycle have no candidate: the
+// explorer's are checked against the model's axioms one by one instead.
 func TestExplorerMatchesAxioms(t *testing.T) {
+	thin := *mustModel(t, "rc11")
+	thin.Name, thin.Axioms, thin.Fast, thin.Machine = "no-thin-air", thin.Axioms[:1], nil, nil
+	if thin.Axioms[0].Name != "no-thin-air" {
+		t.Fatal("rc11's axioms no longer start with no-thin-air")
+	}
 	rapid.Check(t, func(t *rapid.T) {
 		p := genProgram(t, litmusSized)
 		for _, m := range model.All() {
-			_, explored := outcomes(t, p, m, checker.Explore)
+			explored, seen := map[string]string{}, map[string]bool{}
+			st, err := checker.Explore(p, m, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
+				if seen[e.Graph.Key()] {
+					t.Fatalf("%s: execution visited twice:\n%s", m.Name, e.Graph)
+				}
+				seen[e.Graph.Key()] = true
+				x := model.NewExec(e.Graph)
+				if m.LoadBuffering && thin.Check(x) != "" {
+					if why := m.Check(x); why != "" {
+						t.Fatalf("%s: the explorer finds an execution that breaks %s:\n%s\n%s", m.Name, why, p, e.Graph)
+					}
+					return
+				}
+				explored[e.Graph.Key()] = e.Graph.String()
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Exhaustive() {
+				t.Skipf("%s: exploration exceeds the budget (%s)", m.Name, st.Limit)
+			}
 			accepted := map[string]string{}
-			st, err := checker.ExploreReference(p, checker.Candidates(), checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
+			st, err = checker.ExploreReference(p, checker.Candidates(), checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
 				if m.Check(model.NewExec(e.Graph)) == "" {
 					accepted[e.Graph.Key()] = e.Graph.String()
 				}
