@@ -16,8 +16,22 @@ import (
 func BenchmarkDlsym(b *testing.B) { benchDlsym(b, "sc", "rc11") }
 
 // BenchmarkHardware covers the hardware rows of docs/performance.md: the
-// same under arm and riscv, explored by speculation.
-func BenchmarkHardware(b *testing.B) { benchDlsym(b, "arm", "riscv") }
+// same under arm and riscv, explored by speculation, and execenv's pr2685,
+// the catalogue's slowest cell under them.
+func BenchmarkHardware(b *testing.B) {
+	benchDlsym(b, "arm", "riscv")
+	pr, err := checker.Load("execenv")
+	if err != nil {
+		b.Fatal(err)
+	}
+	inst, err := pr.Instance("pr2685", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range []string{"arm", "riscv"} {
+		b.Run("execenv-pr2685/"+m, func(b *testing.B) { benchExplore(b, inst.Prog, m) })
+	}
+}
 
 // benchDlsym explores the catalogue's fixed dlsym with 2 and 3 callers
 // under each model.

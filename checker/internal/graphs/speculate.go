@@ -240,6 +240,30 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 			}
 		}
 	}
+	// The locations one thread alone accesses go first: coherence leaves
+	// their sources and order no choice, so the model is put the partial
+	// graph only after a location shared by threads, where it prunes.
+	shared := func(l int) bool {
+		n := 0
+		for _, th := range acc[l] {
+			if len(th) > 0 {
+				n++
+			}
+		}
+		return n > 1
+	}
+	order := make([]int, 0, len(p.Locs))
+	for l := range p.Locs {
+		if !shared(l) {
+			order = append(order, l)
+		}
+	}
+	firstShared := len(order)
+	for l := range p.Locs {
+		if shared(l) {
+			order = append(order, l)
+		}
+	}
 	// consistent checks g, partial or complete, under the model; the
 	// relations that depend on the events alone are computed once, as
 	// every graph here has the same events.
@@ -250,9 +274,9 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 		prev = x
 		return r.Model.Check(x) == ""
 	}
-	var loc func(l int) error
-	loc = func(l int) error {
-		if l == len(p.Locs) {
+	var loc func(k int) error
+	loc = func(k int) error {
+		if k == len(order) {
 			if err := r.Step(); err != nil {
 				return err
 			}
@@ -266,6 +290,7 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 			}
 			return r.Complete(g.Clone(), states)
 		}
+		l := order[k]
 		placed := make([]int, len(p.Threads)) // per thread: how many of its writes to l co holds
 		// isPlaced: w is the initial write, or no later than the last of
 		// its thread's writes that co holds (they are placed in order).
@@ -305,10 +330,10 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 				}
 				// Prune: a partial graph the model rejects has no
 				// consistent completion.
-				if l+1 < len(p.Locs) && !consistent() {
+				if k >= firstShared && k+1 < len(order) && !consistent() {
 					return nil
 				}
-				return loc(l + 1)
+				return loc(k + 1)
 			})
 		})
 		g.Co[l] = nil
