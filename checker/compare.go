@@ -35,7 +35,7 @@ type Comparison struct {
 func (p *Protocol) Compare(opt CompareOptions) (*Comparison, error) {
 	c := &Comparison{Protocol: p, Props: p.PropNames(), Models: opt.Models}
 	if c.Models == nil {
-		c.Models = model.Defaults()
+		c.Models = model.All()
 	}
 	variants := opt.Variants
 	if variants == nil {

@@ -87,6 +87,20 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 	// | relaxed | FAIL | 113 |
 	// | seq-cst | ok | 49 |
 	//
+	// **arm**
+	//
+	// | variant | both-zero | executions |
+	// |---|---|---|
+	// | relaxed | FAIL | 4 |
+	// | seq-cst | ok | 3 |
+	//
+	// **riscv**
+	//
+	// | variant | both-zero | executions |
+	// |---|---|---|
+	// | relaxed | FAIL | 4 |
+	// | seq-cst | ok | 3 |
+	//
 	// **rc11**
 	//
 	// | variant | both-zero | states |

@@ -59,7 +59,6 @@ var armModel = Register(&Model{
 	},
 	HB:            HB,
 	LoadBuffering: true,
-	OptIn:         true,
 	Strength:      3,
 	Unordered:     unorderedC11,
 	Stale:         hwStale("ARM", armLocal),

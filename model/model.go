@@ -32,10 +32,6 @@ type Model struct {
 	// other threads. Explorers that build executions in po ∪ rf order
 	// cannot reach those; such a model is explored by speculation.
 	LoadBuffering bool
-	// OptIn keeps the model out of the lists checked when the user names
-	// none (compare's columns, the models a protocol's expect clauses are
-	// resolved over): its explorer is too slow for the catalogue's sizes.
-	OptIn bool
 	// Within names the models that allow every execution this one allows:
 	// the strength order (sc ⊆ tso ⊆ rc11, rc11-consume ⊆ rc11).
 	Within []string
@@ -380,21 +376,6 @@ func All() []*Model {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
 	return slices.Clone(registry)
-}
-
-// Defaults returns the models checked when the user names none: the
-// registered ones but those that are OptIn, strongest first.
-func Defaults() []*Model {
-	return slices.DeleteFunc(All(), func(m *Model) bool { return m.OptIn })
-}
-
-// DefaultNames returns the names of the Defaults.
-func DefaultNames() []string {
-	var out []string
-	for _, m := range Defaults() {
-		out = append(out, m.Name)
-	}
-	return out
 }
 
 // Names returns the names of the registered models, strongest first.

@@ -57,7 +57,6 @@ var riscvModel = Register(&Model{
 	},
 	HB:            HB,
 	LoadBuffering: true,
-	OptIn:         true,
 	Strength:      3,
 	Unordered:     unorderedC11,
 	Stale:         hwStale("RISC-V", riscvPPO),

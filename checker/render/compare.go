@@ -69,8 +69,8 @@ func elsewhere(c *checker.Comparison) string {
 	var notes []string
 	for _, prop := range c.Props {
 		var under, by []string
-		for i := range c.Cases {
-			for j, m := range c.Models {
+		for j, m := range c.Models {
+			for i := range c.Cases {
 				for _, p := range c.Reports[i][j].Props {
 					if p.Name == prop && p.Model != nil && p.Model != m {
 						if !slices.Contains(under, m.Name) {

@@ -79,7 +79,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&models, "models", nil, "models to compare (default: "+strings.Join(model.DefaultNames(), ",")+"; also "+strings.Join(optIn(), ",")+")")
+	cmd.Flags().StringSliceVar(&models, "models", nil, "models to compare (default: "+strings.Join(model.Names(), ",")+")")
 	cmd.Flags().StringSliceVar(&variants, "variants", nil, "variants to compare (default: all)")
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter for every variant, NAME=VALUE (repeatable)")
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, markdown, json or html (a page for a design review, with every counterexample)")
@@ -100,15 +100,4 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
-}
-
-// optIn names the models compare leaves out unless asked.
-func optIn() []string {
-	var out []string
-	for _, m := range model.All() {
-		if m.OptIn {
-			out = append(out, m.Name)
-		}
-	}
-	return out
 }

@@ -7,7 +7,7 @@ import (
 
 // TestExpectCatalogue resolves the catalogue's protocol files.
 func TestExpectCatalogue(t *testing.T) {
-	models := []string{"sc", "tso", "rc11", "rc11-consume"}
+	models := []string{"sc", "tso", "arm", "riscv", "rc11", "rc11-consume"}
 	for _, tc := range []struct {
 		file, params, variant, model, want string
 	}{
@@ -17,6 +17,9 @@ func TestExpectCatalogue(t *testing.T) {
 		{"dlsym", "", "consume", "rc11-consume", "holds"},
 		{"dlsym", "", "consume-indep", "rc11-consume", "data-race lib-init linearizability"},
 		{"dlsym", "", "fixed", "rc11", "holds"},
+		{"dlsym", "", "codegen", "arm", "data-race"},
+		{"dlsym", "", "consume-indep", "riscv", "data-race lib-init linearizability"},
+		{"dlsym", "", "fixed", "riscv", "holds"},
 		{"execenv", "", "original", "tso", "data-race deliver linearizability"},
 		{"execenv", "", "pr2685", "rc11", "holds"},
 		{"execenv", "", "temp-env", "sc", "start-once tls"},
@@ -27,6 +30,7 @@ func TestExpectCatalogue(t *testing.T) {
 		{"cluster", "", "original", "sc", "data-race deliver linearizability"},
 		{"cluster", "", "atomic-acqrel", "rc11", "deliver linearizability"},
 		{"cluster", "", "exc-in-env", "tso", "holds"},
+		{"cluster", "", "atomic-relaxed", "arm", "deliver linearizability"},
 	} {
 		t.Run(strings.Join([]string{tc.file, tc.params, tc.variant, tc.model}, "/"), func(t *testing.T) {
 			pr, err := ParseFile("../" + tc.file + "/" + tc.file + ".oc")
