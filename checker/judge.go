@@ -432,11 +432,14 @@ func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 type raceMemo map[*model.Model]PropResult
 
 // checkRaces is Check, taking the race verdict from memo when it is there
-// and leaving it there (memo may be nil).
+// and leaving it there (memo may be nil). A model races are judged under
+// judges them in its own exploration whatever memo holds, so that a cell
+// reports what checking it alone does (the same states and executions
+// whatever else is compared).
 func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options, memo raceMemo) (*Report, error) {
 	i := slices.IndexFunc(props, func(pr Property) bool { _, ok := pr.(dataRace); return ok })
 	rm := m.RaceModel(p)
-	if _, known := memo[rm]; i < 0 || rm == m && !known {
+	if i < 0 || rm == m {
 		rep, err := check(p, m, props, opt)
 		if err == nil && i >= 0 && memo != nil {
 			pr := rep.Props[i]
