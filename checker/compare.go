@@ -33,6 +33,35 @@ type Comparison struct {
 // cells of a variant share one data-race verdict per model races are
 // judged under (C11, for the models that are not C11's).
 func (p *Protocol) Compare(opt CompareOptions) (*Comparison, error) {
+	c, err := p.Cells(opt)
+	if err != nil {
+		return nil, err
+	}
+	for _, in := range c.Cases {
+		var row []*Report
+		races := raceMemo{}
+		for _, m := range c.Models {
+			rep, err := checkRaces(in.Prog, m, in.Protocol.Properties(), opt.Options, races)
+			if err != nil {
+				return nil, CellError(in, m, err)
+			}
+			row = append(row, rep)
+		}
+		c.Reports = append(c.Reports, row)
+	}
+	return c, nil
+}
+
+// CellError says which cell of a comparison err comes from.
+func CellError(in *Instance, m *model.Model, err error) error {
+	return fmt.Errorf("%s under %s: %w", in.Variant, m.Name, err)
+}
+
+// Cells returns the comparison opt asks for with no cell checked yet: its
+// variants compiled (every one before any is explored, so that a bad one
+// fails at once), its models chosen, Reports nil. Compare checks each
+// cell in turn; package dist hands them to workers.
+func (p *Protocol) Cells(opt CompareOptions) (*Comparison, error) {
 	c := &Comparison{Protocol: p, Props: p.PropNames(), Models: opt.Models}
 	if c.Models == nil {
 		c.Models = model.All()
@@ -46,24 +75,12 @@ func (p *Protocol) Compare(opt CompareOptions) (*Comparison, error) {
 			variants = []string{""}
 		}
 	}
-	for _, v := range variants { // every variant compiles before any is explored
+	for _, v := range variants {
 		inst, err := p.Instance(v, opt.Params)
 		if err != nil {
 			return nil, err
 		}
 		c.Cases = append(c.Cases, inst)
-	}
-	for _, in := range c.Cases {
-		var row []*Report
-		races := raceMemo{}
-		for _, m := range c.Models {
-			rep, err := checkRaces(in.Prog, m, in.Protocol.Properties(), opt.Options, races)
-			if err != nil {
-				return nil, fmt.Errorf("%s under %s: %w", in.Variant, m.Name, err)
-			}
-			row = append(row, rep)
-		}
-		c.Reports = append(c.Reports, row)
 	}
 	return c, nil
 }

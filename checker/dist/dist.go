@@ -1,0 +1,106 @@
+// Package dist runs a comparison's cells on worker processes through NATS
+// JetStream: each cell (a variant under a model) is a job on a work-queue
+// stream; workers pull jobs, check them and publish each report to a
+// results stream before they acknowledge the job. A worker that dies with
+// a job has it redelivered once its acknowledgement is overdue (a worker
+// busy with a long job says so every third of that wait), so nothing is
+// lost, and a report that arrives twice is counted once: the result does
+// not depend on the number of workers or on which of them died.
+//
+// StartServer embeds a loopback NATS server with JetStream for a machine
+// of its own; Dial reaches a cluster the user runs.
+package dist
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ordercheck/ordercheck/checker"
+)
+
+// The streams and the consumer jobs go through.
+const (
+	jobStream     = "ORDERCHECK_JOBS"
+	jobSubjects   = "ordercheck.jobs.>"
+	resultStream  = "ORDERCHECK_RESULTS"
+	resultPrefix  = "ordercheck.results."
+	workers       = "ordercheck-workers"
+	maxDeliveries = 5
+	// DefaultAckWait is how long a job may go unacknowledged before it
+	// goes to another worker.
+	DefaultAckWait = 30 * time.Second
+)
+
+// job is one cell to check: the protocol (a catalogue name, or a file's
+// path and text), the parameters, the variant, the model, the bounds.
+type job struct {
+	Run     string
+	Cell    int
+	Name    string // the catalogue name; "" for a file
+	Path    string
+	Source  string
+	Params  map[string]string
+	Variant string
+	Model   string
+	Options options
+}
+
+// options are the checker.Options a job carries: its bounds and engine
+// (a context and a progress callback stay with the process).
+type options struct {
+	MaxExecutions   int64
+	MaxEvents       int
+	MaxGraphs       int64
+	MaxMemory       uint64
+	Preemptions     bool
+	PreemptionBound int
+	Timeout         time.Duration
+	Workers         int
+	Engine          uint8
+	Races           bool
+	WholeHistories  bool
+}
+
+func wireOptions(o checker.Options) options {
+	return options{o.MaxExecutions, o.MaxEvents, o.MaxGraphs, o.MaxMemory, o.Preemptions, o.PreemptionBound, o.Timeout, o.Workers, uint8(o.Engine), o.Races, o.WholeHistories}
+}
+
+func (o options) checker() checker.Options {
+	return checker.Options{MaxExecutions: o.MaxExecutions, MaxEvents: o.MaxEvents, MaxGraphs: o.MaxGraphs, MaxMemory: o.MaxMemory, Preemptions: o.Preemptions, PreemptionBound: o.PreemptionBound, Timeout: o.Timeout, Workers: o.Workers, Engine: checker.Engine(o.Engine), Races: o.Races, WholeHistories: o.WholeHistories}
+}
+
+// result is a worker's answer to a job: the report (MarshalReport's) or
+// the error the check ran into, and which delivery of the job it was.
+type result struct {
+	Run       string
+	Cell      int
+	Report    json.RawMessage `json:",omitempty"`
+	Err       string          `json:",omitempty"`
+	Worker    string
+	Delivered uint64
+}
+
+func (j *job) protocol() (*checker.Protocol, error) {
+	if j.Name != "" {
+		return checker.Load(j.Name)
+	}
+	return checker.Parse(j.Path, j.Source)
+}
+
+// Stats counts what a distributed comparison took.
+type Stats struct {
+	// Jobs is the number of cells sent; Redelivered the reports that came
+	// from a job's second or later delivery (its first worker died or
+	// was too slow to say it was busy); Duplicates the reports dropped
+	// because the cell already had one.
+	Jobs, Redelivered, Duplicates int
+	// Workers names the workers that answered.
+	Workers []string
+	// Bytes counts the jobs' and reports' payloads.
+	Bytes int64
+}
+
+func (s Stats) String() string {
+	return fmt.Sprintf("%d jobs on %d workers, %d redelivered, %d duplicates, %d bytes", s.Jobs, len(s.Workers), s.Redelivered, s.Duplicates, s.Bytes)
+}

@@ -1,0 +1,110 @@
+package dist
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+)
+
+// Server is a NATS server with JetStream embedded in this process,
+// listening on loopback only.
+type Server struct {
+	srv *server.Server
+	dir string
+}
+
+// StartServer starts an embedded server on a free loopback port, its
+// JetStream state in a temporary directory.
+func StartServer() (*Server, error) {
+	dir, err := os.MkdirTemp("", "ordercheck-nats-")
+	if err != nil {
+		return nil, err
+	}
+	srv, err := server.NewServer(&server.Options{
+		Host:       "127.0.0.1",
+		Port:       server.RANDOM_PORT,
+		JetStream:  true,
+		StoreDir:   dir,
+		NoSigs:     true,
+		NoLog:      true,
+		MaxPayload: 8 << 20,
+	})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		os.RemoveAll(dir)
+		return nil, errors.New("the embedded NATS server did not start")
+	}
+	return &Server{srv: srv, dir: dir}, nil
+}
+
+// URL is the address clients reach the server at.
+func (s *Server) URL() string { return s.srv.ClientURL() }
+
+// Close stops the server and removes its state.
+func (s *Server) Close() {
+	s.srv.Shutdown()
+	s.srv.WaitForShutdown()
+	os.RemoveAll(s.dir)
+}
+
+// DialOptions say how to reach a cluster.
+type DialOptions struct {
+	// Creds is a NATS credentials file (a user JWT and its key).
+	Creds string
+	// Insecure allows a nats:// address that is not loopback: jobs and
+	// reports then cross the network unencrypted.
+	Insecure bool
+	// Name names the connection in the server's monitoring.
+	Name string
+}
+
+// Dial connects to the NATS server at addr (one URL, or several separated
+// by commas). A plain nats:// address must be loopback unless opt.Insecure:
+// use tls:// to reach another machine.
+func Dial(addr string, opt DialOptions) (*nats.Conn, error) {
+	for _, a := range strings.Split(addr, ",") {
+		if err := checkAddr(strings.TrimSpace(a), opt.Insecure); err != nil {
+			return nil, err
+		}
+	}
+	opts := []nats.Option{nats.Name(opt.Name), nats.MaxReconnects(10), nats.ReconnectWait(500 * time.Millisecond)}
+	if opt.Creds != "" {
+		opts = append(opts, nats.UserCredentials(opt.Creds))
+	}
+	nc, err := nats.Connect(addr, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("cannot reach NATS at %s: %w", addr, err)
+	}
+	return nc, nil
+}
+
+func checkAddr(a string, insecure bool) error {
+	u, err := url.Parse(a)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("%q is not a NATS address (nats://HOST:PORT or tls://HOST:PORT)", a)
+	}
+	switch u.Scheme {
+	case "tls", "wss":
+		return nil
+	case "nats", "ws":
+	default:
+		return fmt.Errorf("%q: unknown scheme %q (nats, tls, ws or wss)", a, u.Scheme)
+	}
+	host := u.Hostname()
+	if ip := net.ParseIP(host); host == "localhost" || ip != nil && ip.IsLoopback() || insecure {
+		return nil
+	}
+	return fmt.Errorf("%s is not loopback: jobs would cross the network unencrypted; use tls://%s, or --insecure to send them anyway", a, u.Host)
+}

@@ -1,0 +1,188 @@
+package dist
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// WorkerOptions steer a worker.
+type WorkerOptions struct {
+	// Name names the worker in reports and logs (default: host:pid).
+	Name string
+	// Jobs is how many jobs it checks at once (default 1).
+	Jobs int
+	// Log, when set, gets a line when a job starts and when it ends.
+	Log io.Writer
+}
+
+// Work serves jobs from the cluster nc reaches until ctx is done or the
+// connection closes for good (the embedded server's process ended). A
+// job it holds when ctx ends goes back to the queue for another worker.
+func Work(ctx context.Context, nc *nats.Conn, opt WorkerOptions) error {
+	if opt.Name == "" {
+		host, _ := os.Hostname()
+		opt.Name = fmt.Sprintf("%s:%d", host, os.Getpid())
+	}
+	opt.Jobs = max(opt.Jobs, 1)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	// The queue exists once a coordinator has sent work: until then, wait.
+	var cons jetstream.Consumer
+	for {
+		if cons, err = js.Consumer(ctx, jobStream, workers); err == nil {
+			break
+		}
+		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) && !errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(200 * time.Millisecond):
+		}
+		if nc.IsClosed() {
+			return nil
+		}
+	}
+	ackWait := DefaultAckWait
+	if info, err := cons.Info(ctx); err == nil {
+		ackWait = info.Config.AckWait
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, opt.Jobs)
+	for range opt.Jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- serve(ctx, nc, js, cons, ackWait, opt)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// serve pulls jobs one at a time and checks them.
+func serve(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, cons jetstream.Consumer, ackWait time.Duration, opt WorkerOptions) error {
+	for ctx.Err() == nil && !nc.IsClosed() {
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if nc.IsClosed() {
+				return nil
+			}
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		for msg := range batch.Messages() {
+			if err := handle(ctx, js, msg, ackWait, opt); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// handle checks one job and publishes its report before acknowledging
+// it, saying it is still busy every third of the acknowledgement wait.
+func handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, ackWait time.Duration, opt WorkerOptions) error {
+	var j job
+	if err := json.Unmarshal(msg.Data(), &j); err != nil {
+		return msg.TermWithReason("not a job: " + err.Error())
+	}
+	md, err := msg.Metadata()
+	if err != nil {
+		return err
+	}
+	logf(opt.Log, "%s: start %s cell %d (%s under %s, delivery %d)\n", opt.Name, j.Run, j.Cell, j.Variant, j.Model, md.NumDelivered)
+	busy := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-busy.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	data, checkErr := check(ctx, &j)
+	close(done)
+	busy.Stop()
+	if ctx.Err() != nil {
+		// Stopped, not finished: the job is another worker's to check.
+		msg.Nak()
+		return nil
+	}
+	res := result{Run: j.Run, Cell: j.Cell, Report: data, Worker: opt.Name, Delivered: md.NumDelivered}
+	if checkErr != nil {
+		res.Report, res.Err = nil, checkErr.Error()
+	}
+	payload, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	if _, err := js.Publish(ctx, resultPrefix+j.Run, payload); err != nil {
+		// Too large for the server, say: report that, not nothing.
+		res.Report, res.Err = nil, fmt.Sprintf("the report could not be sent: %v", err)
+		if payload, err = json.Marshal(res); err != nil {
+			return err
+		}
+		if _, err := js.Publish(ctx, resultPrefix+j.Run, payload); err != nil {
+			return err
+		}
+	}
+	if err := msg.DoubleAck(ctx); err != nil {
+		return err
+	}
+	logf(opt.Log, "%s: done %s cell %d\n", opt.Name, j.Run, j.Cell)
+	return nil
+}
+
+// check compiles the job's cell and checks it.
+func check(ctx context.Context, j *job) ([]byte, error) {
+	pr, err := j.protocol()
+	if err != nil {
+		return nil, err
+	}
+	in, err := pr.Instance(j.Variant, j.Params)
+	if err != nil {
+		return nil, err
+	}
+	m, err := model.Lookup(j.Model)
+	if err != nil {
+		return nil, err
+	}
+	o := j.Options.checker()
+	o.Context = ctx
+	rep, err := in.Check(m, o)
+	if err != nil {
+		return nil, err
+	}
+	return checker.MarshalReport(rep)
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format, args...)
+	}
+}
