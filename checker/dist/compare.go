@@ -100,6 +100,7 @@ func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt chec
 	for i := range c.Reports {
 		c.Reports[i] = make([]*checker.Report, len(c.Models))
 	}
+	failures := 0 // reads of the results in a row that failed
 	for done := 0; done < total; {
 		select {
 		case <-ctx.Done():
@@ -120,11 +121,15 @@ func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt chec
 		}
 		batch, err := reports.Fetch(16, jetstream.FetchMaxWait(250*time.Millisecond))
 		if err != nil {
-			if nc.IsClosed() {
-				return nil, st, fmt.Errorf("the connection to NATS closed with %d of %d cells done", done, total)
+			// A server restarted without the streams, say: give up after
+			// five seconds of failures rather than wait forever.
+			if failures++; nc.IsClosed() || failures > 20 {
+				return nil, st, fmt.Errorf("reading the reports from NATS (%d of %d cells done): %w", done, total, err)
 			}
+			time.Sleep(250 * time.Millisecond)
 			continue
 		}
+		failures = 0
 		for msg := range batch.Messages() {
 			var res result
 			if err := json.Unmarshal(msg.Data(), &res); err != nil || res.Run != run || res.Cell < 0 || res.Cell >= total {

@@ -16,6 +16,7 @@ func newCompareCmd() *cobra.Command {
 	var models, variants, params []string
 	var format, output string
 	var b bounds
+	var c cluster
 	cmd := &cobra.Command{
 		Use:   "compare PROTOCOL|FILE",
 		Short: "Check every variant under every model, in one table",
@@ -29,7 +30,9 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 		Example: `  ordercheck compare dlsym
   ordercheck compare dlsym --models rc11,rc11-consume --format markdown
   ordercheck compare dlsym --variants original,fixed --format json
-  ordercheck compare execenv --format html -o review.html`,
+  ordercheck compare execenv --format html -o review.html
+  ordercheck compare execenv --procs 2
+  ordercheck compare execenv --cluster nats://127.0.0.1:4222`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := render.ParseFormat(format)
@@ -54,7 +57,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 				}
 				copt.Models = append(copt.Models, m)
 			}
-			cmp, err := pr.Compare(copt)
+			cmp, err := c.compare(cmd.Context(), pr, copt, cmd.ErrOrStderr())
 			clearProgress()
 			if err != nil {
 				return checkError(err)
@@ -85,6 +88,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, markdown, json or html (a page for a design review, with every counterexample)")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the output to this file")
 	b.add(cmd)
+	c.add(cmd)
 	return cmd
 }
 

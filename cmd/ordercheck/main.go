@@ -80,7 +80,7 @@ internal error of ordercheck (please report it).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newLitmusCmd(), newListCmd(), newShowCmd(), newExploreCmd(), newCompareCmd(), newReplayCmd(), newSimulateCmd(), newLinearizeCmd(), newTestCmd(), newFmtCmd(), newVetCmd(), newTuneCmd())
+	root.AddCommand(newLitmusCmd(), newListCmd(), newShowCmd(), newExploreCmd(), newCompareCmd(), newReplayCmd(), newSimulateCmd(), newLinearizeCmd(), newTestCmd(), newFmtCmd(), newVetCmd(), newTuneCmd(), newWorkerCmd())
 	return root
 }
 

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/dist"
+)
+
+// cluster holds the flags that send a command's work to worker processes
+// through NATS JetStream (docs/distributed.md).
+type cluster struct {
+	url, creds string
+	procs      int
+	insecure   bool
+}
+
+func (c *cluster) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&c.url, "cluster", "", "send each cell to the workers of the NATS server at this URL (nats://HOST:PORT on loopback, tls://HOST:PORT elsewhere), which ordercheck worker serves")
+	cmd.Flags().IntVar(&c.procs, "procs", 0, "check the cells on this many worker processes of this machine, through a NATS server embedded in this one (0: in this process)")
+	c.addConn(cmd)
+}
+
+// addConn adds the flags that say how to reach a cluster.
+func (c *cluster) addConn(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&c.creds, "creds", "", "a NATS credentials file to connect with")
+	cmd.Flags().BoolVar(&c.insecure, "insecure", false, "allow a plain nats:// URL that is not loopback (jobs cross the network unencrypted)")
+}
+
+// compare runs the comparison on workers when the flags ask for it, and
+// in this process otherwise.
+func (c *cluster) compare(ctx context.Context, pr *checker.Protocol, copt checker.CompareOptions, stderr io.Writer) (*checker.Comparison, error) {
+	switch {
+	case c.url != "" && c.procs > 0:
+		return nil, usageError(errors.New("--cluster and --procs exclude each other: --procs starts a cluster of its own"))
+	case c.procs < 0:
+		return nil, usageError(fmt.Errorf("--procs %d: want a number of processes, at least 1", c.procs))
+	case c.url == "" && c.procs == 0:
+		return pr.Compare(copt)
+	}
+	url := c.url
+	if c.procs > 0 {
+		srv, err := dist.StartServer()
+		if err != nil {
+			return nil, err
+		}
+		defer srv.Close()
+		url = srv.URL()
+		stop, err := startWorkers(url, c.procs)
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
+	}
+	nc, err := dist.Dial(url, dist.DialOptions{Creds: c.creds, Insecure: c.insecure, Name: "ordercheck compare"})
+	if err != nil {
+		return nil, usageError(err)
+	}
+	defer nc.Close()
+	var opt dist.Options
+	if isTerminal(os.Stderr) {
+		opt.Progress = func(done, total int) { fmt.Fprintf(os.Stderr, "\r\033[K%d of %d cells checked", done, total) }
+	}
+	cmp, st, err := dist.Compare(ctx, nc, pr, copt, opt)
+	clearProgress()
+	if ctx.Err() != nil {
+		return nil, &exitError{exitNoVerdict, errors.New("interrupted: the cells are not all checked, and no verdict is reported")}
+	}
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "distributed: %s\n", st)
+	return cmp, nil
+}
+
+// startWorkers starts n quiet worker processes of this executable serving
+// url, and returns what stops them. Their errors go to the process's
+// standard error: a writer of this process's would be written by the
+// goroutine that copies theirs, unsynchronised with its own writes.
+func startWorkers(url string, n int) (stop func(), err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	var cmds []*exec.Cmd
+	stop = func() {
+		for _, cmd := range cmds {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}
+	for i := range n {
+		cmd := exec.Command(exe, "worker", "--cluster", url, "--name", "proc"+strconv.Itoa(i+1), "--quiet")
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			stop()
+			return nil, err
+		}
+		cmds = append(cmds, cmd)
+	}
+	return stop, nil
+}
+
+func newWorkerCmd() *cobra.Command {
+	var c cluster
+	var jobs int
+	var name string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "worker --cluster URL",
+		Short: "Check the cells other ordercheck processes send through NATS",
+		Long: `worker serves the jobs that compare --cluster sends through the NATS server
+at URL (with JetStream): it pulls a cell, checks it and sends its report
+back, until interrupted or until the server goes away. Start as many as the
+machines have cores to spare; a worker that dies has its job redelivered to
+another. Each job line goes to stderr (--quiet: none).
+
+Exit status: 0 when interrupted or when the server went away, 2 bad usage
+or no server at URL.`,
+		Example: `  ordercheck worker --cluster nats://127.0.0.1:4222
+  ordercheck worker --cluster tls://nats.example.internal:4222 --creds ordercheck.creds --jobs 4`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if c.url == "" {
+				return usageError(errors.New("worker needs --cluster URL: the NATS server to take jobs from"))
+			}
+			if jobs < 1 {
+				return usageError(fmt.Errorf("--jobs %d: want at least 1", jobs))
+			}
+			nc, err := dist.Dial(c.url, dist.DialOptions{Creds: c.creds, Insecure: c.insecure, Name: "ordercheck worker"})
+			if err != nil {
+				return usageError(err)
+			}
+			defer nc.Close()
+			opt := dist.WorkerOptions{Name: name, Jobs: jobs}
+			if !quiet {
+				opt.Log = cmd.ErrOrStderr()
+			}
+			return dist.Work(cmd.Context(), nc, opt)
+		},
+	}
+	cmd.Flags().StringVar(&c.url, "cluster", "", "the NATS server to take jobs from (nats://HOST:PORT on loopback, tls://HOST:PORT elsewhere)")
+	c.addConn(cmd)
+	cmd.Flags().IntVar(&jobs, "jobs", 1, "check this many cells at once")
+	cmd.Flags().StringVar(&name, "name", "", "the worker's name in reports (default: host:pid)")
+	cmd.Flags().BoolVar(&quiet, "quiet", false, "print no line per job")
+	return cmd
+}
