@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -208,17 +209,17 @@ func (t *Trace) Validate() error {
 		}
 	}
 	listed := map[[2]int32]bool{}
-	for loc, co := range t.Co {
-		for k, w := range co {
+	for _, loc := range slices.Sorted(maps.Keys(t.Co)) { // the same message for the same trace
+		for k, w := range t.Co[loc] {
 			at := fmt.Sprintf("co.%s[%d]", loc, k)
 			l, ok := writes[w]
 			switch {
-			case listed[w]:
-				return bad(at, "%v is listed twice", w)
 			case !ok:
 				return bad(at, "%v is not a write of the trace", w)
 			case l != loc:
 				return bad(at, "%v writes %s", w, l)
+			case listed[w]:
+				return bad(at, "%v is listed twice", w)
 			}
 			listed[w] = true
 		}
