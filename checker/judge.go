@@ -344,6 +344,16 @@ func (s Status) String() string { return statusNames[s] }
 // MarshalText writes the status as its name.
 func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads a status from its name.
+func (s *Status) UnmarshalText(b []byte) error {
+	i := slices.Index(statusNames[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("unknown status %q", b)
+	}
+	*s = Status(i)
+	return nil
+}
+
 // PropResult is the verdict on one property.
 type PropResult struct {
 	Name string
@@ -431,22 +441,16 @@ func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 // that is not C11's asks C11 the same question.
 type raceMemo map[*model.Model]PropResult
 
-// checkRaces is Check, taking the race verdict from memo when it is there
-// and leaving it there (memo may be nil). A model races are judged under
-// judges them in its own exploration whatever memo holds, so that a cell
-// reports what checking it alone does (the same states and executions
-// whatever else is compared).
+// checkRaces is Check, taking the race verdict of a model that is not
+// C11's from memo when it is there and leaving it there (memo may be
+// nil). memo holds only what such a cell computes alone (an exploration
+// under C11 judging races and nothing else), so that every cell reports
+// what checking it alone does, whatever else is compared.
 func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options, memo raceMemo) (*Report, error) {
 	i := slices.IndexFunc(props, func(pr Property) bool { _, ok := pr.(dataRace); return ok })
 	rm := m.RaceModel(p)
 	if i < 0 || rm == m {
-		rep, err := check(p, m, props, opt)
-		if err == nil && i >= 0 && memo != nil {
-			pr := rep.Props[i]
-			pr.Stats, pr.Engine = &rep.Stats, rep.Engine
-			memo[m] = pr
-		}
-		return rep, err
+		return check(p, m, props, opt)
 	}
 	rest := slices.Delete(slices.Clone(props), i, i+1)
 	rep, err := check(p, m, rest, opt)
@@ -472,9 +476,7 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 			memo[rm] = pr
 		}
 	}
-	if rm != m {
-		pr.Model = rm
-	}
+	pr.Model = rm
 	rep.Props = slices.Insert(rep.Props, i, pr)
 	if rep.Stats.Limit == NoLimit {
 		rep.Stats.Limit, rep.Stats.PreemptionBound = pr.Stats.Limit, pr.Stats.PreemptionBound
