@@ -12,9 +12,9 @@ import (
 // its name and each graph without its program, which the reader compiles
 // from the same protocol.
 func MarshalReport(r *Report) ([]byte, error) {
-	w := wireReport{Model: r.Model.Name, Engine: uint8(r.Engine), Stats: r.Stats}
+	w := wireReport{Model: r.Model.Name, Engine: r.Engine, Stats: r.Stats}
 	for _, p := range r.Props {
-		wp := wireProp{Name: p.Name, Stats: p.Stats, Engine: uint8(p.Engine), Status: uint8(p.Status), Message: p.Message, Violations: p.Violations, Reached: p.Reached}
+		wp := wireProp{Name: p.Name, Stats: p.Stats, Engine: p.Engine, Status: p.Status, Message: p.Message, Violations: p.Violations, Reached: p.Reached}
 		if p.Model != nil {
 			wp.Model = p.Model.Name
 		}
@@ -41,9 +41,9 @@ func UnmarshalReport(data []byte, in *Instance) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Model: m, Engine: Engine(w.Engine), Stats: w.Stats}
+	r := &Report{Model: m, Engine: w.Engine, Stats: w.Stats}
 	for _, wp := range w.Props {
-		p := PropResult{Name: wp.Name, Stats: wp.Stats, Engine: Engine(wp.Engine), Status: Status(wp.Status), Message: wp.Message, Violations: wp.Violations, Reached: wp.Reached}
+		p := PropResult{Name: wp.Name, Stats: wp.Stats, Engine: wp.Engine, Status: wp.Status, Message: wp.Message, Violations: wp.Violations, Reached: wp.Reached}
 		if wp.Model != "" {
 			if p.Model, err = model.Lookup(wp.Model); err != nil {
 				return nil, err
@@ -68,11 +68,9 @@ func UnmarshalReport(data []byte, in *Instance) (*Report, error) {
 	return r, nil
 }
 
-// The wire's records: enumerations travel as numbers (their JSON forms
-// are words, for people).
 type wireReport struct {
 	Model  string
-	Engine uint8
+	Engine Engine
 	Props  []wireProp
 	Stats  Stats
 }
@@ -81,7 +79,8 @@ type wireProp struct {
 	Name                string
 	Model               string `json:",omitempty"`
 	Stats               *Stats
-	Engine, Status      uint8
+	Engine              Engine
+	Status              Status
 	Message             string
 	Violations, Reached int64
 	Witness             *wireWitness `json:",omitempty"`

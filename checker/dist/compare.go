@@ -77,7 +77,7 @@ func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt chec
 	total := len(c.Cases) * len(c.Models)
 	for i, in := range c.Cases {
 		for k, m := range c.Models {
-			j := job{Run: run, Cell: i*len(c.Models) + k, Params: copt.Params, Variant: in.Variant, Model: m.Name, Options: wireOptions(copt.Options)}
+			j := job{Run: run, Cell: i*len(c.Models) + k, Params: copt.Params, Variant: in.Variant, Model: m.Name, Options: copt.Options}
 			if pr.Path == "" {
 				j.Name = pr.Name
 			} else {

@@ -43,31 +43,7 @@ type job struct {
 	Params  map[string]string
 	Variant string
 	Model   string
-	Options options
-}
-
-// options are the checker.Options a job carries: its bounds and engine
-// (a context and a progress callback stay with the process).
-type options struct {
-	MaxExecutions   int64
-	MaxEvents       int
-	MaxGraphs       int64
-	MaxMemory       uint64
-	Preemptions     bool
-	PreemptionBound int
-	Timeout         time.Duration
-	Workers         int
-	Engine          uint8
-	Races           bool
-	WholeHistories  bool
-}
-
-func wireOptions(o checker.Options) options {
-	return options{o.MaxExecutions, o.MaxEvents, o.MaxGraphs, o.MaxMemory, o.Preemptions, o.PreemptionBound, o.Timeout, o.Workers, uint8(o.Engine), o.Races, o.WholeHistories}
-}
-
-func (o options) checker() checker.Options {
-	return checker.Options{MaxExecutions: o.MaxExecutions, MaxEvents: o.MaxEvents, MaxGraphs: o.MaxGraphs, MaxMemory: o.MaxMemory, Preemptions: o.Preemptions, PreemptionBound: o.PreemptionBound, Timeout: o.Timeout, Workers: o.Workers, Engine: checker.Engine(o.Engine), Races: o.Races, WholeHistories: o.WholeHistories}
+	Options checker.Options // its bounds and engine (Context and Progress stay behind)
 }
 
 // result is a worker's answer to a job: the report (MarshalReport's) or

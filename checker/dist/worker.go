@@ -172,7 +172,7 @@ func check(ctx context.Context, j *job) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := j.Options.checker()
+	o := j.Options
 	o.Context = ctx
 	rep, err := in.Check(m, o)
 	if err != nil {

@@ -43,11 +43,12 @@ type Options struct {
 	// Timeout stops the exploration after this long.
 	Timeout time.Duration
 	// Context, when set, cancels the exploration: it stops with what it
-	// explored, and no verdict.
-	Context context.Context
+	// explored, and no verdict. It stays with the process: Options in
+	// JSON (a distributed job's) carry the bounds alone.
+	Context context.Context `json:"-"`
 	// Progress, when set, is called about once a second with the
 	// statistics so far.
-	Progress func(Stats)
+	Progress func(Stats) `json:"-"`
 	// Workers explores on this many goroutines; 0 or 1 explores
 	// sequentially. Verdicts, counts and witnesses do not depend on it.
 	Workers int
