@@ -11,8 +11,8 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
-// Expectations resolves the protocol's expect clauses over the models
-// checked by default (model.Defaults): one configuration per set of parameter overrides, each
+// Expectations resolves the protocol's expect clauses over every
+// registered model: one configuration per set of parameter overrides, each
 // with the expected verdicts of its cells (variant × model).
 func (p *Protocol) Expectations() ([]lang.Config, error) {
 	return p.Protocol.Expectations(model.Names())

@@ -108,11 +108,10 @@ func TestExplorerMatchesReference(t *testing.T) {
 }
 
 // TestSpeculation checks the explorer of the models that allow load
-// buffering against the others: under the models that do not, where every
-// execution is built in po ∪ rf order, speculating finds exactly the
-// executions the optimised explorer finds; under those that do, it finds
-// every execution the reference explorer builds in po ∪ rf order (the
-// corpus's herd7 verdicts check the executions beyond).
+// buffering against the optimised one under the models that do not, where
+// every execution is built in po ∪ rf order: speculating finds exactly the
+// same executions. Under arm and riscv, TestExplorerMatchesAxioms checks
+// it against candidates enumerated as herd7 does.
 func TestSpeculation(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := genProgram(t, litmusSized)
@@ -121,14 +120,6 @@ func TestSpeculation(t *testing.T) {
 			_, fast := outcomes(t, p, m, checker.Explore)
 			_, spec := outcomes(t, p, m, checker.ExploreSpeculating)
 			same(t, p, name+": the explorer", fast, "speculation", spec)
-		}
-		for _, name := range []string{"arm", "riscv"} {
-			m := mustModel(t, name)
-			_, ref := outcomes(t, p, m, checker.ExploreReference)
-			_, spec := outcomes(t, p, m, checker.Explore)
-			if k, ok := subset(ref, spec); !ok {
-				t.Fatalf("%s: the reference finds an execution speculation misses:\n%s\n%s", name, p, ref[k])
-			}
 		}
 	})
 }
