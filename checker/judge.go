@@ -500,7 +500,11 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 	opt.Races, spec = needs(props)
 	judge := judgeWith(props)
 	if eng == EngineStates {
-		res, err := states.Check(p, m, states.Config{Options: opt, Spec: spec, Judge: judge})
+		cfg, err := statesConfig(m, props, opt, spec)
+		if err != nil {
+			return nil, err
+		}
+		res, err := states.Check(p, m, cfg)
 		if err != nil {
 			return nil, err
 		}

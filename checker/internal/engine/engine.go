@@ -60,6 +60,11 @@ type Options struct {
 	// WholeHistories keeps the state explorer from judging operations
 	// one at a time, which gives the same verdicts (tests compare the two).
 	WholeHistories bool
+	// Cluster, when set, splits a state search into partitions on worker
+	// processes. Verdicts, counts and witnesses do not depend on it. A
+	// search bounded by a count (MaxExecutions, MaxGraphs), whose cut
+	// depends on the order of the search, stays in this process.
+	Cluster Cluster `json:"-"`
 }
 
 // Engine is a way of exploring a program.
@@ -367,6 +372,36 @@ func (x *Runner) Step() error {
 		return x.stop(MaxMemory)
 	}
 	return nil
+}
+
+// Stats returns the statistics so far.
+func (x *Runner) Stats() Stats {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	st := x.stats
+	st.Loops = slices.Clone(st.Loops)
+	st.Elapsed = time.Since(x.start)
+	return st
+}
+
+// Absorb adds the counts of a part of the exploration that ran elsewhere
+// (a partition's level) and the bound that cut it, as SetLimit and the
+// bounds of Step would have.
+func (x *Runner) Absorb(st Stats) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.stats.Executions += st.Executions
+	x.stats.Blocked += st.Blocked
+	x.stats.Graphs += st.Graphs
+	if st.Limit == MaxEvents || st.Limit != None && x.stats.Limit == None {
+		x.stats.Limit = st.Limit
+	}
+	for _, p := range st.Loops {
+		if !slices.Contains(x.stats.Loops, p) {
+			x.stats.Loops = append(x.stats.Loops, p)
+		}
+	}
+	slices.SortFunc(x.stats.Loops, func(a, b model.Pos) int { return strings.Compare(a.String(), b.String()) })
 }
 
 // CountFinal counts a final state (blocked: with a thread that never

@@ -32,6 +32,7 @@ type node struct {
 // successor is a move a worker made from a state of a level.
 type successor struct {
 	m    move
+	j    int32 // the move's number among those from its state (see moves)
 	viol []engine.Violation
 	s    *sstate // the state it reached, unless an earlier level had it (nil)
 	key  string
@@ -54,6 +55,9 @@ type outcome struct {
 
 // search explores every state reachable from the initial one.
 func (x *states) search() error {
+	if c := x.Options.Cluster; c != nil && x.Options.MaxExecutions == 0 && x.Options.MaxGraphs == 0 {
+		return x.searchParts(c)
+	}
 	s, outs, err := x.initial(nil)
 	if err != nil {
 		return err
@@ -63,39 +67,14 @@ func (x *states) search() error {
 	for _, v := range x.judge(outs) {
 		x.record(v, 0, nil)
 	}
-	n := x.Workers()
-	workers := make([]*states, n)
-	for i := range workers {
-		workers[i] = x.worker()
-	}
-	defer func() {
-		for _, w := range workers {
-			for p := range w.reached {
-				x.reached[p] = true
-			}
-		}
-	}()
+	workers := x.workers()
+	defer x.gather(workers)
 	results := make([]expansion, batch)
 	for level := []node{{s: s}}; len(level) > 0; {
 		var next []node
 		for lo := 0; lo < len(level); lo += batch {
 			part := level[lo:min(lo+batch, len(level))]
-			var i atomic.Int64
-			run := func(w *states) {
-				for k := int(i.Add(1) - 1); k < len(part); k = int(i.Add(1) - 1) {
-					results[k] = w.expand(part[k].s)
-					part[k].s = nil
-				}
-			}
-			if n == 1 || len(part) == 1 {
-				run(workers[0])
-			} else {
-				var wg sync.WaitGroup
-				for _, w := range workers {
-					wg.Go(func() { run(w) })
-				}
-				wg.Wait()
-			}
+			expandAll(workers, part, results)
 			var err error
 			if next, err = x.merge(next, part, results[:len(part)]); err != nil {
 				return err
@@ -106,9 +85,49 @@ func (x *states) search() error {
 	return nil
 }
 
+// expandAll has the workers expand the states of part, each into the
+// result slot of its state, and lets go of the states.
+func expandAll(workers []*states, part []node, results []expansion) {
+	var i atomic.Int64
+	run := func(w *states) {
+		for k := int(i.Add(1) - 1); k < len(part); k = int(i.Add(1) - 1) {
+			results[k] = w.expand(part[k].s)
+			part[k].s = nil
+		}
+	}
+	if len(workers) == 1 || len(part) == 1 {
+		run(workers[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		wg.Go(func() { run(w) })
+	}
+	wg.Wait()
+}
+
 // batch is how many states of a level the workers expand before their
 // results are merged: it bounds the successors held at once.
 const batch = 128
+
+// workers returns the copies of x that expand a level's states
+// (Options.Workers of them).
+func (x *states) workers() []*states {
+	workers := make([]*states, x.Workers())
+	for i := range workers {
+		workers[i] = x.worker()
+	}
+	return workers
+}
+
+// gather notes the properties the workers reached.
+func (x *states) gather(workers []*states) {
+	for _, w := range workers {
+		for p := range w.reached {
+			x.reached[p] = true
+		}
+	}
+}
 
 // worker returns a copy of x that expands states beside the others: its
 // own scratch space and memos, and the properties it reaches.
@@ -128,14 +147,16 @@ func (w *states) expand(s *sstate) expansion {
 		return e
 	}
 	moved := false
-	try := func(t int, o option) bool {
+	var j int32
+	e.bounded = w.moves(s, func(t int, o option) bool {
 		moved = true
 		n, outs, err := w.apply(s, t, o, nil)
 		if err != nil {
 			e.err = err
 			return false
 		}
-		sc := successor{m: move{int32(t), o}, viol: w.judge(outs)}
+		sc := successor{m: move{int32(t), o}, j: j, viol: w.judge(outs)}
+		j++
 		if k := w.key(n); !w.isSeen(k) {
 			sc.s, sc.key = n, string(k)
 		}
@@ -143,29 +164,38 @@ func (w *states) expand(s *sstate) expansion {
 			e.next = append(e.next, sc)
 		}
 		return true
+	})
+	if e.err == nil && !moved && !e.bounded {
+		e.final = w.end(s)
 	}
+	return e
+}
+
+// moves calls try with each move from s, in the order that numbers them
+// (a partitioned search names a path by its moves' numbers): for each
+// thread, the machine's internal move on its behalf, then the ways of
+// its next action. It stops when try returns false, and reports whether
+// a thread could move but for the event bound.
+func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool) {
 	for t, th := range s.th {
 		if s.mem.Internal(t) && !try(t, option{flush: true}) {
-			return e
+			return bounded
 		}
 		if th.st.Status != model.Running {
 			continue
 		}
 		ways := s.mem.Ways(t, &th.a, nil)
-		if len(ways) > 0 && th.n >= w.Options.MaxEvents {
-			e.bounded = true
+		if len(ways) > 0 && th.n >= x.Options.MaxEvents {
+			bounded = true
 			continue
 		}
 		for _, way := range ways {
 			if !try(t, option{way: way}) {
-				return e
+				return bounded
 			}
 		}
 	}
-	if !moved && !e.bounded {
-		e.final = w.end(s)
-	}
-	return e
+	return bounded
 }
 
 func (x *states) isSeen(k []byte) bool {

@@ -35,6 +35,8 @@ type Config struct {
 	Spec *porcupine.Model
 	// Judge judges the search's outcomes.
 	Judge engine.Judge
+	// Job describes the search to the workers of Options.Cluster.
+	Job []byte
 }
 
 // Unsupported says why p cannot be explored by states under m, or
@@ -117,6 +119,7 @@ type states struct {
 	lay     clocks
 	groups  [][]int // interchangeable threads
 	seen    map[string]struct{}
+	nstates int64  // the states the partitions of a partitioned search found
 	links   []link // per state found, in order: how the search first reached it
 	found   map[string]*finding
 	reached map[string]bool

@@ -1,0 +1,284 @@
+package checker_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/anishathalye/porcupine"
+	"pgregory.net/rapid"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// memCluster runs each partition of a partitioned search on a goroutine
+// of this process, as a worker process would (checker.Serve). When kill
+// is set, the server of partition kill.part dies at level kill.level
+// after sending its first batch of candidates, and another takes the
+// partition over from the candidates stored.
+type memCluster struct {
+	p     *model.Program
+	spec  *porcupine.Model
+	parts int
+	kill  *killAt
+	// searches counts the searches begun.
+	searches int
+}
+
+type killAt struct{ part, level int }
+
+var errKilled = errors.New("killed")
+
+func (c *memCluster) Begin(job []byte, whole bool) (checker.Search, error) {
+	c.searches++
+	s := &memSearch{c: c, job: job, whole: whole, cands: map[[2]int][][]byte{}, reports: make(chan memReport, c.parts), next: make([]chan int, c.parts), done: make(chan struct{})}
+	for q := range c.parts {
+		s.next[q] = make(chan int, 1)
+		s.serve(q, -1, c.kill)
+	}
+	return s, nil
+}
+
+type memSearch struct {
+	c       *memCluster
+	job     []byte
+	whole   bool
+	mu      sync.Mutex
+	cands   map[[2]int][][]byte // by partition and level
+	next    []chan int          // per partition: the levels asked for
+	current int
+	reports chan memReport
+	done    chan struct{}
+	wg      sync.WaitGroup
+}
+
+type memReport struct {
+	part, level int
+	data        []byte
+	err         error
+}
+
+// serve starts a server of partition q; resume, when not -1, is the
+// level in progress it takes over.
+func (s *memSearch) serve(q, resume int, kill *killAt) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		sh := &memShare{s: s, q: q, resume: resume, kill: kill}
+		err := checker.Serve(context.Background(), s.c.p, s.c.spec, s.job, s.whole, sh)
+		if errors.Is(err, errKilled) {
+			s.serve(q, sh.level, nil)
+			return
+		}
+		if err != nil {
+			s.reports <- memReport{part: q, err: err}
+		}
+	}()
+}
+
+func (s *memSearch) Parts() int { return s.c.parts }
+
+func (s *memSearch) Send(part, level int, data []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := [2]int{part, level}
+	s.cands[k] = append(s.cands[k], data)
+	return nil
+}
+
+func (s *memSearch) Level(level int) ([][]byte, error) {
+	s.mu.Lock()
+	s.current = level
+	s.mu.Unlock()
+	for _, ch := range s.next {
+		ch <- level
+	}
+	out := make([][]byte, s.c.parts)
+	for got := 0; got < s.c.parts; {
+		r := <-s.reports
+		if r.err != nil {
+			return nil, r.err
+		}
+		if r.level == level && out[r.part] == nil {
+			out[r.part] = r.data
+			got++
+		}
+	}
+	return out, nil
+}
+
+func (s *memSearch) End() {
+	close(s.done)
+	s.wg.Wait()
+}
+
+type memShare struct {
+	s      *memSearch
+	q      int
+	resume int
+	level  int
+	kill   *killAt
+	sent   int
+}
+
+func (sh *memShare) Part() int  { return sh.q }
+func (sh *memShare) Parts() int { return sh.s.c.parts }
+
+func (sh *memShare) Next() (int, bool, error) {
+	if sh.resume >= 0 {
+		sh.level, sh.resume = sh.resume, -1
+		return sh.level, true, nil
+	}
+	select {
+	case l := <-sh.s.next[sh.q]:
+		sh.level = l
+		return l, true, nil
+	case <-sh.s.done:
+		return 0, false, nil
+	}
+}
+
+func (sh *memShare) Receive(level int, f func([]byte) error) error {
+	sh.s.mu.Lock()
+	batches := sh.s.cands[[2]int{sh.q, level}]
+	sh.s.mu.Unlock()
+	for _, b := range batches {
+		if err := f(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (sh *memShare) Send(part, level int, data []byte) error {
+	if k := sh.kill; k != nil && k.part == sh.q && k.level == level-1 && sh.sent > 0 {
+		return errKilled
+	}
+	sh.sent++
+	return sh.s.Send(part, level, data)
+}
+
+func (sh *memShare) Flush() error {
+	if k := sh.kill; k != nil && k.part == sh.q && k.level == sh.level {
+		return errKilled
+	}
+	return nil
+}
+
+func (sh *memShare) Report(level int, data []byte) error {
+	sh.s.reports <- memReport{part: sh.q, level: level, data: data}
+	return nil
+}
+
+// sameReports fails unless two checks' reports agree in everything but
+// their times.
+func sameReports(t interface{ Fatalf(string, ...any) }, what string, a, b *checker.Report) {
+	as, bs := a.Stats, b.Stats
+	as.Elapsed, bs.Elapsed = 0, 0
+	if fmt.Sprint(as) != fmt.Sprint(bs) || as.Graphs != bs.Graphs || as.States != bs.States {
+		t.Fatalf("%s: stats %+v, one process %+v", what, bs, as)
+	}
+	for i, x := range a.Props {
+		y := b.Props[i]
+		if x.Status != y.Status || x.Violations != y.Violations || x.Message != y.Message || x.Reached != y.Reached ||
+			(x.Witness == nil) != (y.Witness == nil) || x.Witness != nil && x.Witness.Graph.Key() != y.Witness.Graph.Key() {
+			t.Fatalf("%s: %s %s (%d, %q), one process %s (%d, %q)", what, x.Name, y.Status, y.Violations, y.Message, x.Status, x.Violations, x.Message)
+		}
+	}
+}
+
+// TestPartitionedMatchesOneProcess checks that a state search split into
+// partitions finds what the search in one process finds: the same
+// counts, verdicts and witnesses, whatever the number of partitions, and
+// when a partition's server dies in the middle of a level and another
+// takes over.
+func TestPartitionedMatchesOneProcess(t *testing.T) {
+	for _, m := range machines() {
+		t.Run(m.Name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				p := withTwins(t, genProgram(t, protocolSized))
+				var spec *porcupine.Model
+				if rapid.Bool().Draw(t, "operations") {
+					p = withOperations(t, p)
+					spec, _ = drawSpec(t)
+				}
+				explorable(p, m)
+				names := []string{checker.PropLinearizability, checker.PropDeadlock}
+				if m.RaceModel(p) == m { // else races are judged by graphs under C11
+					names = append(names, checker.PropDataRace)
+				}
+				props := checker.Properties(spec, names...)
+				opt := checker.Options{Engine: checker.EngineStates, MaxGraphs: 3000}
+				want, err := checker.Check(p, m, props, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !want.Stats.Exhaustive() && want.Stats.Limit != checker.MaxEvents && want.Stats.Limit != checker.LoopBound {
+					t.Skip("the exploration exceeds the budget")
+				}
+				c := &memCluster{p: p, spec: spec, parts: rapid.IntRange(1, 4).Draw(t, "parts")}
+				if rapid.Bool().Draw(t, "kill") {
+					c.kill = &killAt{part: rapid.IntRange(0, c.parts-1).Draw(t, "killed"), level: rapid.IntRange(0, 6).Draw(t, "at level")}
+				}
+				opt.Cluster, opt.MaxGraphs = c, 0 // a count would keep the search in this process
+				opt.Workers = rapid.IntRange(1, 2).Draw(t, "workers")
+				got, err := checker.Check(p, m, props, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.searches == 0 {
+					t.Fatal("the search did not go to the cluster")
+				}
+				sameReports(t, fmt.Sprintf("%d partitions", c.parts), want, got)
+			})
+		})
+	}
+}
+
+// TestPartitionedCatalogue checks partitioned searches of the catalogue's
+// protocols against one process's, with a partition's server dying at
+// each level in turn: its successor rebuilds the visited set from the
+// candidates stored (spin loops reach old states again at later levels).
+func TestPartitionedCatalogue(t *testing.T) {
+	cases := []struct {
+		name, variant, model string
+		params               map[string]string
+	}{
+		{"dlsym", "fixed", "rc11", map[string]string{"N": "2"}},
+		{"dlsym", "original", "tso", map[string]string{"N": "2"}},
+		{"dlsym", "dcl", "sc", map[string]string{"N": "2"}},
+		{"cluster", "original", "rc11", nil},
+		{"cluster", "pr2685", "tso", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name+"/"+c.variant+"/"+c.model, func(t *testing.T) {
+			pr, err := checker.Load(c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := pr.Instance(c.variant, c.params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := mustModel(t, c.model)
+			want, err := in.Check(m, checker.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, kill := range []*killAt{nil, {0, 0}, {1, 3}, {2, 9}, {1, 17}} {
+				mc := &memCluster{p: in.Prog, spec: pr.Spec, parts: 3, kill: kill}
+				got, err := in.Check(m, checker.Options{Cluster: mc})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if mc.searches == 0 {
+					t.Fatal("the search did not go to the cluster")
+				}
+				sameReports(t, fmt.Sprintf("killed at %v", kill), want, got)
+			}
+		})
+	}
+}
