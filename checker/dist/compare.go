@@ -2,6 +2,7 @@ package dist
 
 import (
 	"context"
+	"io"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -24,6 +25,25 @@ type Options struct {
 	// Progress, when set, is called after each report with the cells
 	// done and their number.
 	Progress func(done, total int)
+	// Log, when set, gets a line when a partitioned search waits long for
+	// a partition.
+	Log io.Writer
+}
+
+// jobQueue makes the job queue, its workers' consumer and the results
+// stream, if they are not there.
+func jobQueue(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) error {
+	jobs, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: jobStream, Subjects: []string{jobSubjects}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.MemoryStorage})
+	if err != nil {
+		return fmt.Errorf("the job queue: %w", err)
+	}
+	if _, err := jobs.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: workers, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: maxDeliveries}); err != nil {
+		return fmt.Errorf("the job queue: %w", err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: resultStream, Subjects: []string{resultPrefix + ">"}, Storage: jetstream.MemoryStorage, MaxAge: time.Hour}); err != nil {
+		return fmt.Errorf("the result stream: %w", err)
+	}
+	return nil
 }
 
 // Compare checks the comparison opt asks for of pr on the workers the
@@ -42,16 +62,16 @@ func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt chec
 	if err != nil {
 		return nil, st, err
 	}
-	jobs, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: jobStream, Subjects: []string{jobSubjects}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.MemoryStorage})
-	if err != nil {
-		return nil, st, fmt.Errorf("the job queue: %w", err)
+	if err := jobQueue(ctx, js, opt.AckWait); err != nil {
+		return nil, st, err
 	}
-	if _, err := jobs.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: workers, AckPolicy: jetstream.AckExplicitPolicy, AckWait: opt.AckWait, MaxDeliver: maxDeliveries}); err != nil {
-		return nil, st, fmt.Errorf("the job queue: %w", err)
-	}
-	results, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: resultStream, Subjects: []string{resultPrefix + ">"}, Storage: jetstream.MemoryStorage, MaxAge: time.Hour})
+	jobs, err := js.Stream(ctx, jobStream)
 	if err != nil {
-		return nil, st, fmt.Errorf("the result stream: %w", err)
+		return nil, st, err
+	}
+	results, err := js.Stream(ctx, resultStream)
+	if err != nil {
+		return nil, st, err
 	}
 	run := nuid.Next()
 	defer func() {

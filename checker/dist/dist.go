@@ -44,6 +44,9 @@ type job struct {
 	Variant string
 	Model   string
 	Options checker.Options // its bounds and engine (Context and Progress stay behind)
+	// Search, when set, makes the job a partition of a state search (the
+	// protocol fields say what is searched).
+	Search *searchJob `json:",omitempty"`
 }
 
 // result is a worker's answer to a job: the report (MarshalReport's) or

@@ -93,7 +93,7 @@ func serve(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, cons jets
 			continue
 		}
 		for msg := range batch.Messages() {
-			if err := handle(ctx, js, msg, ackWait, opt); err != nil {
+			if err := handle(ctx, nc, js, msg, ackWait, opt); err != nil {
 				return err
 			}
 		}
@@ -103,31 +103,22 @@ func serve(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, cons jets
 
 // handle checks one job and publishes its report before acknowledging
 // it, saying it is still busy every third of the acknowledgement wait.
-func handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, ackWait time.Duration, opt WorkerOptions) error {
+func handle(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jetstream.Msg, ackWait time.Duration, opt WorkerOptions) error {
 	var j job
 	if err := json.Unmarshal(msg.Data(), &j); err != nil {
 		return msg.TermWithReason("not a job: " + err.Error())
+	}
+	if j.Search != nil {
+		return servePart(ctx, nc, js, msg, &j, ackWait, opt)
 	}
 	md, err := msg.Metadata()
 	if err != nil {
 		return err
 	}
 	logf(opt.Log, "%s: start %s cell %d (%s under %s, delivery %d)\n", opt.Name, j.Run, j.Cell, j.Variant, j.Model, md.NumDelivered)
-	busy := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-busy.C:
-				msg.InProgress()
-			}
-		}
-	}()
+	stopBusy := keepBusy(msg, ackWait)
 	data, checkErr := check(ctx, &j)
-	close(done)
-	busy.Stop()
+	stopBusy()
 	if ctx.Err() != nil {
 		// Stopped, not finished: the job is another worker's to check.
 		msg.Nak()
@@ -156,6 +147,26 @@ func handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, ackW
 	}
 	logf(opt.Log, "%s: done %s cell %d\n", opt.Name, j.Run, j.Cell)
 	return nil
+}
+
+// keepBusy tells the server every third of the acknowledgement wait that
+// the job msg is still being worked on, until the function it returns is
+// called (once or more).
+func keepBusy(msg jetstream.Msg, ackWait time.Duration) (stop func()) {
+	busy := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-busy.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(done); busy.Stop() }) }
 }
 
 // check compiles the job's cell and checks it.

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strconv"
 
+	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -18,15 +19,20 @@ import (
 // cluster holds the flags that send a command's work to worker processes
 // through NATS JetStream (docs/distributed.md).
 type cluster struct {
-	url, creds string
-	procs      int
-	insecure   bool
+	url, creds   string
+	procs, parts int
+	insecure     bool
 }
 
 func (c *cluster) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&c.url, "cluster", "", "send each cell to the workers of the NATS server at this URL (nats://HOST:PORT on loopback, tls://HOST:PORT elsewhere), which ordercheck worker serves")
 	cmd.Flags().IntVar(&c.procs, "procs", 0, "check the cells on this many worker processes of this machine, through a NATS server embedded in this one (0: in this process)")
 	c.addConn(cmd)
+}
+
+// addParts adds the flag that splits a state search into partitions.
+func (c *cluster) addParts(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&c.parts, "parts", 0, "split the state search into this many partitions, each held by a worker's job slot (default: one per --procs process; required with --cluster)")
 }
 
 // addConn adds the flags that say how to reach a cluster.
@@ -38,33 +44,14 @@ func (c *cluster) addConn(cmd *cobra.Command) {
 // compare runs the comparison on workers when the flags ask for it, and
 // in this process otherwise.
 func (c *cluster) compare(ctx context.Context, pr *checker.Protocol, copt checker.CompareOptions, stderr io.Writer) (*checker.Comparison, error) {
-	switch {
-	case c.url != "" && c.procs > 0:
-		return nil, usageError(errors.New("--cluster and --procs exclude each other: --procs starts a cluster of its own"))
-	case c.procs < 0:
-		return nil, usageError(fmt.Errorf("--procs %d: want a number of processes, at least 1", c.procs))
-	case c.url == "" && c.procs == 0:
-		return pr.Compare(copt)
-	}
-	url := c.url
-	if c.procs > 0 {
-		srv, err := dist.StartServer()
-		if err != nil {
-			return nil, err
+	nc, done, err := c.connect("ordercheck compare")
+	if err != nil || nc == nil {
+		if err == nil {
+			return pr.Compare(copt)
 		}
-		defer srv.Close()
-		url = srv.URL()
-		stop, err := startWorkers(url, c.procs)
-		if err != nil {
-			return nil, err
-		}
-		defer stop()
+		return nil, err
 	}
-	nc, err := dist.Dial(url, dist.DialOptions{Creds: c.creds, Insecure: c.insecure, Name: "ordercheck compare"})
-	if err != nil {
-		return nil, usageError(err)
-	}
-	defer nc.Close()
+	defer done()
 	var opt dist.Options
 	if isTerminal(os.Stderr) {
 		opt.Progress = func(done, total int) { fmt.Fprintf(os.Stderr, "\r\033[K%d of %d cells checked", done, total) }
@@ -79,6 +66,83 @@ func (c *cluster) compare(ctx context.Context, pr *checker.Protocol, copt checke
 	}
 	fmt.Fprintf(stderr, "distributed: %s\n", st)
 	return cmp, nil
+}
+
+// explore sets opt.Cluster when the flags ask for workers: the state
+// searches of checks of in then go to parts partitions (--parts, else
+// one per --procs process). The function it returns reports what the
+// searches took and lets the cluster go.
+func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checker.Options, stderr io.Writer) (func(), error) {
+	parts := c.parts
+	switch {
+	case parts < 0:
+		return nil, usageError(fmt.Errorf("--parts %d: want a number of partitions, at least 1", parts))
+	case parts == 0 && c.url != "":
+		return nil, usageError(errors.New("--cluster needs --parts P: the partitions of the search, one per job slot of the workers"))
+	case parts == 0:
+		parts = c.procs
+	}
+	nc, done, err := c.connect("ordercheck explore")
+	if err != nil || nc == nil {
+		return func() {}, err
+	}
+	if opt.MaxExecutions > 0 || opt.MaxGraphs > 0 {
+		fmt.Fprintln(stderr, "distributed: a search bounded by a count stays in this process, where the count's cut is the same from run to run")
+	}
+	cl, err := dist.NewCluster(ctx, nc, in, parts, dist.Options{Log: stderr})
+	if err != nil {
+		done()
+		return nil, err
+	}
+	opt.Cluster = cl
+	return func() {
+		if st := cl.Stats(); st.Searches > 0 {
+			fmt.Fprintf(stderr, "distributed: %d partitions, %s\n", parts, st)
+		}
+		done()
+	}, nil
+}
+
+// connect reaches the cluster the flags name, starting an embedded server
+// and worker processes for --procs; it returns a nil connection when the
+// flags ask for none. done closes what it opened.
+func (c *cluster) connect(name string) (nc *nats.Conn, done func(), err error) {
+	switch {
+	case c.url != "" && c.procs > 0:
+		return nil, nil, usageError(errors.New("--cluster and --procs exclude each other: --procs starts a cluster of its own"))
+	case c.procs < 0:
+		return nil, nil, usageError(fmt.Errorf("--procs %d: want a number of processes, at least 1", c.procs))
+	case c.url == "" && c.procs == 0:
+		return nil, nil, nil
+	}
+	var closers []func()
+	done = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	url := c.url
+	if c.procs > 0 {
+		srv, err := dist.StartServer()
+		if err != nil {
+			return nil, nil, err
+		}
+		closers = append(closers, srv.Close)
+		url = srv.URL()
+		stop, err := startWorkers(url, c.procs)
+		if err != nil {
+			done()
+			return nil, nil, err
+		}
+		closers = append(closers, stop)
+	}
+	nc, err = dist.Dial(url, dist.DialOptions{Creds: c.creds, Insecure: c.insecure, Name: name})
+	if err != nil {
+		done()
+		return nil, nil, usageError(err)
+	}
+	closers = append(closers, nc.Close)
+	return nc, done, nil
 }
 
 // startWorkers starts n quiet worker processes of this executable serving

@@ -14,6 +14,7 @@ func newExploreCmd() *cobra.Command {
 	var html string
 	var out outputs
 	var b bounds
+	var cl cluster
 	cmd := &cobra.Command{
 		Use:   "explore PROTOCOL|FILE",
 		Short: "Explore every execution of a protocol and judge its properties",
@@ -43,8 +44,13 @@ internal error.`,
 			if err := out.check(inst.Protocol); err != nil {
 				return err
 			}
+			release, err := cl.explore(cmd.Context(), inst, &opt, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
 			rep, err := inst.Check(m, opt)
 			clearProgress()
+			release()
 			if err != nil {
 				return checkError(err)
 			}
@@ -79,5 +85,7 @@ internal error.`,
 	cmd.Flags().StringVar(&html, "html", "", "also write the result as a web page, its counterexamples drawn, to this file")
 	out.add(cmd)
 	b.add(cmd)
+	cl.add(cmd)
+	cl.addParts(cmd)
 	return cmd
 }

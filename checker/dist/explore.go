@@ -1,0 +1,560 @@
+package dist
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// A partitioned search (checker.Cluster) goes through JetStream so that
+// nothing a worker holds is lost with it:
+//
+//   - each partition is a job on the job queue, which the worker that
+//     takes it holds until the search ends (saying it is busy every third
+//     of the acknowledgement wait); a dead worker's partition goes to
+//     another worker;
+//   - the candidates for partition q at level d are messages on
+//     ordercheck.states.SEARCH.q.d in the file-stored stream
+//     ORDERCHECK_STATES: the partition's visited set is the candidates of
+//     the levels before, which the worker that takes a partition over
+//     reads back;
+//   - the coordinator asks for a level on ordercheck.levels.SEARCH (the
+//     last command is what a worker taking over hears first), and each
+//     partition publishes its report of the level to the results stream
+//     once its candidates for the next level are stored.
+//
+// The coordinator says it is alive on ordercheck.alive.SEARCH every
+// second; a worker that hears nothing from it for deadAfter lets the
+// partition go and serves other jobs.
+const (
+	stateStream  = "ORDERCHECK_STATES"
+	statePrefix  = "ordercheck.states."
+	levelStream  = "ORDERCHECK_LEVELS"
+	levelPrefix  = "ordercheck.levels."
+	alivePrefix  = "ordercheck.alive."
+	alivePeriod  = time.Second
+	deadAfter    = 15 * time.Second
+	takenLevel   = -1 // a report that says a worker took a partition
+	waitReported = 10 * time.Second
+)
+
+// searchJob is a partition of a search, as the job queue carries it.
+type searchJob struct {
+	ID    string
+	Part  int
+	Parts int
+	Job   []byte // the checker's description of the search
+	Whole bool
+}
+
+// partReport is a partition's report of a level (or, at takenLevel,
+// that a worker took it), with what the worker sent for the level.
+type partReport struct {
+	Search string
+	Part   int
+	Level  int
+	Data   []byte `json:",omitempty"`
+	Err    string `json:",omitempty"`
+	Worker string
+	// Msgs and Bytes count the candidates the level sent; Memory is the
+	// worker process's peak resident memory so far.
+	Msgs, Bytes int64
+	Memory      uint64
+}
+
+// command is the coordinator's word to a search's partitions.
+type command struct {
+	Level int
+	End   bool
+}
+
+// ExploreStats counts what a partitioned search took.
+type ExploreStats struct {
+	// Searches is the number of searches (a check may need two: one
+	// under the model, one for data races under C11), Levels their levels.
+	Searches, Levels int
+	// Msgs and Bytes count the candidate messages the partitions sent.
+	Msgs, Bytes int64
+	// Memory is each worker's peak resident memory, by name.
+	Memory map[string]uint64
+	// TakenOver counts partitions a worker took after another's death.
+	TakenOver int
+}
+
+func (s ExploreStats) String() string {
+	names := slices.Sorted(func(yield func(string) bool) {
+		for n := range s.Memory {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+	mem := ""
+	for _, n := range names {
+		mem += fmt.Sprintf(", %s %d MiB", n, s.Memory[n]>>20)
+	}
+	return fmt.Sprintf("%d levels, %d candidate messages, %d bytes, %d partitions taken over; peak memory%s", s.Levels, s.Msgs, s.Bytes, s.TakenOver, mem)
+}
+
+// Cluster sends the state searches of checks to the workers of a NATS
+// cluster, each split into partitions: set it as checker.Options.Cluster
+// for a check of the instance it was made for.
+type Cluster struct {
+	ctx   context.Context
+	nc    *nats.Conn
+	js    jetstream.JetStream
+	in    *checker.Instance
+	parts int
+	opt   Options
+
+	mu    sync.Mutex
+	stats ExploreStats
+}
+
+// NewCluster returns a cluster that splits the state searches of checks
+// of in into parts partitions on the workers nc reaches. Every partition
+// needs a worker's job slot for the whole search: parts should not exceed
+// the slots the workers have.
+func NewCluster(ctx context.Context, nc *nats.Conn, in *checker.Instance, parts int, opt Options) (*Cluster, error) {
+	if parts < 1 {
+		return nil, fmt.Errorf("%d partitions: want at least 1", parts)
+	}
+	if opt.AckWait <= 0 {
+		opt.AckWait = DefaultAckWait
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	if err := jobQueue(ctx, js, opt.AckWait); err != nil {
+		return nil, err
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: stateStream, Subjects: []string{statePrefix + ">"}, Storage: jetstream.FileStorage, MaxAge: 24 * time.Hour}); err != nil {
+		return nil, fmt.Errorf("the state stream: %w", err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: levelStream, Subjects: []string{levelPrefix + ">"}, Storage: jetstream.MemoryStorage, MaxAge: 24 * time.Hour}); err != nil {
+		return nil, fmt.Errorf("the level stream: %w", err)
+	}
+	return &Cluster{ctx: ctx, nc: nc, js: js, in: in, parts: parts, opt: opt, stats: ExploreStats{Memory: map[string]uint64{}}}, nil
+}
+
+// Stats returns what the searches so far took.
+func (c *Cluster) Stats() ExploreStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.stats
+	st.Memory = map[string]uint64{}
+	for n, m := range c.stats.Memory {
+		st.Memory[n] = m
+	}
+	return st
+}
+
+// Begin sends the partitions of a search as jobs.
+func (c *Cluster) Begin(desc []byte, whole bool) (checker.Search, error) {
+	id := nuid.Next()
+	s := &search{c: c, id: id, owners: make([]string, c.parts), stop: make(chan struct{})}
+	results, err := c.js.Stream(c.ctx, resultStream)
+	if err != nil {
+		return nil, err
+	}
+	reports, err := results.OrderedConsumer(c.ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + id}})
+	if err != nil {
+		return nil, err
+	}
+	if s.iter, err = reports.Messages(); err != nil {
+		return nil, err
+	}
+	s.dropped = make(chan *nats.Msg, 16)
+	if s.sub, err = c.nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+jobStream+"."+workers, s.dropped); err != nil {
+		return nil, err
+	}
+	go s.heartbeat()
+	for q := range c.parts {
+		j := job{Run: id, Cell: q, Variant: c.in.Variant, Params: c.in.ParamMap(), Search: &searchJob{ID: id, Part: q, Parts: c.parts, Job: desc, Whole: whole}}
+		if pr := c.in.Protocol; pr.Path == "" {
+			j.Name = pr.Name
+		} else {
+			j.Path, j.Source = pr.Path, pr.Source
+		}
+		data, err := json.Marshal(j)
+		if err != nil {
+			s.End()
+			return nil, err
+		}
+		ack, err := c.js.Publish(c.ctx, "ordercheck.jobs."+id, data)
+		if err != nil {
+			s.End()
+			return nil, fmt.Errorf("sending partition %d: %w", q, err)
+		}
+		s.seqs = append(s.seqs, ack.Sequence)
+	}
+	c.mu.Lock()
+	c.stats.Searches++
+	c.mu.Unlock()
+	return s, nil
+}
+
+// search is the coordinator's end of a search on JetStream.
+type search struct {
+	c       *Cluster
+	id      string
+	iter    jetstream.MessagesContext // the partitions' reports
+	dropped chan *nats.Msg
+	sub     *nats.Subscription
+	owners  []string // the worker that took each partition last
+	seqs    []uint64 // the partitions' jobs in the job stream
+	stop    chan struct{}
+	ended   atomic.Bool
+}
+
+func (s *search) heartbeat() {
+	t := time.NewTicker(alivePeriod)
+	defer t.Stop()
+	for {
+		s.c.nc.Publish(alivePrefix+s.id, nil)
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (s *search) Parts() int { return s.c.parts }
+
+func (s *search) Send(part, level int, data []byte) error {
+	_, err := s.c.js.Publish(s.c.ctx, stateSubject(s.id, part, level), data)
+	return err
+}
+
+func stateSubject(id string, part, level int) string {
+	return statePrefix + id + "." + strconv.Itoa(part) + "." + strconv.Itoa(level)
+}
+
+func (s *search) command(cmd command) error {
+	data, err := json.Marshal(cmd)
+	if err != nil {
+		return err
+	}
+	_, err = s.c.js.Publish(s.c.ctx, levelPrefix+s.id, data)
+	return err
+}
+
+// Level asks for a level and waits for every partition's report of it.
+func (s *search) Level(level int) ([][]byte, error) {
+	if err := s.command(command{Level: level}); err != nil {
+		return nil, err
+	}
+	out := make([][]byte, s.c.parts)
+	got, failures := 0, 0
+	last := time.Now()
+	for got < s.c.parts {
+		select {
+		case <-s.c.ctx.Done():
+			return nil, s.c.ctx.Err()
+		case m := <-s.dropped:
+			var adv struct {
+				StreamSeq uint64 `json:"stream_seq"`
+			}
+			if json.Unmarshal(m.Data, &adv) == nil && slices.Contains(s.seqs, adv.StreamSeq) {
+				return nil, fmt.Errorf("a partition was delivered to %d workers, none of which finished it", maxDeliveries)
+			}
+			continue
+		default:
+		}
+		if s.c.opt.Log != nil && time.Since(last) > waitReported {
+			var missing []int
+			for q, d := range out {
+				if d == nil {
+					missing = append(missing, q)
+				}
+			}
+			logf(s.c.opt.Log, "level %d: waiting for partitions %v (owners %q)\n", level, missing, s.owners)
+			last = time.Now()
+		}
+		msg, err := s.iter.Next(jetstream.NextMaxWait(250 * time.Millisecond))
+		if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+			continue
+		}
+		if err != nil {
+			if failures++; s.c.nc.IsClosed() || failures > 20 {
+				return nil, fmt.Errorf("reading the partitions' reports from NATS: %w", err)
+			}
+			time.Sleep(250 * time.Millisecond)
+			continue
+		}
+		failures = 0
+		var r partReport
+		if err := json.Unmarshal(msg.Data(), &r); err != nil || r.Search != s.id || r.Part < 0 || r.Part >= s.c.parts {
+			return nil, fmt.Errorf("a malformed report on %s", msg.Subject())
+		}
+		if r.Err != "" {
+			return nil, fmt.Errorf("partition %d on worker %s: %s", r.Part, r.Worker, r.Err)
+		}
+		s.c.mu.Lock()
+		s.c.stats.Memory[r.Worker] = max(s.c.stats.Memory[r.Worker], r.Memory)
+		if r.Level == takenLevel {
+			if s.owners[r.Part] != "" {
+				s.c.stats.TakenOver++
+			}
+			s.owners[r.Part] = r.Worker
+		}
+		if r.Level == level && out[r.Part] == nil {
+			out[r.Part] = r.Data
+			got++
+			s.c.stats.Msgs += r.Msgs
+			s.c.stats.Bytes += r.Bytes
+		}
+		s.c.mu.Unlock()
+		last = time.Now()
+	}
+	s.c.mu.Lock()
+	s.c.stats.Levels++
+	s.c.mu.Unlock()
+	return out, nil
+}
+
+// End tells the partitions the search is over, waits a little for the
+// workers to let them go, and removes what the search stored.
+func (s *search) End() {
+	if s.ended.Swap(true) {
+		return
+	}
+	close(s.stop)
+	s.sub.Unsubscribe()
+	s.iter.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s.command(command{End: true})
+	jobs, err := s.c.js.Stream(ctx, jobStream)
+	subj := "ordercheck.jobs." + s.id
+	for err == nil && ctx.Err() == nil {
+		info, ierr := jobs.Info(ctx, jetstream.WithSubjectFilter(subj))
+		if ierr != nil || info.State.Subjects[subj] == 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err == nil {
+		jobs.Purge(ctx, jetstream.WithPurgeSubject(subj))
+	}
+	for name, subj := range map[string]string{stateStream: statePrefix + s.id + ".>", levelStream: levelPrefix + s.id, resultStream: resultPrefix + s.id} {
+		if st, err := s.c.js.Stream(ctx, name); err == nil {
+			st.Purge(ctx, jetstream.WithPurgeSubject(subj))
+		}
+	}
+}
+
+// servePart serves a partition job: the worker holds it until the search
+// ends, then acknowledges it.
+func servePart(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jetstream.Msg, j *job, ackWait time.Duration, opt WorkerOptions) error {
+	sj := j.Search
+	md, err := msg.Metadata()
+	if err != nil {
+		return err
+	}
+	logf(opt.Log, "%s: take partition %d of %d of search %s (delivery %d)\n", opt.Name, sj.Part, sj.Parts, sj.ID, md.NumDelivered)
+	stopBusy := keepBusy(msg, ackWait)
+	defer stopBusy()
+	sh := &share{ctx: ctx, nc: nc, js: js, j: sj, worker: opt.Name}
+	defer sh.close()
+	report := func(level int, data []byte, errText string) error {
+		r := partReport{Search: sj.ID, Part: sj.Part, Level: level, Data: data, Err: errText, Worker: opt.Name, Msgs: sh.msgs, Bytes: sh.bytes, Memory: model.ProcessMemory()}
+		sh.msgs, sh.bytes = 0, 0
+		payload, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = js.Publish(ctx, resultPrefix+sj.ID, payload)
+		return err
+	}
+	sh.report = report
+	if err := report(takenLevel, nil, ""); err != nil {
+		msg.Nak()
+		return nil
+	}
+	err = func() error {
+		pr, err := j.protocol()
+		if err != nil {
+			return err
+		}
+		in, err := pr.Instance(j.Variant, j.Params)
+		if err != nil {
+			return err
+		}
+		return checker.Serve(ctx, in.Prog, pr.Spec, sj.Job, sj.Whole, sh)
+	}()
+	stopBusy()
+	switch {
+	case ctx.Err() != nil:
+		// Stopped, not finished: the partition is another worker's.
+		msg.Nak()
+		return nil
+	case sh.gone:
+		logf(opt.Log, "%s: the coordinator of search %s is gone\n", opt.Name, sj.ID)
+		return msg.Term()
+	case err != nil:
+		logf(opt.Log, "%s: partition %d of search %s: %v\n", opt.Name, sj.Part, sj.ID, err)
+		report(sh.level, nil, err.Error())
+		return msg.Term()
+	}
+	logf(opt.Log, "%s: done with partition %d of search %s\n", opt.Name, sj.Part, sj.ID)
+	return msg.DoubleAck(ctx)
+}
+
+// share is a worker's end of a partition on JetStream.
+type share struct {
+	ctx    context.Context
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	j      *searchJob
+	worker string
+	report func(level int, data []byte, errText string) error
+
+	levels jetstream.MessagesContext
+	alive  chan *nats.Msg
+	sub    *nats.Subscription
+	heard  time.Time
+	gone   bool // the coordinator stopped saying it is alive
+	level  int
+	acks   []jetstream.PubAckFuture
+	msgs   int64
+	bytes  int64
+}
+
+// close lets go of the subscriptions.
+func (sh *share) close() {
+	if sh.levels != nil {
+		sh.levels.Stop()
+	}
+	if sh.sub != nil {
+		sh.sub.Unsubscribe()
+	}
+}
+
+func (sh *share) Part() int  { return sh.j.Part }
+func (sh *share) Parts() int { return sh.j.Parts }
+
+func (sh *share) Next() (int, bool, error) {
+	if sh.levels == nil {
+		st, err := sh.js.Stream(sh.ctx, levelStream)
+		if err != nil {
+			return 0, false, err
+		}
+		cons, err := st.OrderedConsumer(sh.ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{levelPrefix + sh.j.ID}, DeliverPolicy: jetstream.DeliverLastPerSubjectPolicy})
+		if err != nil {
+			return 0, false, err
+		}
+		if sh.levels, err = cons.Messages(); err != nil {
+			return 0, false, err
+		}
+
+		sh.alive = make(chan *nats.Msg, 4)
+		if sh.sub, err = sh.nc.ChanSubscribe(alivePrefix+sh.j.ID, sh.alive); err != nil {
+			return 0, false, err
+		}
+		sh.heard = time.Now()
+	}
+	for sh.ctx.Err() == nil {
+		for len(sh.alive) > 0 {
+			<-sh.alive
+			sh.heard = time.Now()
+		}
+		if time.Since(sh.heard) > deadAfter {
+			sh.gone = true
+			return 0, false, nil
+		}
+		msg, err := sh.levels.Next(jetstream.NextMaxWait(time.Second))
+		if err != nil {
+			if sh.nc.IsClosed() {
+				return 0, false, nil
+			}
+			continue
+		}
+		var cmd command
+		if err := json.Unmarshal(msg.Data(), &cmd); err != nil {
+			return 0, false, fmt.Errorf("a malformed command on %s", msg.Subject())
+		}
+		if cmd.End {
+			return 0, false, nil
+		}
+		sh.level = cmd.Level
+		return cmd.Level, true, nil
+	}
+	return 0, false, nil
+}
+
+// Receive reads the candidates for the partition at level: an ordered
+// consumer of the level's subject, read to its end.
+func (sh *share) Receive(level int, f func([]byte) error) error {
+	st, err := sh.js.Stream(sh.ctx, stateStream)
+	if err != nil {
+		return err
+	}
+	cons, err := st.OrderedConsumer(sh.ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{stateSubject(sh.j.ID, sh.j.Part, level)}})
+	if err != nil {
+		return err
+	}
+	info, err := cons.Info(sh.ctx)
+	if err != nil {
+		return err
+	}
+	for left := info.NumPending; left > 0; {
+		batch, err := cons.Fetch(int(min(left, 64)), jetstream.FetchMaxWait(5*time.Second))
+		if err != nil {
+			return err
+		}
+		for msg := range batch.Messages() {
+			if err := f(msg.Data()); err != nil {
+				return err
+			}
+			left--
+		}
+		if err := batch.Error(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (sh *share) Send(part, level int, data []byte) error {
+	ack, err := sh.js.PublishAsync(stateSubject(sh.j.ID, part, level), data)
+	if err != nil {
+		return err
+	}
+	sh.acks = append(sh.acks, ack)
+	sh.msgs++
+	sh.bytes += int64(len(data))
+	return nil
+}
+
+func (sh *share) Flush() error {
+	acks := sh.acks
+	sh.acks = nil
+	for _, a := range acks {
+		select {
+		case <-a.Ok():
+		case err := <-a.Err():
+			return err
+		case <-sh.ctx.Done():
+			return sh.ctx.Err()
+		}
+	}
+	return nil
+}
+
+func (sh *share) Report(level int, data []byte) error { return sh.report(level, data, "") }
