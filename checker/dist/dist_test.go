@@ -182,20 +182,7 @@ func TestWorkerKilled(t *testing.T) {
 		t.Skip("starts worker processes")
 	}
 	s := startServer(t)
-	start := func(name string) (*exec.Cmd, *bufio.Scanner) {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "ORDERCHECK_TEST_WORKER="+s.URL(), "ORDERCHECK_TEST_WORKER_NAME="+name)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		return cmd, bufio.NewScanner(out)
-	}
+	start := func(name string) (*exec.Cmd, *bufio.Scanner) { return startProcess(t, s.URL(), name) }
 	victim, lines := start("victim")
 	killed := make(chan string, 1)
 	go func() {
@@ -229,6 +216,24 @@ func TestWorkerKilled(t *testing.T) {
 	if st.Redelivered < 1 || len(st.Workers) != 1 || st.Workers[0] != "survivor" {
 		t.Errorf("the victim's job was not redelivered to the survivor: %s %v", st, st.Workers)
 	}
+}
+
+// startProcess starts a worker process (this test binary, which TestMain
+// makes one) serving url, until the test ends; its log lines can be read
+// from the scanner.
+func startProcess(t *testing.T, url, name string) (*exec.Cmd, *bufio.Scanner) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "ORDERCHECK_TEST_WORKER="+url, "ORDERCHECK_TEST_WORKER_NAME="+name)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd, bufio.NewScanner(out)
 }
 
 func mustModel(t testing.TB, name string) *model.Model {

@@ -142,7 +142,7 @@ func NewCluster(ctx context.Context, nc *nats.Conn, in *checker.Instance, parts 
 	if err := jobQueue(ctx, js, opt.AckWait); err != nil {
 		return nil, err
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: stateStream, Subjects: []string{statePrefix + ">"}, Storage: jetstream.FileStorage, MaxAge: 24 * time.Hour}); err != nil {
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: stateStream, Subjects: []string{statePrefix + ">"}, Storage: jetstream.FileStorage, Compression: jetstream.S2Compression, MaxAge: 24 * time.Hour}); err != nil {
 		return nil, fmt.Errorf("the state stream: %w", err)
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: levelStream, Subjects: []string{levelPrefix + ">"}, Storage: jetstream.MemoryStorage, MaxAge: 24 * time.Hour}); err != nil {

@@ -293,7 +293,8 @@ type server struct {
 	workers []*states
 	stack   []*sstate // the states along path, from the root
 	path    []uint32
-	out     [][]byte // per partition: candidates not sent yet
+	out     [][]byte            // per partition: candidates not sent yet
+	sent    map[string]struct{} // the keys sent for the next level
 }
 
 // level expands the partition's new states of a level. What stops the
@@ -328,6 +329,8 @@ func (sv *server) level(level int) (*levelReport, error) {
 	slices.SortFunc(paths, slices.Compare)
 	r.New = int64(len(paths))
 	sv.out = make([][]byte, sv.sh.Parts())
+	sv.sent = map[string]struct{}{}
+	defer func() { sv.sent = nil }()
 	results := make([]expansion, batch)
 	nodes := make([]node, 0, batch)
 	for lo := 0; lo < len(paths) && bad == nil; lo += batch {
@@ -419,6 +422,11 @@ func (sv *server) send(r *levelReport, level int, path []uint32, e expansion) er
 		if sc.s == nil {
 			continue
 		}
+		// The first path to a state is its least: send no other.
+		if _, ok := sv.sent[sc.key]; ok {
+			continue
+		}
+		sv.sent[sc.key] = struct{}{}
 		key := []byte(sc.key)
 		q := owner(key, len(sv.out))
 		sv.out[q] = appendCand(sv.out[q], key, path, sc.j)

@@ -1,0 +1,129 @@
+package dist_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/checker/render"
+)
+
+// reportJSON is a report as explore --json prints it, timings aside.
+func reportJSON(t *testing.T, rep *checker.Report, in *checker.Instance) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := render.JSON(&b, render.ReportJSON(rep, in, true)); err != nil {
+		t.Fatal(err)
+	}
+	return seconds.ReplaceAllString(b.String(), "")
+}
+
+// exploreBoth explores dlsym's fixed variant under rc11 with N callers in
+// this process and on parts partitions of the workers at url, and fails
+// unless the two reports print the same; progress sees each level of the
+// partitioned search.
+func exploreBoth(t *testing.T, url, n string, parts int, opt dist.Options, progress func(checker.Stats)) dist.ExploreStats {
+	t.Helper()
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance("fixed", map[string]string{"N": n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mustModel(t, "rc11")
+	local, err := in.Check(m, checker.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := dist.Dial(url, dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cl, err := dist.NewCluster(ctx, nc, in, parts, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote, err := in.Check(m, checker.Options{Cluster: cl, Progress: progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := reportJSON(t, local, in), reportJSON(t, remote, in); a != b {
+		t.Errorf("the partitioned search differs from one process's:\n%s\n---\n%s", a, b)
+	}
+	st := cl.Stats()
+	if st.Searches != 1 || st.Levels == 0 {
+		t.Errorf("the search did not go to the workers: %s", st)
+	}
+	return st
+}
+
+// TestExploreMatchesOneProcess splits dlsym's fixed variant with six
+// callers under rc11 into three partitions on three worker processes:
+// explore --json prints the same as in one process, and each worker
+// holds a share of the visited set.
+func TestExploreMatchesOneProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts worker processes")
+	}
+	s := startServer(t)
+	for _, name := range []string{"w1", "w2", "w3"} {
+		startProcess(t, s.URL(), name)
+	}
+	st := exploreBoth(t, s.URL(), "6", 3, dist.Options{}, nil)
+	if len(st.Memory) != 3 || st.TakenOver != 0 {
+		t.Errorf("want three workers, none taken over: %s", st)
+	}
+	t.Logf("%s", st)
+}
+
+// TestExploreWorkerKilled kills a worker process (SIGKILL) that holds a
+// partition in the middle of a partitioned search; a worker started after
+// the kill takes the partition over, rebuilding its visited set from the
+// candidates stored, and the report is one process's.
+func TestExploreWorkerKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts worker processes")
+	}
+	s := startServer(t)
+	victim, lines := startProcess(t, s.URL(), "victim")
+	took := make(chan struct{})
+	go func() {
+		once := false
+		for lines.Scan() { // to the end: a full pipe would stall the victim
+			if !once && strings.Contains(lines.Text(), "take partition") {
+				close(took)
+				once = true
+			}
+		}
+	}()
+	for _, name := range []string{"w1", "w2"} {
+		startProcess(t, s.URL(), name)
+	}
+	levels, killedAt := 0, -1
+	progress := func(checker.Stats) {
+		levels++
+		if levels == 12 {
+			<-took
+			victim.Process.Kill()
+			killedAt = levels
+			startProcess(t, s.URL(), "survivor")
+		}
+	}
+	st := exploreBoth(t, s.URL(), "5", 3, dist.Options{AckWait: time.Second}, progress)
+	if killedAt < 0 || killedAt >= st.Levels {
+		t.Fatalf("the kill was not mid-search: at level %d of %d", killedAt, st.Levels)
+	}
+	if st.TakenOver != 1 || st.Memory["survivor"] == 0 {
+		t.Errorf("the survivor did not take the victim's partition over: %s", st)
+	}
+	t.Logf("killed after level %d of %d: %s", killedAt, st.Levels, st)
+}
