@@ -2,9 +2,9 @@ package dist
 
 import (
 	"context"
-	"io"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"time"
 

@@ -37,8 +37,8 @@ import (
 //     once its candidates for the next level are stored.
 //
 // The coordinator says it is alive on ordercheck.alive.SEARCH every
-// second; a worker that hears nothing from it for deadAfter lets the
-// partition go and serves other jobs.
+// second; a worker that hears nothing from it for a while
+// (WorkerOptions.Orphaned) lets the partition go and serves other jobs.
 const (
 	stateStream  = "ORDERCHECK_STATES"
 	statePrefix  = "ordercheck.states."
@@ -46,8 +46,8 @@ const (
 	levelPrefix  = "ordercheck.levels."
 	alivePrefix  = "ordercheck.alive."
 	alivePeriod  = time.Second
-	deadAfter    = 15 * time.Second
-	takenLevel   = -1 // a report that says a worker took a partition
+	deadAfter    = 15 * time.Second // WorkerOptions.Orphaned's default
+	takenLevel   = -1               // a report that says a worker took a partition
 	waitReported = 10 * time.Second
 )
 
@@ -370,7 +370,7 @@ func servePart(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg j
 	logf(opt.Log, "%s: take partition %d of %d of search %s (delivery %d)\n", opt.Name, sj.Part, sj.Parts, sj.ID, md.NumDelivered)
 	stopBusy := keepBusy(msg, ackWait)
 	defer stopBusy()
-	sh := &share{ctx: ctx, nc: nc, js: js, j: sj, worker: opt.Name}
+	sh := &share{ctx: ctx, nc: nc, js: js, j: sj, worker: opt.Name, orphaned: opt.Orphaned}
 	defer sh.close()
 	report := func(level int, data []byte, errText string) error {
 		r := partReport{Search: sj.ID, Part: sj.Part, Level: level, Data: data, Err: errText, Worker: opt.Name, Msgs: sh.msgs, Bytes: sh.bytes, Memory: model.ProcessMemory()}
@@ -425,15 +425,16 @@ type share struct {
 	worker string
 	report func(level int, data []byte, errText string) error
 
-	levels jetstream.MessagesContext
-	alive  chan *nats.Msg
-	sub    *nats.Subscription
-	heard  time.Time
-	gone   bool // the coordinator stopped saying it is alive
-	level  int
-	acks   []jetstream.PubAckFuture
-	msgs   int64
-	bytes  int64
+	levels   jetstream.MessagesContext
+	alive    chan *nats.Msg
+	sub      *nats.Subscription
+	heard    time.Time
+	gone     bool // the coordinator stopped saying it is alive
+	orphaned time.Duration
+	level    int
+	acks     []jetstream.PubAckFuture
+	msgs     int64
+	bytes    int64
 }
 
 // close lets go of the subscriptions.
@@ -474,7 +475,7 @@ func (sh *share) Next() (int, bool, error) {
 			<-sh.alive
 			sh.heard = time.Now()
 		}
-		if time.Since(sh.heard) > deadAfter {
+		if time.Since(sh.heard) > sh.orphaned {
 			sh.gone = true
 			return 0, false, nil
 		}

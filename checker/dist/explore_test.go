@@ -3,13 +3,16 @@ package dist_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/model"
 )
 
 // reportJSON is a report as explore --json prints it, timings aside.
@@ -126,4 +129,134 @@ func TestExploreWorkerKilled(t *testing.T) {
 		t.Errorf("the survivor did not take the victim's partition over: %s", st)
 	}
 	t.Logf("killed after level %d of %d: %s", killedAt, st.Levels, st)
+}
+
+// BenchmarkPartitioned explores dlsym's fixed variant under rc11 with
+// -callers callers on 1 and 2 partitions, each held by a worker of this
+// process, and reports states per second and what the partitions sent
+// per state. docs/distributed.md has the figures with worker processes.
+func BenchmarkPartitioned(b *testing.B) {
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, err := pr.Instance("fixed", map[string]string{"N": "5"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := mustModel(b, "rc11")
+	for _, parts := range []int{1, 2} {
+		b.Run(fmt.Sprintf("parts=%d", parts), func(b *testing.B) {
+			s, err := dist.StartServer()
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			for i := range parts {
+				nc, err := dist.Dial(s.URL(), dist.DialOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer nc.Close()
+				go dist.Work(ctx, nc, dist.WorkerOptions{Name: fmt.Sprint("w", i)})
+			}
+			nc, err := dist.Dial(s.URL(), dist.DialOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer nc.Close()
+			var states int64
+			var st dist.ExploreStats
+			for b.Loop() {
+				cl, err := dist.NewCluster(ctx, nc, in, parts, dist.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				rep, err := in.Check(m, checker.Options{Cluster: cl})
+				if err != nil {
+					b.Fatal(err)
+				}
+				states += rep.Stats.States
+				s := cl.Stats()
+				st.Msgs += s.Msgs
+				st.Bytes += s.Bytes
+			}
+			b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
+			b.ReportMetric(float64(st.Msgs)/float64(states), "msgs/state")
+			b.ReportMetric(float64(st.Bytes)/float64(states), "bytes/state")
+		})
+	}
+}
+
+// TestCoordinatorGone begins a partitioned search whose coordinator then
+// vanishes (its connection closes, without ending the search): the
+// worker holding the partition stops hearing from it, lets the partition
+// go, and serves the next job.
+func TestCoordinatorGone(t *testing.T) {
+	s := startServer(t)
+	wnc, err := dist.Dial(s.URL(), dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wnc.Close()
+	var log syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go dist.Work(ctx, wnc, dist.WorkerOptions{Name: "w", Log: &log, Orphaned: time.Second})
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance("fixed", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cnc, err := dist.Dial(s.URL(), dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := dist.NewCluster(ctx, cnc, in, 1, dist.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Begin([]byte(`{"Model":"sc","Props":["deadlock"]}`), false); err != nil {
+		t.Fatal(err)
+	}
+	for !strings.Contains(log.String(), "take partition") {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cnc.Close()
+	nc, err := dist.Dial(s.URL(), dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	cctx, ccancel := context.WithTimeout(ctx, time.Minute)
+	defer ccancel()
+	if _, _, err := dist.Compare(cctx, nc, pr, checker.CompareOptions{Models: []*model.Model{mustModel(t, "sc")}}, dist.Options{}); err != nil {
+		t.Fatalf("the worker did not come back to serve jobs: %v\n%s", err, log.String())
+	}
+	if !strings.Contains(log.String(), "is gone") {
+		t.Errorf("the worker did not say the coordinator is gone:\n%s", log.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a worker's log and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -25,6 +25,10 @@ type WorkerOptions struct {
 	Jobs int
 	// Log, when set, gets a line when a job starts and when it ends.
 	Log io.Writer
+	// Orphaned is how long a worker holding a partition waits without
+	// hearing from the search's coordinator before it lets the partition
+	// go (default 15 s; the coordinator speaks every second).
+	Orphaned time.Duration
 }
 
 // Work serves jobs from the cluster nc reaches until ctx is done or the
@@ -36,6 +40,9 @@ func Work(ctx context.Context, nc *nats.Conn, opt WorkerOptions) error {
 		opt.Name = fmt.Sprintf("%s:%d", host, os.Getpid())
 	}
 	opt.Jobs = max(opt.Jobs, 1)
+	if opt.Orphaned <= 0 {
+		opt.Orphaned = deadAfter
+	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return err

@@ -65,6 +65,24 @@ func TestCompareDistributed(t *testing.T) {
 	}
 }
 
+// TestExploreDistributed runs explore --procs 2 as a user would: the JSON
+// is one process's, and stderr says how the search was split.
+func TestExploreDistributed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts worker processes")
+	}
+	t.Setenv("ORDERCHECK_TEST_MAIN", "1")
+	args := []string{"explore", "dlsym", "--variant", "unordered", "--model", "tso", "--param", "N=3", "--json"}
+	wantCode, want, _ := runCLI(args...)
+	code, out, errText := runCLI(append(args, "--procs", "2")...)
+	if code != wantCode || seconds.ReplaceAllString(out, `"seconds": 0`) != seconds.ReplaceAllString(want, `"seconds": 0`) {
+		t.Errorf("exit %d (want %d), the JSON differs from one process's:\n%s\nstderr: %s", code, wantCode, out, errText)
+	}
+	if !regexp.MustCompile(`distributed: 2 partitions, \d+ levels`).MatchString(errText) {
+		t.Errorf("stderr lacks the distribution's counts: %q", errText)
+	}
+}
+
 func TestDistributedUsage(t *testing.T) {
 	runCases(t, []cliCase{
 		{"unencrypted to another machine", []string{"compare", "dlsym", "--cluster", "nats://10.1.2.3:4222"}, 2, "", "is not loopback: jobs would cross the network unencrypted; use tls://10.1.2.3:4222"},
@@ -72,6 +90,9 @@ func TestDistributedUsage(t *testing.T) {
 		{"both", []string{"compare", "dlsym", "--cluster", "nats://127.0.0.1:1", "--procs", "2"}, 2, "", "--cluster and --procs exclude each other"},
 		{"negative procs", []string{"compare", "dlsym", "--procs", "-1"}, 2, "", "--procs -1"},
 		{"worker without a cluster", []string{"worker"}, 2, "", "worker needs --cluster URL"},
+		{"explore on a cluster, no partitions", []string{"explore", "dlsym", "--cluster", "nats://127.0.0.1:1"}, 2, "", "--cluster needs --parts P"},
+		{"negative partitions", []string{"explore", "dlsym", "--procs", "2", "--parts", "-1"}, 2, "", "--parts -1"},
+		{"explore, both", []string{"explore", "dlsym", "--cluster", "nats://127.0.0.1:1", "--parts", "2", "--procs", "2"}, 2, "", "--cluster and --procs exclude each other"},
 		{"worker, no server", []string{"worker", "--cluster", "nats://127.0.0.1:1"}, 2, "", "cannot reach NATS at nats://127.0.0.1:1"},
 	})
 }
