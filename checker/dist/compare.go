@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
 )
 
 // Options steer a distributed comparison.
@@ -50,28 +52,130 @@ func jobQueue(ctx context.Context, js jetstream.JetStream, ackWait time.Duration
 // cluster nc reaches, one job per cell, and assembles it: the same
 // comparison pr.Compare(opt) returns in this process.
 func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt checker.CompareOptions, opt Options) (*checker.Comparison, Stats, error) {
-	var st Stats
 	c, err := pr.Cells(copt)
+	if err != nil {
+		return nil, Stats{}, err
+	}
+	var cells []cell
+	for _, in := range c.Cases {
+		for _, m := range c.Models {
+			cells = append(cells, cell{in: in, m: m, params: copt.Params})
+		}
+	}
+	c.Reports = make([][]*checker.Report, len(c.Cases))
+	for i := range c.Reports {
+		c.Reports[i] = make([]*checker.Report, len(c.Models))
+	}
+	done := 0
+	st, err := checkCells(ctx, nc, cells, copt.Options, opt, func(i int, rep *checker.Report, err error) error {
+		if err != nil {
+			return checker.CellError(cells[i].in, cells[i].m, err)
+		}
+		c.Reports[i/len(c.Models)][i%len(c.Models)] = rep
+		if done++; opt.Progress != nil {
+			opt.Progress(done, len(cells))
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, st, err
 	}
+	return c, st, nil
+}
+
+// RunCases checks cases (expect clauses' cells) on the workers the
+// cluster nc reaches, one job per case, and calls done with each result in
+// the order of cases as soon as it and every case before it are done: what
+// checker.RunCases does in this process. A case whose variant does not
+// compile, or whose check fails, has its error in its result.
+func RunCases(ctx context.Context, nc *nats.Conn, cases []checker.Case, copt checker.Options, opt Options, done func(*checker.CaseResult)) (Stats, error) {
+	results := make([]*checker.CaseResult, len(cases))
+	var cells []cell
+	var of []int // of[k] is the case of cells[k]
+	var inst *checker.Instance
+	var ierr error
+	for i := range cases {
+		c := &cases[i]
+		if i == 0 || !sameInstance(&cases[i-1], c) {
+			inst, ierr = c.Protocol.Instance(c.Variant, c.Overrides())
+		}
+		r := &checker.CaseResult{Case: c, Instance: inst, Err: ierr}
+		results[i] = r
+		if ierr != nil {
+			continue
+		}
+		m, err := model.Lookup(c.Model)
+		if err != nil {
+			r.Err = err
+			continue
+		}
+		cells = append(cells, cell{in: inst, m: m, params: c.Overrides()})
+		of = append(of, i)
+	}
+	ready := make([]bool, len(cases))
+	for i, r := range results {
+		ready[i] = r.Err != nil
+	}
+	next := 0
+	flush := func() {
+		for ; next < len(cases) && ready[next]; next++ {
+			done(results[next])
+		}
+	}
+	flush()
+	st, err := checkCells(ctx, nc, cells, copt, opt, func(k int, rep *checker.Report, err error) error {
+		r := results[of[k]]
+		r.Report, r.Err = rep, err
+		if err == nil {
+			r.Elapsed = rep.Stats.Elapsed
+			if r.Clause != nil {
+				r.Diffs = rep.Differences(&r.Cell)
+			}
+		}
+		ready[of[k]] = true
+		flush()
+		return nil
+	})
+	flush()
+	return st, err
+}
+
+// sameInstance reports whether two cases check the same compiled program.
+func sameInstance(a, b *checker.Case) bool {
+	return a.Protocol == b.Protocol && a.Variant == b.Variant && maps.Equal(a.Overrides(), b.Overrides())
+}
+
+// cell is a check to send: an instance under a model, the instance
+// compiled from its protocol with params.
+type cell struct {
+	in     *checker.Instance
+	m      *model.Model
+	params map[string]string
+}
+
+// checkCells sends each cell as a job, bounded by copt, and calls got with
+// the index of each cell whose report arrives, with the report rebuilt
+// against the cell's instance or the error its check met; an error of
+// got's ends the run. A cell every worker died on fails it.
+func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.Options, opt Options, got func(i int, rep *checker.Report, err error) error) (Stats, error) {
+	var st Stats
 	if opt.AckWait <= 0 {
 		opt.AckWait = DefaultAckWait
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
-		return nil, st, err
+		return st, err
 	}
 	if err := jobQueue(ctx, js, opt.AckWait); err != nil {
-		return nil, st, err
+		return st, err
 	}
 	jobs, err := js.Stream(ctx, jobStream)
 	if err != nil {
-		return nil, st, err
+		return st, err
 	}
 	results, err := js.Stream(ctx, resultStream)
 	if err != nil {
-		return nil, st, err
+		return st, err
 	}
 	run := nuid.Next()
 	defer func() {
@@ -83,57 +187,50 @@ func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt chec
 	}()
 	reports, err := results.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + run}})
 	if err != nil {
-		return nil, st, err
+		return st, err
 	}
 	// A job every worker died on is dropped after its last delivery: the
-	// server says so, and the comparison fails rather than waits.
+	// server says so, and the run fails rather than waits.
 	dropped := make(chan *nats.Msg, 16)
 	sub, err := nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+jobStream+"."+workers, dropped)
 	if err != nil {
-		return nil, st, err
+		return st, err
 	}
 	defer sub.Unsubscribe()
 	cellOf := map[uint64]int{}
-	total := len(c.Cases) * len(c.Models)
-	for i, in := range c.Cases {
-		for k, m := range c.Models {
-			j := job{Run: run, Cell: i*len(c.Models) + k, Params: copt.Params, Variant: in.Variant, Model: m.Name, Options: copt.Options}
-			if pr.Path == "" {
-				j.Name = pr.Name
-			} else {
-				j.Path, j.Source = pr.Path, pr.Source
-			}
-			data, err := json.Marshal(j)
-			if err != nil {
-				return nil, st, err
-			}
-			ack, err := js.Publish(ctx, "ordercheck.jobs."+run, data)
-			if err != nil {
-				return nil, st, fmt.Errorf("sending %s under %s: %w", in.Variant, m.Name, err)
-			}
-			cellOf[ack.Sequence] = j.Cell
-			st.Jobs++
-			st.Bytes += int64(len(data))
+	for i, c := range cells {
+		j := job{Run: run, Cell: i, Params: c.params, Variant: c.in.Variant, Model: c.m.Name, Options: copt}
+		if pr := c.in.Protocol; pr.Path == "" {
+			j.Name = pr.Name
+		} else {
+			j.Path, j.Source = pr.Path, pr.Source
 		}
+		data, err := json.Marshal(j)
+		if err != nil {
+			return st, err
+		}
+		ack, err := js.Publish(ctx, "ordercheck.jobs."+run, data)
+		if err != nil {
+			return st, fmt.Errorf("sending %s under %s: %w", c.in.Variant, c.m.Name, err)
+		}
+		cellOf[ack.Sequence] = i
+		st.Jobs++
+		st.Bytes += int64(len(data))
 	}
-	c.Reports = make([][]*checker.Report, len(c.Cases))
-	for i := range c.Reports {
-		c.Reports[i] = make([]*checker.Report, len(c.Models))
-	}
+	have := make([]bool, len(cells))
 	failures := 0 // reads of the results in a row that failed
-	for done := 0; done < total; {
+	for done := 0; done < len(cells); {
 		select {
 		case <-ctx.Done():
-			return nil, st, ctx.Err()
+			return st, ctx.Err()
 		case m := <-dropped:
 			var adv struct {
 				StreamSeq  uint64 `json:"stream_seq"`
 				Deliveries uint64 `json:"deliveries"`
 			}
 			if json.Unmarshal(m.Data, &adv) == nil {
-				if cell, ok := cellOf[adv.StreamSeq]; ok {
-					in, mod := c.Cases[cell/len(c.Models)], c.Models[cell%len(c.Models)]
-					return nil, st, checker.CellError(in, mod, fmt.Errorf("delivered to %d workers, none of which finished it", adv.Deliveries))
+				if i, ok := cellOf[adv.StreamSeq]; ok {
+					return st, checker.CellError(cells[i].in, cells[i].m, fmt.Errorf("delivered to %d workers, none of which finished it", adv.Deliveries))
 				}
 			}
 			continue
@@ -144,7 +241,7 @@ func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt chec
 			// A server restarted without the streams, say: give up after
 			// five seconds of failures rather than wait forever.
 			if failures++; nc.IsClosed() || failures > 20 {
-				return nil, st, fmt.Errorf("reading the reports from NATS (%d of %d cells done): %w", done, total, err)
+				return st, fmt.Errorf("reading the reports from NATS (%d of %d cells done): %w", done, len(cells), err)
 			}
 			time.Sleep(250 * time.Millisecond)
 			continue
@@ -152,35 +249,34 @@ func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt chec
 		failures = 0
 		for msg := range batch.Messages() {
 			var res result
-			if err := json.Unmarshal(msg.Data(), &res); err != nil || res.Run != run || res.Cell < 0 || res.Cell >= total {
-				return nil, st, fmt.Errorf("a malformed report on %s", msg.Subject())
+			if err := json.Unmarshal(msg.Data(), &res); err != nil || res.Run != run || res.Cell < 0 || res.Cell >= len(cells) {
+				return st, fmt.Errorf("a malformed report on %s", msg.Subject())
 			}
 			st.Bytes += int64(len(msg.Data()))
-			i, k := res.Cell/len(c.Models), res.Cell%len(c.Models)
-			if c.Reports[i][k] != nil {
+			if have[res.Cell] {
 				st.Duplicates++
 				continue
 			}
-			if res.Err != "" {
-				return nil, st, checker.CellError(c.Cases[i], c.Models[k], fmt.Errorf("%s (on worker %s)", res.Err, res.Worker))
-			}
-			rep, err := checker.UnmarshalReport(res.Report, c.Cases[i])
-			if err != nil {
-				return nil, st, checker.CellError(c.Cases[i], c.Models[k], err)
-			}
-			c.Reports[i][k] = rep
+			have[res.Cell] = true
+			done++
 			if res.Delivered > 1 {
 				st.Redelivered++
 			}
 			if !slices.Contains(st.Workers, res.Worker) {
 				st.Workers = append(st.Workers, res.Worker)
 			}
-			done++
-			if opt.Progress != nil {
-				opt.Progress(done, total)
+			var rep *checker.Report
+			var err error
+			if res.Err == "" {
+				rep, err = checker.UnmarshalReport(res.Report, cells[res.Cell].in)
+			} else {
+				err = fmt.Errorf("%s (on worker %s)", res.Err, res.Worker)
+			}
+			if err := got(res.Cell, rep, err); err != nil {
+				return st, err
 			}
 		}
 	}
 	slices.Sort(st.Workers)
-	return c, st, nil
+	return st, nil
 }

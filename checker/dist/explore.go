@@ -426,10 +426,9 @@ type share struct {
 	report func(level int, data []byte, errText string) error
 
 	levels   jetstream.MessagesContext
-	alive    chan *nats.Msg
 	sub      *nats.Subscription
-	heard    time.Time
-	gone     bool // the coordinator stopped saying it is alive
+	heard    atomic.Int64 // when the coordinator last said it is alive (Unix ns)
+	gone     bool         // the coordinator stopped saying it is alive
 	orphaned time.Duration
 	level    int
 	acks     []jetstream.PubAckFuture
@@ -464,18 +463,13 @@ func (sh *share) Next() (int, bool, error) {
 			return 0, false, err
 		}
 
-		sh.alive = make(chan *nats.Msg, 4)
-		if sh.sub, err = sh.nc.ChanSubscribe(alivePrefix+sh.j.ID, sh.alive); err != nil {
+		sh.heard.Store(time.Now().UnixNano())
+		if sh.sub, err = sh.nc.Subscribe(alivePrefix+sh.j.ID, func(*nats.Msg) { sh.heard.Store(time.Now().UnixNano()) }); err != nil {
 			return 0, false, err
 		}
-		sh.heard = time.Now()
 	}
 	for sh.ctx.Err() == nil {
-		for len(sh.alive) > 0 {
-			<-sh.alive
-			sh.heard = time.Now()
-		}
-		if time.Since(sh.heard) > sh.orphaned {
+		if time.Since(time.Unix(0, sh.heard.Load())) > sh.orphaned {
 			sh.gone = true
 			return 0, false, nil
 		}

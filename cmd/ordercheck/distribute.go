@@ -68,6 +68,30 @@ func (c *cluster) compare(ctx context.Context, pr *checker.Protocol, copt checke
 	return cmp, nil
 }
 
+// runCases checks the cases on workers when the flags ask for it, and on
+// jobs goroutines of this process otherwise; done sees each result in the
+// order of cases.
+func (c *cluster) runCases(ctx context.Context, cases []checker.Case, opt checker.Options, jobs int, done func(*checker.CaseResult), stderr io.Writer) error {
+	nc, release, err := c.connect("ordercheck test")
+	if err != nil {
+		return err
+	}
+	if nc == nil {
+		checker.RunCases(cases, opt, jobs, done)
+		return nil
+	}
+	defer release()
+	st, err := dist.RunCases(ctx, nc, cases, opt, dist.Options{}, done)
+	if ctx.Err() != nil {
+		return &exitError{exitNoVerdict, errors.New("interrupted: the cells are not all checked")}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "distributed: %s\n", st)
+	return nil
+}
+
 // explore sets opt.Cluster when the flags ask for workers: the state
 // searches of checks of in then go to parts partitions (--parts, else
 // one per --procs process). The function it returns reports what the

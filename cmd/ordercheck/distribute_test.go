@@ -83,6 +83,25 @@ func TestExploreDistributed(t *testing.T) {
 	}
 }
 
+// TestTestDistributed runs ordercheck test --procs 2 on a passing file
+// and a flipped copy of it: the JSON, failing cell and counterexample
+// included, is what one process prints, and so is the exit status.
+func TestTestDistributed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts worker processes")
+	}
+	t.Setenv("ORDERCHECK_TEST_MAIN", "1")
+	args := []string{"test", "--json", "testdata/test/mp.oc", flipped(t, t.TempDir())}
+	wantCode, want, _ := runCLI(args...)
+	code, out, errText := runCLI(append(args, "--procs", "2")...)
+	if code != wantCode || wantCode != 1 || seconds.ReplaceAllString(out, `"seconds": 0`) != seconds.ReplaceAllString(want, `"seconds": 0`) {
+		t.Errorf("exit %d (want %d), the JSON differs from one process's:\n%s\n---\n%s\nstderr: %s", code, wantCode, out, want, errText)
+	}
+	if !regexp.MustCompile(`distributed: 24 jobs on [12] workers`).MatchString(errText) {
+		t.Errorf("stderr lacks the distribution's counts: %q", errText)
+	}
+}
+
 func TestDistributedUsage(t *testing.T) {
 	runCases(t, []cliCase{
 		{"unencrypted to another machine", []string{"compare", "dlsym", "--cluster", "nats://10.1.2.3:4222"}, 2, "", "is not loopback: jobs would cross the network unencrypted; use tls://10.1.2.3:4222"},

@@ -24,6 +24,7 @@ func newTestCmd() *cobra.Command {
 	var asJSON bool
 	var jobs int
 	var b bounds
+	var cl cluster
 	cmd := &cobra.Command{
 		Use:   "test [PATH|PROTOCOL...]",
 		Short: "Check every expect clause of the protocol files under the paths",
@@ -34,8 +35,8 @@ a model, with a configuration's parameters — and prints a line per cell as
 go test -v does: PASS, FAIL with what differs, the counterexample and the
 command that explores the cell alone, NOVERDICT when a bound cut the search
 short, SKIP for a cell no clause selects. A catalogue protocol may be named
-instead of a path. Cells run in parallel on --jobs cores; the bounds apply
-to each cell.
+instead of a path. Cells run in parallel on --jobs cores (or on worker
+processes: --procs, --cluster); the bounds apply to each cell.
 
 Exit status: 0 every cell as expected, 1 a verdict differs, 2 bad input (a
 file that does not load), 3 a bound cut a cell short (a bounded cell never
@@ -69,7 +70,9 @@ passes), 4 an internal error.`,
 			if err != nil {
 				return usageError(err)
 			}
-			suites, err := runTests(cmd, refs, sel, opt, jobs, !asJSON)
+			suites, err := runTests(cmd, refs, sel, !asJSON, func(cases []checker.Case, done func(*checker.CaseResult)) error {
+				return cl.runCases(cmd.Context(), cases, opt, jobs, done, cmd.ErrOrStderr())
+			})
 			if err != nil {
 				return err
 			}
@@ -91,6 +94,7 @@ passes), 4 an internal error.`,
 	cmd.Flags().StringVar(&junit, "junit", "", "also write the results as JUnit XML to this file, for CI systems")
 	cmd.Flags().IntVar(&jobs, "jobs", runtime.NumCPU(), "check this many cells at once")
 	b.add(cmd)
+	cl.add(cmd)
 	cmd.Flags().Lookup("workers").Usage = "explore each cell on this many cores (default 1: the cells run in parallel instead)"
 	return cmd
 }
@@ -158,10 +162,10 @@ func fileRef(path string) string {
 }
 
 // runTests loads each protocol, checks the selected cells of all of them
-// on jobs goroutines and, when verbose, prints each cell's line as soon as
+// with run and, when verbose, prints each cell's line as soon as
 // it and the cells before it are done, each protocol's summary after its
 // last cell, and the counts at the end.
-func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, opt checker.Options, jobs int, verbose bool) ([]*render.Suite, error) {
+func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, verbose bool, run func([]checker.Case, func(*checker.CaseResult)) error) ([]*render.Suite, error) {
 	w := cmd.OutOrStdout()
 	var suites []*render.Suite
 	var cases []checker.Case
@@ -217,7 +221,7 @@ func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, opt checker
 		}
 	}
 	i := 0
-	checker.RunCases(cases, opt, jobs, func(r *checker.CaseResult) {
+	err := run(cases, func(r *checker.CaseResult) {
 		o := owner[i]
 		i++
 		sumUp(o) // the suites before o are complete
@@ -232,6 +236,9 @@ func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, opt checker
 			sumUp(o + 1)
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	sumUp(len(suites))
 	for _, c := range suites {
 		for _, r := range c.Cases {
