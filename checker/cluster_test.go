@@ -168,7 +168,7 @@ func (sh *memShare) Flush() error {
 	return nil
 }
 
-func (sh *memShare) Report(level int, data []byte) error {
+func (sh *memShare) Report(level int, data []byte, _ int64) error {
 	sh.s.reports <- memReport{part: sh.q, level: level, data: data}
 	return nil
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,10 +71,10 @@ type partReport struct {
 	Data   []byte `json:",omitempty"`
 	Err    string `json:",omitempty"`
 	Worker string
-	// Msgs and Bytes count the candidates the level sent; Memory is the
-	// worker process's peak resident memory so far.
-	Msgs, Bytes int64
-	Memory      uint64
+	// States counts the states new at the level; Msgs and Bytes the
+	// candidates it sent; Memory is what the worker process holds.
+	States, Msgs, Bytes int64
+	Memory              uint64
 }
 
 // command is the coordinator's word to a search's partitions.
@@ -88,25 +90,26 @@ type ExploreStats struct {
 	Searches, Levels int
 	// Msgs and Bytes count the candidate messages the partitions sent.
 	Msgs, Bytes int64
-	// Memory is each worker's peak resident memory, by name.
+	// Memory is the most each worker held at the end of a level, and
+	// States the states its partitions found, by worker.
 	Memory map[string]uint64
+	States map[string]int64
 	// TakenOver counts partitions a worker took after another's death.
 	TakenOver int
 }
 
 func (s ExploreStats) String() string {
-	names := slices.Sorted(func(yield func(string) bool) {
-		for n := range s.Memory {
-			if !yield(n) {
-				return
-			}
-		}
-	})
-	mem := ""
-	for _, n := range names {
-		mem += fmt.Sprintf(", %s %d MiB", n, s.Memory[n]>>20)
+	return fmt.Sprintf("%d levels, %d candidate messages, %d bytes, %d partitions taken over; %s", s.Levels, s.Msgs, s.Bytes, s.TakenOver, s.Workers())
+}
+
+// Workers says, worker by worker, the states its partitions found and the
+// most memory it held.
+func (s ExploreStats) Workers() string {
+	var out []string
+	for _, n := range slices.Sorted(maps.Keys(s.Memory)) {
+		out = append(out, fmt.Sprintf("%s %d states, %d MiB", n, s.States[n], s.Memory[n]>>20))
 	}
-	return fmt.Sprintf("%d levels, %d candidate messages, %d bytes, %d partitions taken over; peak memory%s", s.Levels, s.Msgs, s.Bytes, s.TakenOver, mem)
+	return strings.Join(out, "; ")
 }
 
 // Cluster sends the state searches of checks to the workers of a NATS
@@ -148,7 +151,7 @@ func NewCluster(ctx context.Context, nc *nats.Conn, in *checker.Instance, parts 
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: levelStream, Subjects: []string{levelPrefix + ">"}, Storage: jetstream.MemoryStorage, MaxAge: 24 * time.Hour}); err != nil {
 		return nil, fmt.Errorf("the level stream: %w", err)
 	}
-	return &Cluster{ctx: ctx, nc: nc, js: js, in: in, parts: parts, opt: opt, stats: ExploreStats{Memory: map[string]uint64{}}}, nil
+	return &Cluster{ctx: ctx, nc: nc, js: js, in: in, parts: parts, opt: opt, stats: ExploreStats{Memory: map[string]uint64{}, States: map[string]int64{}}}, nil
 }
 
 // Stats returns what the searches so far took.
@@ -156,10 +159,7 @@ func (c *Cluster) Stats() ExploreStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := c.stats
-	st.Memory = map[string]uint64{}
-	for n, m := range c.stats.Memory {
-		st.Memory[n] = m
-	}
+	st.Memory, st.States = maps.Clone(st.Memory), maps.Clone(st.States)
 	return st
 }
 
@@ -318,6 +318,7 @@ func (s *search) Level(level int) ([][]byte, error) {
 			got++
 			s.c.stats.Msgs += r.Msgs
 			s.c.stats.Bytes += r.Bytes
+			s.c.stats.States[r.Worker] += r.States
 		}
 		s.c.mu.Unlock()
 		last = time.Now()
@@ -373,8 +374,8 @@ func servePart(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg j
 	sh := &share{ctx: ctx, nc: nc, js: js, j: sj, worker: opt.Name, orphaned: opt.Orphaned}
 	defer sh.close()
 	report := func(level int, data []byte, errText string) error {
-		r := partReport{Search: sj.ID, Part: sj.Part, Level: level, Data: data, Err: errText, Worker: opt.Name, Msgs: sh.msgs, Bytes: sh.bytes, Memory: model.ProcessMemory()}
-		sh.msgs, sh.bytes = 0, 0
+		r := partReport{Search: sj.ID, Part: sj.Part, Level: level, Data: data, Err: errText, Worker: opt.Name, States: sh.states, Msgs: sh.msgs, Bytes: sh.bytes, Memory: model.ProcessMemory()}
+		sh.msgs, sh.bytes, sh.states = 0, 0, 0
 		payload, err := json.Marshal(r)
 		if err != nil {
 			return err
@@ -434,6 +435,7 @@ type share struct {
 	acks     []jetstream.PubAckFuture
 	msgs     int64
 	bytes    int64
+	states   int64
 }
 
 // close lets go of the subscriptions.
@@ -552,4 +554,7 @@ func (sh *share) Flush() error {
 	return nil
 }
 
-func (sh *share) Report(level int, data []byte) error { return sh.report(level, data, "") }
+func (sh *share) Report(level int, data []byte, states int64) error {
+	sh.states = states
+	return sh.report(level, data, "")
+}

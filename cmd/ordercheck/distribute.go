@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
@@ -119,6 +120,12 @@ func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checke
 		return nil, err
 	}
 	opt.Cluster = cl
+	if opt.Progress != nil {
+		opt.Progress = func(s checker.Stats) {
+			st := cl.Stats()
+			fmt.Fprintf(os.Stderr, "\r\033[K%d states, level %d, %s · %s", s.States, st.Levels, s.Elapsed.Round(time.Second), st.Workers())
+		}
+	}
 	return func() {
 		if st := cl.Stats(); st.Searches > 0 {
 			fmt.Fprintf(stderr, "distributed: %d partitions, %s\n", parts, st)

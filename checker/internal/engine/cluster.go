@@ -46,6 +46,8 @@ type Share interface {
 	// once every candidate sent is stored.
 	Send(part, level int, data []byte) error
 	Flush() error
-	// Report sends the partition's report of level to the coordinator.
-	Report(level int, data []byte) error
+	// Report sends the partition's report of level to the coordinator;
+	// states counts the states new in the partition at the level, for
+	// progress.
+	Report(level int, data []byte, states int64) error
 }

@@ -278,7 +278,7 @@ func Serve(p *model.Program, m *model.Model, cfg Config, sh engine.Share) error 
 		if err != nil {
 			return err
 		}
-		if err := sh.Report(level, data); err != nil {
+		if err := sh.Report(level, data, r.New); err != nil {
 			return err
 		}
 		done = level
