@@ -32,20 +32,40 @@ type Options struct {
 	Log io.Writer
 }
 
-// jobQueue makes the job queue, its workers' consumer and the results
-// stream, if they are not there.
-func jobQueue(ctx context.Context, js jetstream.JetStream, ackWait time.Duration) error {
+// jobQueue connects to JetStream through nc and makes the job queue (its
+// acknowledgement wait ackWait, or DefaultAckWait), its workers' consumer
+// and the results stream, if they are not there.
+func jobQueue(ctx context.Context, nc *nats.Conn, ackWait time.Duration) (jetstream.JetStream, error) {
+	if ackWait <= 0 {
+		ackWait = DefaultAckWait
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
 	jobs, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: jobStream, Subjects: []string{jobSubjects}, Retention: jetstream.WorkQueuePolicy, Storage: jetstream.MemoryStorage})
 	if err != nil {
-		return fmt.Errorf("the job queue: %w", err)
+		return nil, fmt.Errorf("the job queue: %w", err)
 	}
 	if _, err := jobs.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{Durable: workers, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: maxDeliveries}); err != nil {
-		return fmt.Errorf("the job queue: %w", err)
+		return nil, fmt.Errorf("the job queue: %w", err)
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: resultStream, Subjects: []string{resultPrefix + ">"}, Storage: jetstream.MemoryStorage, MaxAge: time.Hour}); err != nil {
-		return fmt.Errorf("the result stream: %w", err)
+		return nil, fmt.Errorf("the result stream: %w", err)
 	}
-	return nil
+	return js, nil
+}
+
+// newJob returns job number cell of a run: in, compiled from its
+// protocol with params (the protocol named, or a file's text sent).
+func newJob(run string, cell int, in *checker.Instance, params map[string]string) job {
+	j := job{Run: run, Cell: cell, Params: params, Variant: in.Variant}
+	if pr := in.Protocol; pr.Path == "" {
+		j.Name = pr.Name
+	} else {
+		j.Path, j.Source = pr.Path, pr.Source
+	}
+	return j
 }
 
 // Compare checks the comparison opt asks for of pr on the workers the
@@ -159,14 +179,8 @@ type cell struct {
 // got's ends the run. A cell every worker died on fails it.
 func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.Options, opt Options, got func(i int, rep *checker.Report, err error) error) (Stats, error) {
 	var st Stats
-	if opt.AckWait <= 0 {
-		opt.AckWait = DefaultAckWait
-	}
-	js, err := jetstream.New(nc)
+	js, err := jobQueue(ctx, nc, opt.AckWait)
 	if err != nil {
-		return st, err
-	}
-	if err := jobQueue(ctx, js, opt.AckWait); err != nil {
 		return st, err
 	}
 	jobs, err := js.Stream(ctx, jobStream)
@@ -199,12 +213,8 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 	defer sub.Unsubscribe()
 	cellOf := map[uint64]int{}
 	for i, c := range cells {
-		j := job{Run: run, Cell: i, Params: c.params, Variant: c.in.Variant, Model: c.m.Name, Options: copt}
-		if pr := c.in.Protocol; pr.Path == "" {
-			j.Name = pr.Name
-		} else {
-			j.Path, j.Source = pr.Path, pr.Source
-		}
+		j := newJob(run, i, c.in, c.params)
+		j.Model, j.Options = c.m.Name, copt
 		data, err := json.Marshal(j)
 		if err != nil {
 			return st, err

@@ -135,14 +135,8 @@ func NewCluster(ctx context.Context, nc *nats.Conn, in *checker.Instance, parts 
 	if parts < 1 {
 		return nil, fmt.Errorf("%d partitions: want at least 1", parts)
 	}
-	if opt.AckWait <= 0 {
-		opt.AckWait = DefaultAckWait
-	}
-	js, err := jetstream.New(nc)
+	js, err := jobQueue(ctx, nc, opt.AckWait)
 	if err != nil {
-		return nil, err
-	}
-	if err := jobQueue(ctx, js, opt.AckWait); err != nil {
 		return nil, err
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: stateStream, Subjects: []string{statePrefix + ">"}, Storage: jetstream.FileStorage, Compression: jetstream.S2Compression, MaxAge: 24 * time.Hour}); err != nil {
@@ -184,12 +178,8 @@ func (c *Cluster) Begin(desc []byte, whole bool) (checker.Search, error) {
 	}
 	go s.heartbeat()
 	for q := range c.parts {
-		j := job{Run: id, Cell: q, Variant: c.in.Variant, Params: c.in.ParamMap(), Search: &searchJob{ID: id, Part: q, Parts: c.parts, Job: desc, Whole: whole}}
-		if pr := c.in.Protocol; pr.Path == "" {
-			j.Name = pr.Name
-		} else {
-			j.Path, j.Source = pr.Path, pr.Source
-		}
+		j := newJob(id, q, c.in, c.in.ParamMap())
+		j.Search = &searchJob{ID: id, Part: q, Parts: c.parts, Job: desc, Whole: whole}
 		data, err := json.Marshal(j)
 		if err != nil {
 			s.End()
