@@ -176,7 +176,9 @@ type cell struct {
 // checkCells sends each cell as a job, bounded by copt, and calls got with
 // the index of each cell whose report arrives, with the report rebuilt
 // against the cell's instance or the error its check met; an error of
-// got's ends the run. A cell every worker died on fails it.
+// got's ends the run. A cell every worker died on fails it. When ctx is
+// cancelled, the cells not done yet get the reports of checks interrupted
+// at once: no verdict, as in one process.
 func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.Options, opt Options, got func(i int, rep *checker.Report, err error) error) (Stats, error) {
 	var st Stats
 	js, err := jobQueue(ctx, nc, opt.AckWait)
@@ -232,7 +234,20 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 	for done := 0; done < len(cells); {
 		select {
 		case <-ctx.Done():
-			return st, ctx.Err()
+			// Cancelled: each cell not done is what a check interrupted
+			// before it began reports, no verdict (checked here, where it
+			// stops at once).
+			interrupted := copt
+			interrupted.Context = ctx
+			for i, c := range cells {
+				if !have[i] {
+					rep, err := c.in.Check(c.m, interrupted)
+					if err := got(i, rep, err); err != nil {
+						return st, err
+					}
+				}
+			}
+			return st, nil
 		case m := <-dropped:
 			var adv struct {
 				StreamSeq  uint64 `json:"stream_seq"`

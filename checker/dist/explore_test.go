@@ -260,3 +260,51 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestCompareInterrupted cancels a distributed comparison after its first
+// report: it returns every cell, those not done with no verdict
+// (interrupted), as a comparison interrupted in one process does.
+func TestCompareInterrupted(t *testing.T) {
+	s := startServer(t)
+	startWorkers(t, s.URL(), 1)
+	nc, err := dist.Dial(s.URL(), dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := dist.Options{Progress: func(done, total int) {
+		if done == 1 {
+			cancel()
+		}
+	}}
+	c, _, err := dist.Compare(ctx, nc, pr, checker.CompareOptions{}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	interrupted := 0
+	for i, row := range c.Reports {
+		for k, rep := range row {
+			if rep == nil {
+				t.Fatalf("%s under %s has no report", c.Cases[i].Variant, c.Models[k].Name)
+			}
+			if rep.Stats.Limit == checker.Interrupted {
+				interrupted++
+				if rep.Verdict() != checker.VerdictTimeout {
+					t.Errorf("%s under %s: interrupted, verdict %s", c.Cases[i].Variant, c.Models[k].Name, rep.Verdict())
+				}
+			}
+		}
+	}
+	if interrupted == 0 {
+		t.Error("no cell was interrupted")
+	}
+	if _, complete := c.Violated(); complete {
+		t.Error("an interrupted comparison says it is complete")
+	}
+}
