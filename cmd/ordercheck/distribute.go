@@ -26,8 +26,8 @@ type cluster struct {
 }
 
 func (c *cluster) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&c.url, "cluster", "", "send each cell to the workers of the NATS server at this URL (nats://HOST:PORT on loopback, tls://HOST:PORT elsewhere), which ordercheck worker serves")
-	cmd.Flags().IntVar(&c.procs, "procs", 0, "check the cells on this many worker processes of this machine, through a NATS server embedded in this one (0: in this process)")
+	cmd.Flags().StringVar(&c.url, "cluster", "", "send the work (each cell, or the state search's partitions) to the workers of the NATS server at this URL (nats://HOST:PORT on loopback, tls://HOST:PORT elsewhere), which ordercheck worker serves")
+	cmd.Flags().IntVar(&c.procs, "procs", 0, "do the work on this many worker processes of this machine, through a NATS server embedded in this one (0: in this process)")
 	c.addConn(cmd)
 }
 
