@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/anishathalye/porcupine"
 
@@ -84,4 +85,103 @@ func statesConfig(m *model.Model, props []Property, opt Options, spec *porcupine
 	job, err := json.Marshal(searchJob{Model: m.Name, Props: names, Options: opt})
 	cfg.Job = job
 	return cfg, err
+}
+
+// The top of a split graph search, explored here, deepens until it leaves
+// at least topJobs subtrees to the workers, or reaches topDepth.
+var topJobs = 64
+
+const topDepth = 200
+
+// splitGraphs explores p under m by graphs, the top of the search tree
+// here and its subtrees on the workers of opt.Cluster, and judges props
+// into rep (names: theirs, for the workers), as judgeGraphs does in one
+// process: each part of the tree is explored once, the counts add up and
+// the witnesses are chosen by shorter, whatever found them.
+func splitGraphs(p *model.Program, m *model.Model, props []Property, names []string, opt Options, rep *Report) error {
+	start := time.Now()
+	job, err := json.Marshal(searchJob{Model: m.Name, Props: names, Options: opt})
+	if err != nil {
+		return err
+	}
+	top := opt
+	top.Cluster = nil
+	jobs := [][]int32{nil}
+	for depth := 1; len(jobs) > 0 && len(jobs) < topJobs && depth <= topDepth; depth++ {
+		var next [][]int32
+		for _, path := range jobs {
+			sub := &engine.Subtree{Path: path, Cut: len(path) + 1}
+			top.Subtree = sub
+			part := blank(rep)
+			if err := judgeGraphs(p, m, props, top, part); err != nil {
+				return err
+			}
+			rep.add(part)
+			next = append(next, sub.Jobs...)
+		}
+		jobs = next
+	}
+	if len(jobs) > 0 {
+		found, err := opt.Cluster.Subtrees(job, jobs)
+		if err != nil {
+			return err
+		}
+		for i, data := range found {
+			part, err := unmarshalReport(data, p)
+			if err != nil {
+				return fmt.Errorf("subtree %v: %w", jobs[i], err)
+			}
+			rep.add(part)
+		}
+	}
+	rep.Stats.Elapsed = time.Since(start)
+	return nil
+}
+
+// blank returns a report of rep's model and engine with its properties,
+// nothing found yet.
+func blank(rep *Report) *Report {
+	b := &Report{Model: rep.Model, Engine: rep.Engine}
+	for _, pr := range rep.Props {
+		b.Props = append(b.Props, PropResult{Name: pr.Name})
+	}
+	return b
+}
+
+// add adds what o, a part of the same exploration, found to rep.
+func (rep *Report) add(o *Report) {
+	rep.Stats.Add(o.Stats)
+	for i := range rep.Props {
+		r, x := &rep.Props[i], &o.Props[i]
+		r.Violations += x.Violations
+		r.Reached += x.Reached
+		if x.Witness != nil && (r.Witness == nil || shorter(x.Witness, r.Witness)) {
+			r.Witness, r.Message = x.Witness, x.Message
+		}
+	}
+}
+
+// ServeSubtree explores the subtree path names of a graph search (one a
+// check with Options.Cluster split), which job describes, and returns what
+// it found, encoded for the coordinator; spec and ctx as for Serve.
+func ServeSubtree(ctx context.Context, p *model.Program, spec *porcupine.Model, job []byte, path []int32) ([]byte, error) {
+	var j searchJob
+	if err := json.Unmarshal(job, &j); err != nil {
+		return nil, fmt.Errorf("not a search job: %w", err)
+	}
+	m, err := model.Lookup(j.Model)
+	if err != nil {
+		return nil, err
+	}
+	props := Properties(spec, j.Props...)
+	opt := j.Options
+	opt.Context, opt.Cluster, opt.Subtree = ctx, nil, &engine.Subtree{Path: path}
+	rep := &Report{Model: m, Engine: EngineDPOR}
+	for _, n := range j.Props {
+		rep.Props = append(rep.Props, PropResult{Name: n})
+	}
+	if err := judgeGraphs(p, m, props, opt, rep); err != nil {
+		return nil, err
+	}
+	return MarshalReport(rep)
 }

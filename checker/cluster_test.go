@@ -24,11 +24,24 @@ type memCluster struct {
 	spec  *porcupine.Model
 	parts int
 	kill  *killAt
-	// searches counts the searches begun.
-	searches int
+	// searches counts the searches begun, subtrees the subtrees sent.
+	searches, subtrees int
 }
 
 type killAt struct{ part, level int }
+
+// Subtrees explores each subtree here, as a worker would.
+func (c *memCluster) Subtrees(job []byte, paths [][]int32) ([][]byte, error) {
+	c.subtrees += len(paths)
+	out := make([][]byte, len(paths))
+	for i, p := range paths {
+		var err error
+		if out[i], err = checker.ServeSubtree(context.Background(), c.p, c.spec, job, p); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
 
 var errKilled = errors.New("killed")
 
@@ -278,6 +291,49 @@ func TestPartitionedCatalogue(t *testing.T) {
 					t.Fatal("the search did not go to the cluster")
 				}
 				sameReports(t, fmt.Sprintf("killed at %v", kill), want, got)
+			}
+		})
+	}
+}
+
+// TestSplitGraphsMatchesOneProcess checks that a graph search whose
+// subtrees go to a cluster finds what one process finds: the same counts,
+// verdicts and witnesses, under every model whose search can be split.
+func TestSplitGraphsMatchesOneProcess(t *testing.T) {
+	for _, m := range model.All() {
+		if m.LoadBuffering {
+			continue // speculation is not split
+		}
+		t.Run(m.Name, func(t *testing.T) {
+			split := 0
+			rapid.Check(t, func(t *rapid.T) {
+				p := withTwins(t, genProgram(t, protocolSized))
+				var spec *porcupine.Model
+				if rapid.Bool().Draw(t, "operations") {
+					p = withOperations(t, p)
+					spec, _ = drawSpec(t)
+				}
+				props := checker.Properties(spec, checker.PropLinearizability, checker.PropDeadlock, checker.PropDataRace)
+				opt := checker.Options{Engine: checker.EngineDPOR, MaxGraphs: 5000}
+				want, err := checker.Check(p, m, props, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want.Stats.Limit == checker.MaxGraphs || want.Props[2].Stats != nil && want.Props[2].Stats.Limit == checker.MaxGraphs {
+					t.Skip("the exploration exceeds the budget")
+				}
+				c := &memCluster{p: p, spec: spec}
+				opt.Cluster, opt.MaxGraphs = c, 0
+				defer checker.SetTopJobs(checker.SetTopJobs(rapid.IntRange(1, 8).Draw(t, "top jobs")))
+				got, err := checker.Check(p, m, props, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameReports(t, fmt.Sprintf("%d subtrees", c.subtrees), want, got)
+				split += c.subtrees
+			})
+			if split == 0 {
+				t.Error("no search was split")
 			}
 		})
 	}

@@ -22,3 +22,11 @@ var WithFenceSlots = withFenceSlots
 func ExploreSpeculating(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
 	return graphs.Speculate(engine.NewRunner(p, m, opt, visit))
 }
+
+// SetTopJobs sets the subtrees a split graph search leaves to the
+// workers at least (when the tree has them), and returns the old value.
+func SetTopJobs(n int) int {
+	old := topJobs
+	topJobs = n
+	return old
+}

@@ -498,7 +498,6 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 	}
 	var spec *porcupine.Model
 	opt.Races, spec = needs(props)
-	judge := judgeWith(props)
 	if eng == EngineStates {
 		cfg, err := statesConfig(m, props, opt, spec)
 		if err != nil {
@@ -521,8 +520,30 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 		rep.settle(res.AllBlocked, spec != nil)
 		return rep, nil
 	}
+	if names, ok := distributable(props); ok && opt.Cluster != nil && graphs.Splittable(m, opt) {
+		err = splitGraphs(p, m, props, names, opt, rep)
+	} else {
+		err = judgeGraphs(p, m, props, opt, rep)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep.settle(rep.Stats.Blocked == rep.Stats.Executions, spec != nil)
+	return rep, nil
+}
+
+// judgeGraphs explores p under m by graphs (the part opt.Subtree names,
+// when set) and judges props: rep, whose Props name them in order, gets
+// the counts, the witnesses and the statistics, no verdict yet (settle).
+func judgeGraphs(p *model.Program, m *model.Model, props []Property, opt Options, rep *Report) error {
+	index := map[string]int{}
+	for i, pr := range rep.Props {
+		index[pr.Name] = i
+	}
+	var spec *porcupine.Model
+	opt.Races, spec = needs(props)
+	judge := judgeWith(props)
 	var mu sync.Mutex // the explorer's workers report executions concurrently
-	allBlocked := true
 	visit := func(e *Execution) {
 		var h []porcupine.Operation
 		if spec != nil {
@@ -535,9 +556,6 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 		for _, name := range checked {
 			rep.Props[index[name]].Reached++
 		}
-		if len(e.Blocked) == 0 {
-			allBlocked = false
-		}
 		for _, v := range violations {
 			r := &rep.Props[index[v.Prop]]
 			r.Violations++
@@ -548,12 +566,8 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 		}
 	}
 	stats, err := graphs.Explore(engine.NewRunner(p, m, opt, visit))
-	if err != nil {
-		return nil, err
-	}
 	rep.Stats = stats
-	rep.settle(allBlocked, spec != nil)
-	return rep, nil
+	return err
 }
 
 // shorter orders witnesses: fewer events in the cone, then fewer threads,

@@ -33,6 +33,11 @@ func MarshalReport(r *Report) ([]byte, error) {
 // UnmarshalReport decodes a report MarshalReport encoded for in: its
 // witnesses' graphs are of in's program.
 func UnmarshalReport(data []byte, in *Instance) (*Report, error) {
+	return unmarshalReport(data, in.Prog)
+}
+
+// unmarshalReport decodes a report of prog.
+func unmarshalReport(data []byte, prog *model.Program) (*Report, error) {
 	var w wireReport
 	if err := json.Unmarshal(data, &w); err != nil {
 		return nil, fmt.Errorf("a report: %w", err)
@@ -50,14 +55,14 @@ func UnmarshalReport(data []byte, in *Instance) (*Report, error) {
 			}
 		}
 		if x := wp.Witness; x != nil {
-			if len(x.Threads) != len(in.Prog.Threads) || len(x.Co) != len(in.Prog.Locs) {
+			if len(x.Threads) != len(prog.Threads) || len(x.Co) != len(prog.Locs) {
 				return nil, fmt.Errorf("a report: %s's witness does not fit the program", wp.Name)
 			}
 			wm, err := model.Lookup(x.Model)
 			if err != nil {
 				return nil, err
 			}
-			g := &model.Graph{Prog: in.Prog, Threads: x.Threads, Co: x.Co}
+			g := &model.Graph{Prog: prog, Threads: x.Threads, Co: x.Co}
 			p.Witness = &Witness{
 				Execution: &Execution{Graph: g, Model: wm, Final: x.Final, States: x.States, Races: x.Races, Blocked: x.Blocked},
 				Violation: x.Violation,

@@ -180,12 +180,56 @@ type cell struct {
 // cancelled, the cells not done yet get the reports of checks interrupted
 // at once: no verdict, as in one process.
 func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.Options, opt Options, got func(i int, rep *checker.Report, err error) error) (Stats, error) {
+	jobs := make([]job, len(cells))
+	for i, c := range cells {
+		jobs[i] = newJob("", i, c.in, c.params)
+		jobs[i].Model, jobs[i].Options = c.m.Name, copt
+	}
+	have := make([]bool, len(cells))
+	st, err := runJobs(ctx, nc, jobs, opt.AckWait, func(i int, res *result) error {
+		have[i] = true
+		var rep *checker.Report
+		var err error
+		if res.Err == "" {
+			rep, err = checker.UnmarshalReport(res.Report, cells[i].in)
+		} else {
+			err = fmt.Errorf("%s (on worker %s)", res.Err, res.Worker)
+		}
+		return got(i, rep, err)
+	}, func(i int) error { return checker.CellError(cells[i].in, cells[i].m, errDropped) })
+	if err == nil || ctx.Err() == nil {
+		return st, err
+	}
+	// Cancelled: each cell not done is what a check interrupted before it
+	// began reports, no verdict (checked here, where it stops at once).
+	interrupted := copt
+	interrupted.Context = ctx
+	for i, c := range cells {
+		if !have[i] {
+			rep, err := c.in.Check(c.m, interrupted)
+			if err := got(i, rep, err); err != nil {
+				return st, err
+			}
+		}
+	}
+	return st, nil
+}
+
+// errDropped says a job went to every worker it could and none finished.
+var errDropped = fmt.Errorf("delivered to %d workers, none of which finished it", maxDeliveries)
+
+// runJobs sends jobs as one run (it sets their Run and Cell), with the
+// acknowledgement wait ackWait, and calls got with each job's index and
+// its first result as it arrives; an error of got's ends the run, and so
+// does a job every worker died on (dropped says how). The run's jobs and
+// results are purged at the end, finished or not.
+func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, ackWait time.Duration, got func(i int, res *result) error, dropped func(i int) error) (Stats, error) {
 	var st Stats
-	js, err := jobQueue(ctx, nc, opt.AckWait)
+	js, err := jobQueue(ctx, nc, ackWait)
 	if err != nil {
 		return st, err
 	}
-	jobs, err := js.Stream(ctx, jobStream)
+	queue, err := js.Stream(ctx, jobStream)
 	if err != nil {
 		return st, err
 	}
@@ -195,10 +239,9 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 	}
 	run := nuid.Next()
 	defer func() {
-		// Leave nothing of this run behind, finished or not.
 		cleanup, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		jobs.Purge(cleanup, jetstream.WithPurgeSubject("ordercheck.jobs."+run))
+		queue.Purge(cleanup, jetstream.WithPurgeSubject("ordercheck.jobs."+run))
 		results.Purge(cleanup, jetstream.WithPurgeSubject(resultPrefix+run))
 	}()
 	reports, err := results.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + run}})
@@ -207,55 +250,41 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 	}
 	// A job every worker died on is dropped after its last delivery: the
 	// server says so, and the run fails rather than waits.
-	dropped := make(chan *nats.Msg, 16)
-	sub, err := nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+jobStream+"."+workers, dropped)
+	drops := make(chan *nats.Msg, 16)
+	sub, err := nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+jobStream+"."+workers, drops)
 	if err != nil {
 		return st, err
 	}
 	defer sub.Unsubscribe()
-	cellOf := map[uint64]int{}
-	for i, c := range cells {
-		j := newJob(run, i, c.in, c.params)
-		j.Model, j.Options = c.m.Name, copt
+	jobOf := map[uint64]int{}
+	for i := range jobs {
+		j := &jobs[i]
+		j.Run, j.Cell = run, i
 		data, err := json.Marshal(j)
 		if err != nil {
 			return st, err
 		}
 		ack, err := js.Publish(ctx, "ordercheck.jobs."+run, data)
 		if err != nil {
-			return st, fmt.Errorf("sending %s under %s: %w", c.in.Variant, c.m.Name, err)
+			return st, fmt.Errorf("sending job %d: %w", i, err)
 		}
-		cellOf[ack.Sequence] = i
+		jobOf[ack.Sequence] = i
 		st.Jobs++
 		st.Bytes += int64(len(data))
 	}
-	have := make([]bool, len(cells))
+	have := make([]bool, len(jobs))
 	failures := 0 // reads of the results in a row that failed
-	for done := 0; done < len(cells); {
+	for done := 0; done < len(jobs); {
 		select {
 		case <-ctx.Done():
-			// Cancelled: each cell not done is what a check interrupted
-			// before it began reports, no verdict (checked here, where it
-			// stops at once).
-			interrupted := copt
-			interrupted.Context = ctx
-			for i, c := range cells {
-				if !have[i] {
-					rep, err := c.in.Check(c.m, interrupted)
-					if err := got(i, rep, err); err != nil {
-						return st, err
-					}
-				}
-			}
-			return st, nil
-		case m := <-dropped:
+			return st, ctx.Err()
+		case m := <-drops:
 			var adv struct {
-				StreamSeq  uint64 `json:"stream_seq"`
-				Deliveries uint64 `json:"deliveries"`
+				StreamSeq uint64 `json:"stream_seq"`
 			}
 			if json.Unmarshal(m.Data, &adv) == nil {
-				if i, ok := cellOf[adv.StreamSeq]; ok {
-					return st, checker.CellError(cells[i].in, cells[i].m, fmt.Errorf("delivered to %d workers, none of which finished it", adv.Deliveries))
+				if i, ok := jobOf[adv.StreamSeq]; ok {
+					return st, dropped(i)
 				}
 			}
 			continue
@@ -266,7 +295,7 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 			// A server restarted without the streams, say: give up after
 			// five seconds of failures rather than wait forever.
 			if failures++; nc.IsClosed() || failures > 20 {
-				return st, fmt.Errorf("reading the reports from NATS (%d of %d cells done): %w", done, len(cells), err)
+				return st, fmt.Errorf("reading the results from NATS (%d of %d jobs done): %w", done, len(jobs), err)
 			}
 			time.Sleep(250 * time.Millisecond)
 			continue
@@ -274,8 +303,8 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 		failures = 0
 		for msg := range batch.Messages() {
 			var res result
-			if err := json.Unmarshal(msg.Data(), &res); err != nil || res.Run != run || res.Cell < 0 || res.Cell >= len(cells) {
-				return st, fmt.Errorf("a malformed report on %s", msg.Subject())
+			if err := json.Unmarshal(msg.Data(), &res); err != nil || res.Run != run || res.Cell < 0 || res.Cell >= len(jobs) {
+				return st, fmt.Errorf("a malformed result on %s", msg.Subject())
 			}
 			st.Bytes += int64(len(msg.Data()))
 			if have[res.Cell] {
@@ -290,14 +319,7 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 			if !slices.Contains(st.Workers, res.Worker) {
 				st.Workers = append(st.Workers, res.Worker)
 			}
-			var rep *checker.Report
-			var err error
-			if res.Err == "" {
-				rep, err = checker.UnmarshalReport(res.Report, cells[res.Cell].in)
-			} else {
-				err = fmt.Errorf("%s (on worker %s)", res.Err, res.Worker)
-			}
-			if err := got(res.Cell, rep, err); err != nil {
+			if err := got(res.Cell, &res); err != nil {
 				return st, err
 			}
 		}

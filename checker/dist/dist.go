@@ -47,6 +47,15 @@ type job struct {
 	// Search, when set, makes the job a partition of a state search (the
 	// protocol fields say what is searched).
 	Search *searchJob `json:",omitempty"`
+	// Subtree, when set, makes the job a subtree of a graph search.
+	Subtree *subtreeJob `json:",omitempty"`
+}
+
+// subtreeJob is a subtree of a graph search: the checker's description of
+// the search and the subtree's path (checker.ServeSubtree).
+type subtreeJob struct {
+	Job  []byte
+	Path []int32
 }
 
 // result is a worker's answer to a job: the report (MarshalReport's) or

@@ -96,9 +96,14 @@ type ExploreStats struct {
 	States map[string]int64
 	// TakenOver counts partitions a worker took after another's death.
 	TakenOver int
+	// Subtrees counts the subtrees of graph searches sent as jobs.
+	Subtrees int
 }
 
 func (s ExploreStats) String() string {
+	if s.Searches == 0 {
+		return fmt.Sprintf("%d subtrees of graph searches, %d bytes", s.Subtrees, s.Bytes)
+	}
 	return fmt.Sprintf("%d levels, %d candidate messages, %d bytes, %d partitions taken over; %s", s.Levels, s.Msgs, s.Bytes, s.TakenOver, s.Workers())
 }
 
@@ -155,6 +160,29 @@ func (c *Cluster) Stats() ExploreStats {
 	st := c.stats
 	st.Memory, st.States = maps.Clone(st.Memory), maps.Clone(st.States)
 	return st
+}
+
+// Subtrees sends the subtrees of a graph search as jobs, one per path, and
+// returns what each found.
+func (c *Cluster) Subtrees(desc []byte, paths [][]int32) ([][]byte, error) {
+	jobs := make([]job, len(paths))
+	for i, p := range paths {
+		jobs[i] = newJob("", i, c.in, c.in.ParamMap())
+		jobs[i].Subtree = &subtreeJob{Job: desc, Path: p}
+	}
+	out := make([][]byte, len(paths))
+	st, err := runJobs(c.ctx, c.nc, jobs, c.opt.AckWait, func(i int, res *result) error {
+		if res.Err != "" {
+			return fmt.Errorf("subtree %v on worker %s: %s", paths[i], res.Worker, res.Err)
+		}
+		out[i] = res.Report
+		return nil
+	}, func(i int) error { return fmt.Errorf("subtree %v: %w", paths[i], errDropped) })
+	c.mu.Lock()
+	c.stats.Subtrees += len(paths)
+	c.stats.Bytes += st.Bytes
+	c.mu.Unlock()
+	return out, err
 }
 
 // Begin sends the partitions of a search as jobs.

@@ -25,21 +25,21 @@ func reportJSON(t *testing.T, rep *checker.Report, in *checker.Instance) string 
 	return seconds.ReplaceAllString(b.String(), "")
 }
 
-// exploreBoth explores dlsym's fixed variant under rc11 with N callers in
-// this process and on parts partitions of the workers at url, and fails
-// unless the two reports print the same; progress sees each level of the
-// partitioned search.
-func exploreBoth(t *testing.T, url, n string, parts int, opt dist.Options, progress func(checker.Stats)) dist.ExploreStats {
+// exploreBoth explores a variant of dlsym with N callers under a model in
+// this process and on parts partitions (or subtrees) of the workers at
+// url, and fails unless the two reports print the same; progress sees
+// each level of a partitioned search.
+func exploreBoth(t *testing.T, url, variant, model, n string, parts int, opt dist.Options, progress func(checker.Stats)) dist.ExploreStats {
 	t.Helper()
 	pr, err := checker.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := pr.Instance("fixed", map[string]string{"N": n})
+	in, err := pr.Instance(variant, map[string]string{"N": n})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := mustModel(t, "rc11")
+	m := mustModel(t, model)
 	local, err := in.Check(m, checker.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func exploreBoth(t *testing.T, url, n string, parts int, opt dist.Options, progr
 		t.Errorf("the partitioned search differs from one process's:\n%s\n---\n%s", a, b)
 	}
 	st := cl.Stats()
-	if st.Searches != 1 || st.Levels == 0 {
+	if (st.Searches != 1 || st.Levels == 0) && st.Subtrees == 0 {
 		t.Errorf("the search did not go to the workers: %s", st)
 	}
 	return st
@@ -72,7 +72,8 @@ func exploreBoth(t *testing.T, url, n string, parts int, opt dist.Options, progr
 // TestExploreMatchesOneProcess splits dlsym's fixed variant with six
 // callers under rc11 into three partitions on three worker processes:
 // explore --json prints the same as in one process, and each worker
-// holds a share of the visited set.
+// holds a share of the visited set. So does a graph search split into
+// subtrees (rc11-consume).
 func TestExploreMatchesOneProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts worker processes")
@@ -81,9 +82,15 @@ func TestExploreMatchesOneProcess(t *testing.T) {
 	for _, name := range []string{"w1", "w2", "w3"} {
 		startProcess(t, s.URL(), name)
 	}
-	st := exploreBoth(t, s.URL(), "6", 3, dist.Options{}, nil)
+	st := exploreBoth(t, s.URL(), "fixed", "rc11", "6", 3, dist.Options{}, nil)
 	if len(st.Memory) != 3 || st.TakenOver != 0 {
 		t.Errorf("want three workers, none taken over: %s", st)
+	}
+	t.Logf("%s", st)
+	// A check the graph explorer makes: its subtrees are the jobs.
+	st = exploreBoth(t, s.URL(), "consume", "rc11-consume", "3", 3, dist.Options{}, nil)
+	if st.Subtrees == 0 {
+		t.Errorf("the graph search was not split: %s", st)
 	}
 	t.Logf("%s", st)
 }
@@ -121,7 +128,7 @@ func TestExploreWorkerKilled(t *testing.T) {
 			startProcess(t, s.URL(), "survivor")
 		}
 	}
-	st := exploreBoth(t, s.URL(), "5", 3, dist.Options{AckWait: time.Second}, progress)
+	st := exploreBoth(t, s.URL(), "fixed", "rc11", "5", 3, dist.Options{AckWait: time.Second}, progress)
 	if killedAt < 0 || killedAt >= st.Levels {
 		t.Fatalf("the kill was not mid-search: at level %d of %d", killedAt, st.Levels)
 	}

@@ -186,6 +186,9 @@ func check(ctx context.Context, j *job) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s := j.Subtree; s != nil {
+		return checker.ServeSubtree(ctx, in.Prog, pr.Spec, s.Job, s.Path)
+	}
 	m, err := model.Lookup(j.Model)
 	if err != nil {
 		return nil, err

@@ -121,8 +121,11 @@ func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checke
 		}
 	}
 	return func() {
-		if st := cl.Stats(); st.Searches > 0 {
+		switch st := cl.Stats(); {
+		case st.Searches > 0:
 			fmt.Fprintf(stderr, "distributed: %d partitions, %s\n", parts, st)
+		case st.Subtrees > 0:
+			fmt.Fprintf(stderr, "distributed: %s\n", st)
 		}
 		done()
 	}, nil

@@ -65,6 +65,10 @@ type Options struct {
 	// search bounded by a count (MaxExecutions, MaxGraphs), whose cut
 	// depends on the order of the search, stays in this process.
 	Cluster Cluster `json:"-"`
+	// Subtree, when set, has the graph explorer explore one part of its
+	// search tree (a distributed search's job); the exploration is then
+	// sequential.
+	Subtree *Subtree `json:"-"`
 }
 
 // Engine is a way of exploring a program.
@@ -255,7 +259,7 @@ func (x *Runner) Run(root func() error) error {
 // a count bounds the exploration — where the count runs out depends on the
 // order of the search, which one worker keeps the same from run to run.
 func (x *Runner) Workers() int {
-	if x.Options.MaxExecutions > 0 || x.Options.MaxGraphs > 0 {
+	if x.Options.MaxExecutions > 0 || x.Options.MaxGraphs > 0 || x.Options.Subtree != nil {
 		return 1
 	}
 	return max(x.Options.Workers, 1)
@@ -390,18 +394,25 @@ func (x *Runner) Stats() Stats {
 func (x *Runner) Absorb(st Stats) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.stats.Executions += st.Executions
-	x.stats.Blocked += st.Blocked
-	x.stats.Graphs += st.Graphs
-	if st.Limit == MaxEvents || st.Limit != None && x.stats.Limit == None {
-		x.stats.Limit = st.Limit
+	x.stats.Add(st)
+}
+
+// Add adds the counts of o, a part of the same exploration, to s, and the
+// bound that cut it, as SetLimit and the bounds of Step would have.
+func (s *Stats) Add(o Stats) {
+	s.Executions += o.Executions
+	s.Blocked += o.Blocked
+	s.Graphs += o.Graphs
+	s.States += o.States
+	if o.Limit == MaxEvents || o.Limit != None && s.Limit == None {
+		s.Limit, s.PreemptionBound = o.Limit, o.PreemptionBound
 	}
-	for _, p := range st.Loops {
-		if !slices.Contains(x.stats.Loops, p) {
-			x.stats.Loops = append(x.stats.Loops, p)
+	for _, p := range o.Loops {
+		if !slices.Contains(s.Loops, p) {
+			s.Loops = append(s.Loops, p)
 		}
 	}
-	slices.SortFunc(x.stats.Loops, func(a, b model.Pos) int { return strings.Compare(a.String(), b.String()) })
+	slices.SortFunc(s.Loops, func(a, b model.Pos) int { return strings.Compare(a.String(), b.String()) })
 }
 
 // CountFinal counts a final state (blocked: with a thread that never

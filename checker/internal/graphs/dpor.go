@@ -24,8 +24,16 @@ func Explore(r *engine.Runner) (engine.Stats, error) {
 	if r.Model.LoadBuffering {
 		return Speculate(r)
 	}
-	d := &dpor{Runner: r}
+	d := &dpor{Runner: r, sub: r.Options.Subtree, forks: []int32{0}}
 	return r.Finish(r.Run(func() error { return d.visit(d.initial(), true) }))
+}
+
+// Splittable reports whether Explore's search tree under r's options can
+// be split into subtrees (engine.Subtree): plain dynamic partial-order
+// reduction, not speculation or preemption bounding, and no count bound,
+// whose cut depends on the order of the search.
+func Splittable(m *model.Model, opt engine.Options) bool {
+	return !opt.Preemptions && !m.LoadBuffering && opt.MaxExecutions == 0 && opt.MaxGraphs == 0
 }
 
 // dpor is an optimal dynamic partial-order reduction over execution graphs,
@@ -44,7 +52,15 @@ func Explore(r *engine.Runner) (engine.Stats, error) {
 // performed only when the deleted events were added with their maximal
 // choice (reading from, or placed at, the end of modification order),
 // which makes every consistent execution appear exactly once.
-type dpor struct{ *engine.Runner }
+type dpor struct {
+	*engine.Runner
+	// sub, when set, is the part of the search tree to explore; path is
+	// the current task's and forks[i] counts the branches the task at
+	// depth i of it has made (see branch).
+	sub   *engine.Subtree
+	path  []int32
+	forks []int32
+}
 
 // meta is the explorer's bookkeeping for one event.
 type meta struct {
@@ -202,12 +218,18 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	if !known && (incoherent(s.g, s.last) || !d.Consistent(s.g)) {
 		return nil
 	}
-	if err := d.Step(); err != nil {
-		return err
+	following := d.following()
+	if !following {
+		if err := d.Step(); err != nil {
+			return err
+		}
 	}
 	t, a, bounded, err := d.next(s)
 	if err != nil {
 		return err
+	}
+	if t < 0 && following {
+		return engine.Internalf("a subtree's path ends at a complete graph")
 	}
 	if t < 0 {
 		if bounded {
@@ -339,7 +361,10 @@ func incoherent(g *model.Graph, e model.EventRef) bool {
 
 // explore visits c, on an idle worker when there is one.
 func (d *dpor) explore(c *dstate, known bool) error {
-	if !d.Parallel() { // sequential: no closure to allocate per graph
+	switch {
+	case d.sub != nil:
+		return d.branch(func() error { return d.visit(c, known) })
+	case !d.Parallel(): // sequential: no closure to allocate per graph
 		return d.visit(c, known)
 	}
 	return d.Fork(func() error { return d.visit(c, known) })
@@ -348,10 +373,40 @@ func (d *dpor) explore(c *dstate, known bool) error {
 // revisitsOf performs the backward revisits of w, on an idle worker when
 // there is one.
 func (d *dpor) revisitsOf(c *dstate, w model.EventRef) error {
-	if !d.Parallel() {
+	switch {
+	case d.sub != nil:
+		return d.branch(func() error { return d.revisits(c, w) })
+	case !d.Parallel():
 		return d.revisits(c, w)
 	}
 	return d.Fork(func() error { return d.revisits(c, w) })
+}
+
+// following reports whether the current task is on the way to the
+// subtree explored, which is followed and not counted.
+func (d *dpor) following() bool { return d.sub != nil && len(d.path) < len(d.sub.Path) }
+
+// branch runs task, the current task's next branch, as the subtree
+// explored asks: on the way to it, only the branch its path names; at
+// the cut, not at all, its path noted as a job; otherwise as a task of
+// its own, one level deeper.
+func (d *dpor) branch(task func() error) error {
+	depth := len(d.path)
+	n := d.forks[depth]
+	d.forks[depth]++
+	if d.following() && n != d.sub.Path[depth] {
+		return nil
+	}
+	if !d.following() && d.sub.Cut > len(d.sub.Path) && depth+1 >= d.sub.Cut {
+		d.sub.Jobs = append(d.sub.Jobs, append(slices.Clone(d.path), n))
+		return nil
+	}
+	d.path = append(d.path, n)
+	d.forks = append(d.forks[:depth+1], 0)
+	err := task()
+	d.path = d.path[:depth]
+	d.forks = d.forks[:depth+1]
+	return err
 }
 
 // prefix returns the po ∪ rf prefix of e, as the number of events of each
