@@ -1,11 +1,13 @@
-// Package dist runs a comparison's cells on worker processes through NATS
-// JetStream: each cell (a variant under a model) is a job on a work-queue
-// stream; workers pull jobs, check them and publish each report to a
-// results stream before they acknowledge the job. A worker that dies with
-// a job has it redelivered once its acknowledgement is overdue (a worker
-// busy with a long job says so every third of that wait), so nothing is
-// lost, and a report that arrives twice is counted once: the result does
-// not depend on the number of workers or on which of them died.
+// Package dist runs ordercheck's work on worker processes through NATS
+// JetStream: a comparison's or a test run's cells (Compare, RunCases), and
+// the parts of one large check (Cluster): the partitions of a state search
+// and the subtrees of a graph search. Each is a job on a work-queue
+// stream; workers pull jobs, do them and publish each answer to a results
+// stream before they acknowledge the job. A worker that dies with a job
+// has it redelivered once its acknowledgement is overdue (a worker busy
+// with a long job says so every third of that wait), so nothing is lost,
+// and an answer that arrives twice is counted once: the result does not
+// depend on the number of workers or on which of them died.
 //
 // StartServer embeds a loopback NATS server with JetStream for a machine
 // of its own; Dial reaches a cluster the user runs.

@@ -102,12 +102,12 @@ func compareBoth(t *testing.T, name string, copt checker.CompareOptions, distrib
 	return st
 }
 
-// TestCompareMatchesOneProcess checks catalogue comparisons through two
+// TestCompareMatchesOneProcess checks catalogue comparisons through three
 // workers against the same comparisons in one process, in every output
 // format, counterexamples included.
 func TestCompareMatchesOneProcess(t *testing.T) {
 	s := startServer(t)
-	startWorkers(t, s.URL(), 2)
+	startWorkers(t, s.URL(), 3)
 	nc, err := dist.Dial(s.URL(), dist.DialOptions{})
 	if err != nil {
 		t.Fatal(err)
