@@ -295,13 +295,15 @@ func (s *search) Level(level int) ([][]byte, error) {
 		default:
 		}
 		if s.c.opt.Log != nil && time.Since(last) > waitReported {
-			var missing []int
+			var unowned []int
 			for q, d := range out {
-				if d == nil {
-					missing = append(missing, q)
+				if d == nil && s.owners[q] == "" {
+					unowned = append(unowned, q)
 				}
 			}
-			logf(s.c.opt.Log, "level %d: waiting for partitions %v (owners %q)\n", level, missing, s.owners)
+			if len(unowned) > 0 {
+				logf(s.c.opt.Log, "level %d: no worker has taken partitions %v yet: each needs a free job slot (start workers, or lower --parts)\n", level, unowned)
+			}
 			last = time.Now()
 		}
 		msg, err := s.iter.Next(jetstream.NextMaxWait(250 * time.Millisecond))
