@@ -203,6 +203,17 @@ func sameReports(t interface{ Fatalf(string, ...any) }, what string, a, b *check
 	}
 }
 
+// drawProtocol draws a protocol-sized program, with copied threads and,
+// sometimes, operations and a specification to check them against.
+func drawProtocol(t *rapid.T) (*model.Program, *porcupine.Model) {
+	p := withTwins(t, genProgram(t, protocolSized))
+	if !rapid.Bool().Draw(t, "operations") {
+		return p, nil
+	}
+	spec, _ := drawSpec(t)
+	return withOperations(t, p), spec
+}
+
 // TestPartitionedMatchesOneProcess checks that a state search split into
 // partitions finds what the search in one process finds: the same
 // counts, verdicts and witnesses, whatever the number of partitions, and
@@ -212,12 +223,7 @@ func TestPartitionedMatchesOneProcess(t *testing.T) {
 	for _, m := range machines() {
 		t.Run(m.Name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
-				p := withTwins(t, genProgram(t, protocolSized))
-				var spec *porcupine.Model
-				if rapid.Bool().Draw(t, "operations") {
-					p = withOperations(t, p)
-					spec, _ = drawSpec(t)
-				}
+				p, spec := drawProtocol(t)
 				explorable(p, m)
 				names := []string{checker.PropLinearizability, checker.PropDeadlock}
 				if m.RaceModel(p) == m { // else races are judged by graphs under C11
@@ -307,12 +313,7 @@ func TestSplitGraphsMatchesOneProcess(t *testing.T) {
 		t.Run(m.Name, func(t *testing.T) {
 			split := 0
 			rapid.Check(t, func(t *rapid.T) {
-				p := withTwins(t, genProgram(t, protocolSized))
-				var spec *porcupine.Model
-				if rapid.Bool().Draw(t, "operations") {
-					p = withOperations(t, p)
-					spec, _ = drawSpec(t)
-				}
+				p, spec := drawProtocol(t)
 				props := checker.Properties(spec, checker.PropLinearizability, checker.PropDeadlock, checker.PropDataRace)
 				opt := checker.Options{Engine: checker.EngineDPOR, MaxGraphs: 5000}
 				want, err := checker.Check(p, m, props, opt)
