@@ -63,6 +63,10 @@ func (s *Server) Close() {
 type DialOptions struct {
 	// Creds is a NATS credentials file (a user JWT and its key).
 	Creds string
+	// Context names a NATS context (the nats command's saved connection
+	// settings: URL, credentials, TLS files), or its file's path; its URL
+	// serves when Dial is given none.
+	Context string
 	// Insecure allows a nats:// address that is not loopback: jobs and
 	// reports then cross the network unencrypted.
 	Insecure bool
@@ -71,15 +75,32 @@ type DialOptions struct {
 }
 
 // Dial connects to the NATS server at addr (one URL, or several separated
-// by commas). A plain nats:// address must be loopback unless opt.Insecure:
+// by commas; "": the context's). A plain nats:// address must be loopback unless opt.Insecure:
 // use tls:// to reach another machine.
 func Dial(addr string, opt DialOptions) (*nats.Conn, error) {
+	var opts []nats.Option
+	if opt.Context != "" {
+		url, copts, tls, err := readContext(opt.Context)
+		if err != nil {
+			return nil, err
+		}
+		if addr == "" {
+			addr = url
+		}
+		opts = copts
+		// A context's certificates make the connection TLS whatever the
+		// scheme.
+		opt.Insecure = opt.Insecure || tls
+	}
+	if addr == "" {
+		return nil, errors.New("no NATS address: give a URL, or a context that has one")
+	}
 	for _, a := range strings.Split(addr, ",") {
 		if err := checkAddr(strings.TrimSpace(a), opt.Insecure); err != nil {
 			return nil, err
 		}
 	}
-	opts := []nats.Option{nats.Name(opt.Name), nats.MaxReconnects(10), nats.ReconnectWait(500 * time.Millisecond)}
+	opts = append(opts, nats.Name(opt.Name), nats.MaxReconnects(10), nats.ReconnectWait(500*time.Millisecond))
 	if opt.Creds != "" {
 		opts = append(opts, nats.UserCredentials(opt.Creds))
 	}

@@ -20,9 +20,9 @@ import (
 // cluster holds the flags that send a command's work to worker processes
 // through NATS JetStream (docs/distributed.md).
 type cluster struct {
-	url, creds   string
-	procs, parts int
-	insecure     bool
+	url, creds, context string
+	procs, parts        int
+	insecure            bool
 }
 
 func (c *cluster) add(cmd *cobra.Command) {
@@ -39,6 +39,7 @@ func (c *cluster) addParts(cmd *cobra.Command) {
 // addConn adds the flags that say how to reach a cluster.
 func (c *cluster) addConn(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&c.creds, "creds", "", "a NATS credentials file to connect with")
+	cmd.Flags().StringVar(&c.context, "context", "", "a NATS context (the nats command's saved settings: URL, credentials, TLS files) by name or file; its URL serves when --cluster gives none")
 	cmd.Flags().BoolVar(&c.insecure, "insecure", false, "allow a plain nats:// URL that is not loopback (jobs cross the network unencrypted)")
 }
 
@@ -96,7 +97,7 @@ func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checke
 	switch {
 	case parts < 0:
 		return nil, usageError(fmt.Errorf("--parts %d: want a number of partitions, at least 1", parts))
-	case parts == 0 && c.url != "":
+	case parts == 0 && (c.url != "" || c.context != ""):
 		return nil, usageError(errors.New("--cluster needs --parts P: the partitions of the search, one per job slot of the workers"))
 	case parts == 0:
 		parts = c.procs
@@ -135,12 +136,13 @@ func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checke
 // and worker processes for --procs; it returns a nil connection when the
 // flags ask for none. done closes what it opened.
 func (c *cluster) connect(name string) (nc *nats.Conn, done func(), err error) {
+	remote := c.url != "" || c.context != ""
 	switch {
-	case c.url != "" && c.procs > 0:
-		return nil, nil, usageError(errors.New("--cluster and --procs exclude each other: --procs starts a cluster of its own"))
+	case remote && c.procs > 0:
+		return nil, nil, usageError(errors.New("--cluster (or --context) and --procs exclude each other: --procs starts a cluster of its own"))
 	case c.procs < 0:
 		return nil, nil, usageError(fmt.Errorf("--procs %d: want a number of processes, at least 1", c.procs))
-	case c.url == "" && c.procs == 0:
+	case !remote && c.procs == 0:
 		return nil, nil, nil
 	}
 	var closers []func()
@@ -164,7 +166,7 @@ func (c *cluster) connect(name string) (nc *nats.Conn, done func(), err error) {
 		}
 		closers = append(closers, stop)
 	}
-	nc, err = dist.Dial(url, dist.DialOptions{Creds: c.creds, Insecure: c.insecure, Name: name})
+	nc, err = dist.Dial(url, dist.DialOptions{Creds: c.creds, Context: c.context, Insecure: c.insecure, Name: name})
 	if err != nil {
 		done()
 		return nil, nil, usageError(err)
@@ -222,13 +224,13 @@ or no server at URL.`,
   ordercheck worker --cluster tls://nats.example.internal:4222 --creds ordercheck.creds --jobs 4`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if c.url == "" {
-				return usageError(errors.New("worker needs --cluster URL: the NATS server to take jobs from"))
+			if c.url == "" && c.context == "" {
+				return usageError(errors.New("worker needs --cluster URL (or --context): the NATS server to take jobs from"))
 			}
 			if jobs < 1 {
 				return usageError(fmt.Errorf("--jobs %d: want at least 1", jobs))
 			}
-			nc, err := dist.Dial(c.url, dist.DialOptions{Creds: c.creds, Insecure: c.insecure, Name: "ordercheck worker"})
+			nc, err := dist.Dial(c.url, dist.DialOptions{Creds: c.creds, Context: c.context, Insecure: c.insecure, Name: "ordercheck worker"})
 			if err != nil {
 				return usageError(err)
 			}
