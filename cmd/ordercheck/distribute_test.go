@@ -106,14 +106,14 @@ func TestDistributedUsage(t *testing.T) {
 	runCases(t, []cliCase{
 		{"unencrypted to another machine", []string{"compare", "dlsym", "--cluster", "nats://10.1.2.3:4222"}, 2, "", "is not loopback: jobs would cross the network unencrypted; use tls://10.1.2.3:4222"},
 		{"not a URL", []string{"compare", "dlsym", "--cluster", "somewhere"}, 2, "", `"somewhere" is not a NATS address`},
-		{"both", []string{"compare", "dlsym", "--cluster", "nats://127.0.0.1:1", "--procs", "2"}, 2, "", "--cluster and --procs exclude each other"},
+		{"both", []string{"compare", "dlsym", "--cluster", "nats://127.0.0.1:1", "--procs", "2"}, 2, "", "--cluster (or --context) and --procs exclude each other"},
 		{"negative procs", []string{"compare", "dlsym", "--procs", "-1"}, 2, "", "--procs -1"},
 		{"worker without a cluster", []string{"worker"}, 2, "", "worker needs --cluster URL"},
 		{"context and procs", []string{"compare", "dlsym", "--context", "local", "--procs", "2"}, 2, "", "--cluster (or --context) and --procs exclude each other"},
 		{"no such context", []string{"worker", "--context", "/nowhere/ctx.json"}, 2, "", `NATS context "/nowhere/ctx.json"`},
 		{"explore on a cluster, no partitions", []string{"explore", "dlsym", "--cluster", "nats://127.0.0.1:1"}, 2, "", "--cluster needs --parts P"},
 		{"negative partitions", []string{"explore", "dlsym", "--procs", "2", "--parts", "-1"}, 2, "", "--parts -1"},
-		{"explore, both", []string{"explore", "dlsym", "--cluster", "nats://127.0.0.1:1", "--parts", "2", "--procs", "2"}, 2, "", "--cluster and --procs exclude each other"},
+		{"explore, both", []string{"explore", "dlsym", "--cluster", "nats://127.0.0.1:1", "--parts", "2", "--procs", "2"}, 2, "", "--cluster (or --context) and --procs exclude each other"},
 		{"worker, no server", []string{"worker", "--cluster", "nats://127.0.0.1:1"}, 2, "", "cannot reach NATS at nats://127.0.0.1:1"},
 	})
 }
