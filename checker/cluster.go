@@ -24,11 +24,43 @@ type Search = engine.Search
 type Share = engine.Share
 
 // searchJob describes a state search of a check to the workers of a
-// cluster: the model, the properties by name, and the bounds.
+// cluster: the model, the properties by name, and the bounds; Deadline is
+// when Options.Timeout ends the whole check, whenever a worker starts.
 type searchJob struct {
-	Model   string
-	Props   []string
-	Options Options
+	Model    string
+	Props    []string
+	Options  Options
+	Deadline time.Time `json:",omitzero"`
+}
+
+// describe returns the job that describes a search of props under m with
+// opt, its timeout counted from now.
+func describe(m *model.Model, names []string, opt Options) ([]byte, error) {
+	j := searchJob{Model: m.Name, Props: names, Options: opt}
+	if opt.Timeout > 0 {
+		j.Deadline = time.Now().Add(opt.Timeout)
+	}
+	return json.Marshal(j)
+}
+
+// read decodes a job a coordinator described, and returns its model, its
+// properties (linearizability against spec) and its options, bound to
+// ctx and to what is left of the timeout.
+func read(ctx context.Context, job []byte, spec *porcupine.Model) (*model.Model, []Property, Options, error) {
+	var j searchJob
+	if err := json.Unmarshal(job, &j); err != nil {
+		return nil, nil, Options{}, fmt.Errorf("not a search job: %w", err)
+	}
+	m, err := model.Lookup(j.Model)
+	if err != nil {
+		return nil, nil, Options{}, err
+	}
+	opt := j.Options
+	opt.Context, opt.Cluster = ctx, nil
+	if !j.Deadline.IsZero() {
+		opt.Timeout = max(time.Until(j.Deadline), time.Nanosecond)
+	}
+	return m, Properties(spec, j.Props...), opt, nil
 }
 
 // distributable reports whether props can be named to a worker, which
@@ -53,17 +85,10 @@ func distributable(props []Property) ([]string, bool) {
 // worker. The program must be the coordinator's, compiled from the same
 // protocol, variant and parameters.
 func Serve(ctx context.Context, p *model.Program, spec *porcupine.Model, job []byte, whole bool, sh Share) error {
-	var j searchJob
-	if err := json.Unmarshal(job, &j); err != nil {
-		return fmt.Errorf("not a search job: %w", err)
-	}
-	m, err := model.Lookup(j.Model)
+	m, props, opt, err := read(ctx, job, spec)
 	if err != nil {
 		return err
 	}
-	props := Properties(spec, j.Props...)
-	opt := j.Options
-	opt.Context, opt.Cluster = ctx, nil
 	opt.WholeHistories = opt.WholeHistories || whole
 	opt.Races, spec = needs(props)
 	return states.Serve(p, m, states.Config{Options: opt, Spec: spec, Judge: judgeWith(props)}, sh)
@@ -82,7 +107,7 @@ func statesConfig(m *model.Model, props []Property, opt Options, spec *porcupine
 		cfg.Options.Cluster = nil
 		return cfg, nil
 	}
-	job, err := json.Marshal(searchJob{Model: m.Name, Props: names, Options: opt})
+	job, err := describe(m, names, opt)
 	cfg.Job = job
 	return cfg, err
 }
@@ -100,7 +125,7 @@ const topDepth = 200
 // the witnesses are chosen by shorter, whatever found them.
 func splitGraphs(p *model.Program, m *model.Model, props []Property, names []string, opt Options, rep *Report) error {
 	start := time.Now()
-	job, err := json.Marshal(searchJob{Model: m.Name, Props: names, Options: opt})
+	job, err := describe(m, names, opt)
 	if err != nil {
 		return err
 	}
@@ -112,6 +137,9 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 		for _, path := range jobs {
 			sub := &engine.Subtree{Path: path, Cut: len(path) + 1}
 			top.Subtree = sub
+			if opt.Timeout > 0 { // the whole check's
+				top.Timeout = max(opt.Timeout-time.Since(start), time.Nanosecond)
+			}
 			part := blank(rep)
 			if err := judgeGraphs(p, m, props, top, part); err != nil {
 				return err
@@ -165,20 +193,14 @@ func (rep *Report) add(o *Report) {
 // check with Options.Cluster split), which job describes, and returns what
 // it found, encoded for the coordinator; spec and ctx as for Serve.
 func ServeSubtree(ctx context.Context, p *model.Program, spec *porcupine.Model, job []byte, path []int32) ([]byte, error) {
-	var j searchJob
-	if err := json.Unmarshal(job, &j); err != nil {
-		return nil, fmt.Errorf("not a search job: %w", err)
-	}
-	m, err := model.Lookup(j.Model)
+	m, props, opt, err := read(ctx, job, spec)
 	if err != nil {
 		return nil, err
 	}
-	props := Properties(spec, j.Props...)
-	opt := j.Options
-	opt.Context, opt.Cluster, opt.Subtree = ctx, nil, &engine.Subtree{Path: path}
+	opt.Subtree = &engine.Subtree{Path: path}
 	rep := &Report{Model: m, Engine: EngineDPOR}
-	for _, n := range j.Props {
-		rep.Props = append(rep.Props, PropResult{Name: n})
+	for _, pr := range props {
+		rep.Props = append(rep.Props, PropResult{Name: pr.Name()})
 	}
 	if err := judgeGraphs(p, m, props, opt, rep); err != nil {
 		return nil, err

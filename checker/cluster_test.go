@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/anishathalye/porcupine"
 	"pgregory.net/rapid"
@@ -24,8 +25,11 @@ type memCluster struct {
 	spec  *porcupine.Model
 	parts int
 	kill  *killAt
-	// searches counts the searches begun, subtrees the subtrees sent.
+	// searches counts the searches begun, subtrees the subtrees sent;
+	// job and paths are the last subtrees'.
 	searches, subtrees int
+	job                []byte
+	paths              [][]int32
 }
 
 type killAt struct{ part, level int }
@@ -33,6 +37,7 @@ type killAt struct{ part, level int }
 // Subtrees explores each subtree here, as a worker would.
 func (c *memCluster) Subtrees(job []byte, paths [][]int32) ([][]byte, error) {
 	c.subtrees += len(paths)
+	c.job, c.paths = job, paths
 	out := make([][]byte, len(paths))
 	for i, p := range paths {
 		var err error
@@ -335,6 +340,64 @@ func TestSplitGraphsMatchesOneProcess(t *testing.T) {
 			})
 			if split == 0 {
 				t.Error("no search was split")
+			}
+		})
+	}
+}
+
+// TestClusterTimeout bounds checks split on a cluster by a timeout far
+// shorter than they take: the timeout is the whole check's, wherever its
+// parts run, so the report is bounded by it, not verified.
+func TestClusterTimeout(t *testing.T) {
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ model, n string }{
+		{"rc11", "6"},         // a partitioned state search
+		{"rc11-consume", "4"}, // a graph search's subtrees
+	} {
+		t.Run(c.model, func(t *testing.T) {
+			in, err := pr.Instance("fixed", map[string]string{"N": c.n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mc := &memCluster{p: in.Prog, spec: pr.Spec, parts: 2}
+			start := time.Now()
+			rep, err := in.Check(mustModel(t, c.model), checker.Options{Cluster: mc, Timeout: 300 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Stats.Limit != checker.Timeout || mc.searches+mc.subtrees == 0 {
+				t.Fatalf("limit %s after %d searches and %d subtrees, want a timeout", rep.Stats.LimitText(), mc.searches, mc.subtrees)
+			}
+			if el := time.Since(start); el > 10*time.Second {
+				t.Fatalf("a 300 ms timeout took %v", el)
+			}
+			// A part begun after the check's timeout (a job that waited in
+			// the queue) stops at once: the timeout is the check's, not
+			// each part's.
+			if mc.job != nil {
+				stopped := 0
+				for _, path := range mc.paths {
+					data, err := checker.ServeSubtree(context.Background(), in.Prog, pr.Spec, mc.job, path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					late, err := checker.UnmarshalReport(data, in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if late.Stats.Graphs > 1 {
+						t.Fatalf("subtree %v begun after the deadline explored %d graphs", path, late.Stats.Graphs)
+					}
+					if late.Stats.Limit == checker.Timeout {
+						stopped++
+					}
+				}
+				if stopped == 0 {
+					t.Fatal("no subtree begun after the deadline says the timeout stopped it")
+				}
 			}
 		})
 	}
