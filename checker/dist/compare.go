@@ -24,12 +24,22 @@ type Options struct {
 	// say so every third of it, so it bounds the time a dead worker's job
 	// waits, not the time a job may take.
 	AckWait time.Duration
-	// Progress, when set, is called after each report with the cells
-	// done and their number.
-	Progress func(done, total int)
+	// Progress, when set, is called after each answer and about once a
+	// second while the jobs run: how far the cells (or a check's
+	// subtrees) are, and the job queue's depth.
+	Progress func(Progress)
 	// Log, when set, gets a line when a partitioned search waits long for
 	// a partition.
 	Log io.Writer
+}
+
+// Progress is how far a run of jobs is.
+type Progress struct {
+	// Done jobs have answered, of Total sent.
+	Done, Total int
+	// Running jobs are held by workers and Queued ones wait for one, in
+	// the whole queue (other runs' jobs too).
+	Running, Queued int
 }
 
 // jobQueue connects to JetStream through nc and makes the job queue (its
@@ -86,15 +96,11 @@ func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt chec
 	for i := range c.Reports {
 		c.Reports[i] = make([]*checker.Report, len(c.Models))
 	}
-	done := 0
 	st, err := checkCells(ctx, nc, cells, copt.Options, opt, func(i int, rep *checker.Report, err error) error {
 		if err != nil {
 			return checker.CellError(cells[i].in, cells[i].m, err)
 		}
 		c.Reports[i/len(c.Models)][i%len(c.Models)] = rep
-		if done++; opt.Progress != nil {
-			opt.Progress(done, len(cells))
-		}
 		return nil
 	})
 	if err != nil {
@@ -186,7 +192,7 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 		jobs[i].Model, jobs[i].Options = c.m.Name, copt
 	}
 	have := make([]bool, len(cells))
-	st, err := runJobs(ctx, nc, jobs, opt.AckWait, func(i int, res *result) error {
+	st, err := runJobs(ctx, nc, jobs, opt, func(i int, res *result) error {
 		have[i] = true
 		var rep *checker.Report
 		var err error
@@ -219,13 +225,13 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 var errDropped = fmt.Errorf("delivered to %d workers, none of which finished it", maxDeliveries)
 
 // runJobs sends jobs as one run (it sets their Run and Cell), with the
-// acknowledgement wait ackWait, and calls got with each job's index and
-// its first result as it arrives; an error of got's ends the run, and so
-// does a job every worker died on (dropped says how). The run's jobs and
-// results are purged at the end, finished or not.
-func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, ackWait time.Duration, got func(i int, res *result) error, dropped func(i int) error) (Stats, error) {
+// acknowledgement wait and progress opt says, and calls got with each
+// job's index and its first result as it arrives; an error of got's ends
+// the run, and so does a job every worker died on (dropped says how). The
+// run's jobs and results are purged at the end, finished or not.
+func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, opt Options, got func(i int, res *result) error, dropped func(i int) error) (Stats, error) {
 	var st Stats
-	js, err := jobQueue(ctx, nc, ackWait)
+	js, err := jobQueue(ctx, nc, opt.AckWait)
 	if err != nil {
 		return st, err
 	}
@@ -273,8 +279,26 @@ func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, ackWait time.Durati
 		st.Bytes += int64(len(data))
 	}
 	have := make([]bool, len(jobs))
+	done := 0
+	var told time.Time
+	tell := func() {
+		if opt.Progress == nil {
+			return
+		}
+		told = time.Now()
+		p := Progress{Done: done, Total: len(jobs)}
+		if cons, err := queue.Consumer(ctx, workers); err == nil {
+			if info, err := cons.Info(ctx); err == nil {
+				p.Running, p.Queued = info.NumAckPending, int(info.NumPending)
+			}
+		}
+		opt.Progress(p)
+	}
 	failures := 0 // reads of the results in a row that failed
-	for done := 0; done < len(jobs); {
+	for done < len(jobs) {
+		if time.Since(told) > time.Second {
+			tell()
+		}
 		select {
 		case <-ctx.Done():
 			return st, ctx.Err()
@@ -322,6 +346,7 @@ func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, ackWait time.Durati
 			if err := got(res.Cell, &res); err != nil {
 				return st, err
 			}
+			tell()
 		}
 	}
 	slices.Sort(st.Workers)

@@ -164,12 +164,21 @@ final sb: a.r == 1 || b.r == 1
 	if err != nil {
 		t.Fatal(err)
 	}
-	remote, _, err := dist.Compare(context.Background(), nc, pr, checker.CompareOptions{}, dist.Options{})
+	var last dist.Progress
+	remote, _, err := dist.Compare(context.Background(), nc, pr, checker.CompareOptions{}, dist.Options{Progress: func(p dist.Progress) {
+		if p.Done < last.Done || p.Running < 0 || p.Queued < 0 {
+			t.Errorf("progress went from %+v to %+v", last, p)
+		}
+		last = p
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a, b := rendered(t, local), rendered(t, remote); a != b {
 		t.Errorf("the distributed comparison differs:\n%s\n---\n%s", a, b)
+	}
+	if cells := len(local.Cases) * len(local.Models); last.Done != cells || last.Total != cells {
+		t.Errorf("the last progress is %+v, want all %d cells done", last, cells)
 	}
 }
 

@@ -171,7 +171,7 @@ func (c *Cluster) Subtrees(desc []byte, paths [][]int32) ([][]byte, error) {
 		jobs[i].Subtree = &subtreeJob{Job: desc, Path: p}
 	}
 	out := make([][]byte, len(paths))
-	st, err := runJobs(c.ctx, c.nc, jobs, c.opt.AckWait, func(i int, res *result) error {
+	st, err := runJobs(c.ctx, c.nc, jobs, c.opt, func(i int, res *result) error {
 		if res.Err != "" {
 			return fmt.Errorf("subtree %v on worker %s: %s", paths[i], res.Worker, res.Err)
 		}

@@ -285,8 +285,8 @@ func TestCompareInterrupted(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	opt := dist.Options{Progress: func(done, total int) {
-		if done == 1 {
+	opt := dist.Options{Progress: func(p dist.Progress) {
+		if p.Done == 1 {
 			cancel()
 		}
 	}}

@@ -56,7 +56,9 @@ func (c *cluster) compare(ctx context.Context, pr *checker.Protocol, copt checke
 	defer done()
 	var opt dist.Options
 	if isTerminal(os.Stderr) {
-		opt.Progress = func(done, total int) { fmt.Fprintf(os.Stderr, "\r\033[K%d of %d cells checked", done, total) }
+		opt.Progress = func(p dist.Progress) {
+			fmt.Fprintf(os.Stderr, "\r\033[K%d of %d cells checked; the queue: %d running, %d waiting", p.Done, p.Total, p.Running, p.Queued)
+		}
 	}
 	cmp, st, err := dist.Compare(ctx, nc, pr, copt, opt)
 	clearProgress()
@@ -109,7 +111,13 @@ func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checke
 	if opt.MaxExecutions > 0 || opt.MaxGraphs > 0 {
 		fmt.Fprintln(stderr, "distributed: a search bounded by a count stays in this process, where the count's cut is the same from run to run")
 	}
-	cl, err := dist.NewCluster(ctx, nc, in, parts, dist.Options{Log: stderr})
+	dopt := dist.Options{Log: stderr}
+	if opt.Progress != nil {
+		dopt.Progress = func(p dist.Progress) {
+			fmt.Fprintf(os.Stderr, "\r\033[K%d of %d subtrees explored; the queue: %d running, %d waiting", p.Done, p.Total, p.Running, p.Queued)
+		}
+	}
+	cl, err := dist.NewCluster(ctx, nc, in, parts, dopt)
 	if err != nil {
 		done()
 		return nil, err
