@@ -74,10 +74,11 @@ func Weaker(a, b model.Ordering) bool { return caps(a)&^caps(b) == 0 }
 
 // TuneSites returns the sites of a program in source order: its atomic
 // loads, stores, read-modify-writes and fences, and the plain loads and
-// stores at the positions in plain (locks are never sites). The consume
-// level is offered to loads only when withConsume is set (a model that
-// tells consume from relaxed is among those checked); a plain site may
-// stay plain.
+// stores at the positions in plain (locks are never sites), where a run
+// may reach them (not in the branch a parameter's value rules out). The
+// consume level is offered to loads only when withConsume is set (a model
+// that tells consume from relaxed is among those checked); a plain site
+// may stay plain.
 func TuneSites(p *model.Program, withConsume bool, plain map[model.Pos]bool) []TuneSite {
 	type key struct {
 		pos  model.Pos
@@ -86,7 +87,11 @@ func TuneSites(p *model.Program, withConsume bool, plain map[model.Pos]bool) []T
 	byPos := map[key]int{}
 	var out []TuneSite
 	for t, th := range p.Threads {
+		live := p.Reachable(t)
 		for i, in := range th.Code {
+			if !live[i] {
+				continue
+			}
 			var kind TuneSiteKind
 			switch {
 			case in.Msg == fenceSlot:

@@ -62,6 +62,27 @@ func TestTuneClassicShapes(t *testing.T) {
 		name, src string
 		want      [][]string // every minimal assignment, sites in source order
 	}{
+		{"message passing, a branch a parameter rules out", `protocol mp
+param MODE = fast in fast, safe
+shared data = 0
+shared flag = 0
+property seen
+thread w {
+  data = 1
+  if MODE == fast {
+    store(flag, 1, rlx)
+  } else {
+    store(flag, 1, sc)
+  }
+}
+thread r {
+  f = load(flag, rlx)
+  if f == 1 {
+    d = data
+    assert seen: d == 1
+  }
+}
+`, [][]string{{"rel", "acq"}}},
 		{"message passing", `protocol mp
 shared data = 0
 shared flag = 0
