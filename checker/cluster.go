@@ -132,7 +132,16 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 	top := opt
 	top.Cluster = nil
 	jobs := [][]int32{nil}
-	for depth := 1; len(jobs) > 0 && len(jobs) < topJobs && depth <= topDepth; depth++ {
+	// stopped reports a bound that ended the top's exploration (time,
+	// memory, cancellation): the subtrees left are then not sent.
+	stopped := func() bool {
+		switch rep.Stats.Limit {
+		case Timeout, Interrupted, MaxMemory:
+			return true
+		}
+		return false
+	}
+	for depth := 1; len(jobs) > 0 && len(jobs) < topJobs && depth <= topDepth && !stopped(); depth++ {
 		var next [][]int32
 		for _, path := range jobs {
 			sub := &engine.Subtree{Path: path, Cut: len(path) + 1}
@@ -140,7 +149,7 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 			if opt.Timeout > 0 { // the whole check's
 				top.Timeout = max(opt.Timeout-time.Since(start), time.Nanosecond)
 			}
-			part := blank(rep)
+			part := newReport(m, rep.Engine, props)
 			if err := judgeGraphs(p, m, props, top, part); err != nil {
 				return err
 			}
@@ -149,9 +158,13 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 		}
 		jobs = next
 	}
-	if len(jobs) > 0 {
+	if len(jobs) > 0 && !stopped() {
 		found, err := opt.Cluster.Subtrees(job, jobs)
-		if err != nil {
+		if ctx := opt.Context; err != nil && ctx != nil && ctx.Err() != nil {
+			// Cancelled while the workers explored: what the top found, bounded.
+			rep.Stats.Add(Stats{Limit: Interrupted})
+			found = nil
+		} else if err != nil {
 			return err
 		}
 		for i, data := range found {
@@ -164,16 +177,6 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 	}
 	rep.Stats.Elapsed = time.Since(start)
 	return nil
-}
-
-// blank returns a report of rep's model and engine with its properties,
-// nothing found yet.
-func blank(rep *Report) *Report {
-	b := &Report{Model: rep.Model, Engine: rep.Engine}
-	for _, pr := range rep.Props {
-		b.Props = append(b.Props, PropResult{Name: pr.Name})
-	}
-	return b
 }
 
 // add adds what o, a part of the same exploration, found to rep.
@@ -198,10 +201,7 @@ func ServeSubtree(ctx context.Context, p *model.Program, spec *porcupine.Model, 
 		return nil, err
 	}
 	opt.Subtree = &engine.Subtree{Path: path}
-	rep := &Report{Model: m, Engine: EngineDPOR}
-	for _, pr := range props {
-		rep.Props = append(rep.Props, PropResult{Name: pr.Name()})
-	}
+	rep := newReport(m, EngineDPOR, props)
 	if err := judgeGraphs(p, m, props, opt, rep); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,6 +31,10 @@ type memCluster struct {
 	searches, subtrees int
 	job                []byte
 	paths              [][]int32
+	// cancel, when set, cancels the run when subtrees are sent.
+	cancel func()
+	// takeovers counts the partitions taken over after a kill.
+	takeovers atomic.Int32
 }
 
 type killAt struct{ part, level int }
@@ -38,6 +43,10 @@ type killAt struct{ part, level int }
 func (c *memCluster) Subtrees(job []byte, paths [][]int32) ([][]byte, error) {
 	c.subtrees += len(paths)
 	c.job, c.paths = job, paths
+	if c.cancel != nil { // the run is cancelled while the workers explore
+		c.cancel()
+		return nil, context.Canceled
+	}
 	out := make([][]byte, len(paths))
 	for i, p := range paths {
 		var err error
@@ -88,6 +97,7 @@ func (s *memSearch) serve(q, resume int, kill *killAt) {
 		sh := &memShare{s: s, q: q, resume: resume, kill: kill}
 		err := checker.Serve(context.Background(), s.c.p, s.c.spec, s.job, s.whole, sh)
 		if errors.Is(err, errKilled) {
+			s.c.takeovers.Add(1)
 			s.serve(q, sh.level, nil)
 			return
 		}
@@ -292,6 +302,7 @@ func TestPartitionedCatalogue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			takeovers := 0
 			for _, kill := range []*killAt{nil, {0, 0}, {1, 3}, {2, 9}, {1, 17}} {
 				mc := &memCluster{p: in.Prog, spec: pr.Spec, parts: 3, kill: kill}
 				got, err := in.Check(m, checker.Options{Cluster: mc})
@@ -302,6 +313,10 @@ func TestPartitionedCatalogue(t *testing.T) {
 					t.Fatal("the search did not go to the cluster")
 				}
 				sameReports(t, fmt.Sprintf("killed at %v", kill), want, got)
+				takeovers += int(mc.takeovers.Load())
+			}
+			if takeovers == 0 {
+				t.Fatal("no partition was taken over: the kills missed")
 			}
 		})
 	}
@@ -400,5 +415,38 @@ func TestClusterTimeout(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSplitGraphsInterrupted cancels a split graph search while the
+// workers explore its subtrees: the report is what the top found, bounded
+// by the interruption (no verdict), not an error; and a search cancelled
+// before it starts sends no subtree.
+func TestSplitGraphsInterrupted(t *testing.T) {
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance("fixed", map[string]string{"N": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mustModel(t, "rc11-consume")
+	ctx, cancel := context.WithCancel(context.Background())
+	mc := &memCluster{p: in.Prog, spec: pr.Spec, cancel: cancel}
+	rep, err := in.Check(m, checker.Options{Cluster: mc, Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stats.Limit != checker.Interrupted || mc.subtrees == 0 || rep.Verdict() != checker.VerdictTimeout {
+		t.Fatalf("cancelled while %d subtrees were out: limit %s, verdict %s", mc.subtrees, rep.Stats.LimitText(), rep.Verdict())
+	}
+	mc = &memCluster{p: in.Prog, spec: pr.Spec}
+	rep, err = in.Check(m, checker.Options{Cluster: mc, Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stats.Limit != checker.Interrupted || mc.subtrees != 0 {
+		t.Fatalf("cancelled before: limit %s with %d subtrees sent", rep.Stats.LimitText(), mc.subtrees)
 	}
 }

@@ -490,12 +490,7 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Model: m, Engine: eng}
-	index := map[string]int{}
-	for _, pr := range props {
-		index[pr.Name()] = len(rep.Props)
-		rep.Props = append(rep.Props, PropResult{Name: pr.Name()})
-	}
+	rep := newReport(m, eng, props)
 	var spec *porcupine.Model
 	opt.Races, spec = needs(props)
 	if eng == EngineStates {
@@ -508,12 +503,12 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 			return nil, err
 		}
 		rep.Stats = res.Stats
-		for name, k := range index {
+		for k := range rep.Props {
 			pr := &rep.Props[k]
-			if res.Checked[name] {
+			if res.Checked[pr.Name] {
 				pr.Reached = 1
 			}
-			if f := res.Found[name]; f != nil {
+			if f := res.Found[pr.Name]; f != nil {
 				pr.Violations, pr.Witness, pr.Message = f.Count, f.Witness, f.Witness.Violation.Msg
 			}
 		}
@@ -530,6 +525,15 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 	}
 	rep.settle(rep.Stats.Blocked == rep.Stats.Executions, spec != nil)
 	return rep, nil
+}
+
+// newReport returns a report of props under m by eng, nothing found yet.
+func newReport(m *model.Model, eng Engine, props []Property) *Report {
+	rep := &Report{Model: m, Engine: eng}
+	for _, pr := range props {
+		rep.Props = append(rep.Props, PropResult{Name: pr.Name()})
+	}
+	return rep
 }
 
 // judgeGraphs explores p under m by graphs (the part opt.Subtree names,

@@ -143,7 +143,7 @@ type levelReport struct {
 
 // searchParts is search on the partitions of cluster c.
 func (x *states) searchParts(c engine.Cluster) error {
-	s, outs, err := x.initial(nil)
+	root, outs, err := x.initial(nil)
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (x *states) searchParts(c engine.Cluster) error {
 		return err
 	}
 	defer sr.End()
-	key := x.key(s)
+	key := x.key(root)
 	if err := sr.Send(owner(key, sr.Parts()), 0, appendCand(nil, key, nil, -1)); err != nil {
 		return err
 	}
@@ -205,11 +205,8 @@ func (x *states) searchParts(c engine.Cluster) error {
 			break
 		}
 	}
-	// The witnesses replay the paths as moves.
-	root, _, err := x.initial(nil)
-	if err != nil {
-		return err
-	}
+	// The witnesses replay the paths as moves (states are never changed
+	// once made: root is still the initial state).
 	for prop, f := range found {
 		path := make([]move, len(f.Path))
 		s := root
