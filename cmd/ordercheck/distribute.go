@@ -47,18 +47,16 @@ func (c *cluster) addConn(cmd *cobra.Command) {
 // in this process otherwise.
 func (c *cluster) compare(ctx context.Context, pr *checker.Protocol, copt checker.CompareOptions, stderr io.Writer) (*checker.Comparison, error) {
 	nc, done, err := c.connect("ordercheck compare")
-	if err != nil || nc == nil {
-		if err == nil {
-			return pr.Compare(copt)
-		}
+	if err != nil {
 		return nil, err
+	}
+	if nc == nil {
+		return pr.Compare(copt)
 	}
 	defer done()
 	var opt dist.Options
 	if isTerminal(os.Stderr) {
-		opt.Progress = func(p dist.Progress) {
-			fmt.Fprintf(os.Stderr, "\r\033[K%d of %d cells checked; the queue: %d running, %d waiting", p.Done, p.Total, p.Running, p.Queued)
-		}
+		opt.Progress = queueProgress("cells checked")
 	}
 	cmp, st, err := dist.Compare(ctx, nc, pr, copt, opt)
 	clearProgress()
@@ -67,6 +65,14 @@ func (c *cluster) compare(ctx context.Context, pr *checker.Protocol, copt checke
 	}
 	fmt.Fprintf(stderr, "distributed: %s\n", st)
 	return cmp, nil
+}
+
+// queueProgress returns a progress line of jobs (what they are, done) and
+// of the job queue.
+func queueProgress(what string) func(dist.Progress) {
+	return func(p dist.Progress) {
+		fmt.Fprintf(os.Stderr, "\r\033[K%d of %d %s; the queue: %d running, %d waiting", p.Done, p.Total, what, p.Running, p.Queued)
+	}
 }
 
 // runCases checks the cases on workers when the flags ask for it, and on
@@ -99,6 +105,8 @@ func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checke
 	switch {
 	case parts < 0:
 		return nil, usageError(fmt.Errorf("--parts %d: want a number of partitions, at least 1", parts))
+	case parts > 0 && c.url == "" && c.context == "" && c.procs == 0:
+		return nil, usageError(errors.New("--parts splits a search among workers: give --procs or --cluster too"))
 	case parts == 0 && (c.url != "" || c.context != ""):
 		return nil, usageError(errors.New("--cluster needs --parts P: the partitions of the search, one per job slot of the workers"))
 	case parts == 0:
@@ -113,9 +121,7 @@ func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checke
 	}
 	dopt := dist.Options{Log: stderr}
 	if opt.Progress != nil {
-		dopt.Progress = func(p dist.Progress) {
-			fmt.Fprintf(os.Stderr, "\r\033[K%d of %d subtrees explored; the queue: %d running, %d waiting", p.Done, p.Total, p.Running, p.Queued)
-		}
+		dopt.Progress = queueProgress("subtrees explored")
 	}
 	cl, err := dist.NewCluster(ctx, nc, in, parts, dopt)
 	if err != nil {

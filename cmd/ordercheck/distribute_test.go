@@ -112,6 +112,7 @@ func TestDistributedUsage(t *testing.T) {
 		{"context and procs", []string{"compare", "dlsym", "--context", "local", "--procs", "2"}, 2, "", "--cluster (or --context) and --procs exclude each other"},
 		{"no such context", []string{"worker", "--context", "/nowhere/ctx.json"}, 2, "", `NATS context "/nowhere/ctx.json"`},
 		{"explore on a cluster, no partitions", []string{"explore", "dlsym", "--cluster", "nats://127.0.0.1:1"}, 2, "", "--cluster needs --parts P"},
+		{"partitions without workers", []string{"explore", "dlsym", "--parts", "2"}, 2, "", "--parts splits a search among workers: give --procs or --cluster too"},
 		{"negative partitions", []string{"explore", "dlsym", "--procs", "2", "--parts", "-1"}, 2, "", "--parts -1"},
 		{"explore, both", []string{"explore", "dlsym", "--cluster", "nats://127.0.0.1:1", "--parts", "2", "--procs", "2"}, 2, "", "--cluster (or --context) and --procs exclude each other"},
 		{"worker, no server", []string{"worker", "--cluster", "nats://127.0.0.1:1"}, 2, "", "cannot reach NATS at nats://127.0.0.1:1"},
