@@ -393,18 +393,7 @@ func servePart(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg j
 	defer stopBusy()
 	sh := &share{ctx: ctx, nc: nc, js: js, j: sj, worker: opt.Name, orphaned: opt.Orphaned}
 	defer sh.close()
-	report := func(level int, data []byte, errText string) error {
-		r := partReport{Search: sj.ID, Part: sj.Part, Level: level, Data: data, Err: errText, Worker: opt.Name, States: sh.states, Msgs: sh.msgs, Bytes: sh.bytes, Memory: model.ProcessMemory()}
-		sh.msgs, sh.bytes, sh.states = 0, 0, 0
-		payload, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		_, err = js.Publish(ctx, resultPrefix+sj.ID, payload)
-		return err
-	}
-	sh.report = report
-	if err := report(takenLevel, nil, ""); err != nil {
+	if err := sh.publish(takenLevel, nil, ""); err != nil {
 		msg.Nak()
 		return nil
 	}
@@ -430,7 +419,7 @@ func servePart(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg j
 		return msg.Term()
 	case err != nil:
 		logf(opt.Log, "%s: partition %d of search %s: %v\n", opt.Name, sj.Part, sj.ID, err)
-		report(sh.level, nil, err.Error())
+		sh.publish(sh.level, nil, err.Error())
 		return msg.Term()
 	}
 	logf(opt.Log, "%s: done with partition %d of search %s\n", opt.Name, sj.Part, sj.ID)
@@ -444,7 +433,6 @@ type share struct {
 	js     jetstream.JetStream
 	j      *searchJob
 	worker string
-	report func(level int, data []byte, errText string) error
 
 	levels   jetstream.MessagesContext
 	sub      *nats.Subscription
@@ -576,5 +564,18 @@ func (sh *share) Flush() error {
 
 func (sh *share) Report(level int, data []byte, states int64) error {
 	sh.states = states
-	return sh.report(level, data, "")
+	return sh.publish(level, data, "")
+}
+
+// publish sends the coordinator the partition's report of level (data,
+// or the error that stopped the partition), with what the level sent.
+func (sh *share) publish(level int, data []byte, errText string) error {
+	r := partReport{Search: sh.j.ID, Part: sh.j.Part, Level: level, Data: data, Err: errText, Worker: sh.worker, States: sh.states, Msgs: sh.msgs, Bytes: sh.bytes, Memory: model.ProcessMemory()}
+	sh.msgs, sh.bytes, sh.states = 0, 0, 0
+	payload, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	_, err = sh.js.Publish(sh.ctx, resultPrefix+sh.j.ID, payload)
+	return err
 }
