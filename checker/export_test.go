@@ -30,3 +30,8 @@ func SetTopJobs(n int) int {
 	topJobs = n
 	return old
 }
+
+// VerifyGrowth has the graph explorer compare every verdict of a model's
+// clocks with its full check's (an internal error when they differ) while
+// on, and returns the old setting.
+func VerifyGrowth(on bool) bool { return graphs.VerifyGrowth.Swap(on) }

@@ -3,6 +3,7 @@ package checker_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -184,5 +185,36 @@ func BenchmarkStates(b *testing.B) {
 			b.ReportMetric(float64(states), "states")
 			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
 		})
+	}
+}
+
+// BenchmarkLitmus covers the litmus rows of docs/performance.md: the herd7
+// corpus (every test under rc11, as ordercheck litmus runs it, each a
+// small exploration by graphs) and the scaling set in testdata/perf.
+func BenchmarkLitmus(b *testing.B) {
+	run := func(b *testing.B, files []string) {
+		var progs []*model.Program
+		for _, f := range files {
+			p, err := litmus.ParseFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			progs = append(progs, p)
+		}
+		m := mustModel(b, "rc11")
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, p := range progs {
+				if _, err := checker.RunLitmus(p, m, checker.Options{Workers: *benchWorkers}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	if corpus, _ := filepath.Glob(filepath.Join(sharedLitmus, "*", "*.litmus")); len(corpus) > 0 {
+		b.Run("corpus", func(b *testing.B) { run(b, corpus) })
+	}
+	for _, name := range []string{"W-5", "Counter-5"} {
+		b.Run(name, func(b *testing.B) { run(b, []string{"testdata/perf/" + name + ".litmus"}) })
 	}
 }

@@ -21,6 +21,7 @@ var consumeModel = Register(&Model{
 	Axioms:         c11Axioms(HBConsume, pscConsume),
 	Order:          pscConsume,
 	Fast:           func(g *Graph) (bool, bool) { return c11Fast(g, true) },
+	Clocks:         true,
 	HB:             HBConsume,
 	RacesUndefined: true,
 	Consume:        true,
@@ -55,7 +56,7 @@ func carriesDependency(x *Exec) Relation {
 			if b < 0 {
 				continue
 			}
-			for _, d := range e.Addr.Union(e.Data).Members() {
+			for _, d := range e.Addr().Union(e.Data()).Members() {
 				if a := x.idx[t][d]; a >= 0 {
 					out.Add(a, b)
 				}

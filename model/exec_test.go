@@ -1,6 +1,8 @@
 package model
 
 import (
+	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -274,5 +276,24 @@ func TestLockHolder(t *testing.T) {
 				t.Errorf("HolderName = %q, want %q", got, c.who)
 			}
 		})
+	}
+}
+
+// TestEventJSON checks that an event crosses a process boundary (a
+// witness in a worker's report) with its dependencies, which the hardware
+// models' explanations read.
+func TestEventJSON(t *testing.T) {
+	for _, e := range []Event{wr(X, 1, Rel), addrDep(rd(Y, Acq, ref(1, 0)), 0, 2)} {
+		data, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Event
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back, e) {
+			t.Errorf("%s: read back as %+v, want %+v", data, back, e)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math/bits"
 	"strings"
@@ -129,9 +130,72 @@ type Event struct {
 	Spurious bool
 	// Instr is the index of the instruction that produced the event.
 	Instr int32
-	// Addr, Data and Ctrl are the reads of the same thread (by index) that
-	// the event's address, value and execution depend on.
-	Addr, Data, Ctrl DepSet
+	// deps are the reads of the same thread its address, value and
+	// execution depend on (nil: none), shared by the copies of the event.
+	deps *deps
+}
+
+// deps are an event's dependencies (Event.Addr, Data, Ctrl).
+type deps struct{ addr, data, ctrl DepSet }
+
+// newDeps returns the dependencies given, nil when there are none.
+func newDeps(addr, data, ctrl DepSet) *deps {
+	if len(addr) == 0 && len(data) == 0 && len(ctrl) == 0 {
+		return nil
+	}
+	return &deps{addr, data, ctrl}
+}
+
+// MarshalJSON encodes e with its dependencies as the fields Addr, Data and
+// Ctrl, for a process that renders a witness.
+func (e Event) MarshalJSON() ([]byte, error) {
+	type plain Event
+	return json.Marshal(struct {
+		plain
+		Addr, Data, Ctrl DepSet
+	}{plain(e), e.Addr(), e.Data(), e.Ctrl()})
+}
+
+// UnmarshalJSON decodes what MarshalJSON encodes.
+func (e *Event) UnmarshalJSON(data []byte) error {
+	type plain Event
+	var w struct {
+		plain
+		Addr, Data, Ctrl DepSet
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*e = Event(w.plain)
+	e.deps = newDeps(w.Addr, w.Data, w.Ctrl)
+	return nil
+}
+
+// Addr returns the reads of the event's thread (by index) that its
+// address depends on.
+func (e *Event) Addr() DepSet {
+	if e.deps == nil {
+		return nil
+	}
+	return e.deps.addr
+}
+
+// Data returns the reads of the event's thread that the value it writes
+// depends on.
+func (e *Event) Data() DepSet {
+	if e.deps == nil {
+		return nil
+	}
+	return e.deps.data
+}
+
+// Ctrl returns the reads of the event's thread that decided whether it
+// happens.
+func (e *Event) Ctrl() DepSet {
+	if e.deps == nil {
+		return nil
+	}
+	return e.deps.ctrl
 }
 
 // IsRead reports whether e reads memory.

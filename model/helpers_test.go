@@ -42,9 +42,11 @@ func spawn(t int) Event { return Event{Kind: KSpawn, Loc: NoLoc, Val: int64(t)} 
 
 // addrDep makes e's address depend on the reads at indices on of its thread.
 func addrDep(e Event, on ...int) Event {
+	var d DepSet
 	for _, i := range on {
-		e.Addr = e.Addr.With(i)
+		d = d.With(i)
 	}
+	e.deps = newDeps(d, e.Data(), e.Ctrl())
 	return e
 }
 

@@ -80,7 +80,7 @@ func dependencies(x *Exec, throughMemory bool) hwDeps {
 			if j < 0 {
 				continue
 			}
-			addr, data := of(e.Addr), of(e.Data)
+			addr, data := of(e.Addr()), of(e.Data())
 			switch e.Kind {
 			case KRead:
 				f := addr.Union(single(x.N, j))
@@ -99,7 +99,7 @@ func dependencies(x *Exec, throughMemory bool) hwDeps {
 			if e.Kind == KRead || e.Kind == KWrite {
 				addr.Each(func(k int) { d.addr.Add(k, j) })
 			}
-			of(e.Ctrl).Each(func(k int) { d.ctrl.Add(k, j) })
+			of(e.Ctrl()).Each(func(k int) { d.ctrl.Add(k, j) })
 		}
 	}
 	return d

@@ -59,6 +59,8 @@ type Action struct {
 	// Pending marks an RMW-like action whose read is already the thread's
 	// last event and whose write half comes next.
 	Pending bool
+	// deps holds Addr, Data and Ctrl for the action's events to share.
+	deps *deps
 }
 
 // IsReadAction reports whether a begins with a read.
@@ -450,6 +452,7 @@ func (p *Program) step(t int, st *ThreadState) (Action, error) {
 		default:
 			return errAt(fmt.Errorf("unknown instruction %v", in.Op))
 		}
+		a.deps = newDeps(a.Addr, a.Data, a.Ctrl)
 		return a, nil
 	}
 }
@@ -462,7 +465,11 @@ func EvalExpr(e *Expr, regs []int64) (int64, error) {
 
 // Event returns the event an action starts with, without its value.
 func (a *Action) Event() Event {
-	return Event{Loc: a.Loc, Ord: a.Ord, Instr: int32(a.Instr), Addr: a.Addr, Data: a.Data, Ctrl: a.Ctrl}
+	d := a.deps
+	if d == nil {
+		d = newDeps(a.Addr, a.Data, a.Ctrl)
+	}
+	return Event{Loc: a.Loc, Ord: a.Ord, Instr: int32(a.Instr), deps: d}
 }
 
 // ReadEvent returns the read of a read-like action from write w holding v,

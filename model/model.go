@@ -52,6 +52,10 @@ type Model struct {
 	// Fast, when set, decides consistency as the axioms do but faster, or
 	// says it cannot (decided false) and the axioms decide.
 	Fast func(g *Graph) (consistent, decided bool)
+	// Clocks says that the model's consistency is RC11's, decided as a
+	// graph grows by the happens-before clocks of its events (NewClock,
+	// Grown) where no seq_cst event is involved.
+	Clocks bool
 	// Parts, when set, names the relations whose union is the relation of
 	// the acyclicity axiom named axiom (nil for another axiom), so that an
 	// explanation can say what each edge of a cycle is (Cycle).

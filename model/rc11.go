@@ -35,6 +35,7 @@ var rc11Model = Register(&Model{
 	Axioms:         c11Axioms(HB, PSC),
 	Order:          PSC,
 	Fast:           func(g *Graph) (bool, bool) { return c11Fast(g, false) },
+	Clocks:         true,
 	HB:             HB,
 	RacesUndefined: true,
 	Strength:       4,
@@ -323,7 +324,8 @@ func (m *raMemory) view(t int) *tview {
 	return m.views[t]
 }
 
-func join(dst, src []uint32) {
+// join sets dst to the entrywise maximum of dst and src.
+func join[V int32 | uint32](dst, src []V) {
 	for i, v := range src {
 		if v > dst[i] {
 			dst[i] = v

@@ -202,11 +202,13 @@ type Runner struct {
 
 	mu           sync.Mutex // guards stats, lastProgress and err
 	stats        Stats
+	graphs       atomic.Int64 // graphs counted by Step, beside stats.Graphs
 	lastProgress time.Time
 	err          error       // the first error of a parallel exploration
 	halt         atomic.Bool // set when the exploration must stop
 	tasks        chan func() error
 	pending      sync.WaitGroup
+	idle         atomic.Int32 // workers waiting for a task
 }
 
 // NewRunner returns a runner of p under m; visit, when not nil, sees every
@@ -224,6 +226,7 @@ func NewRunner(p *model.Program, m *model.Model, opt Options, visit func(*Execut
 
 // Finish returns the statistics, and the error unless it is ErrStop.
 func (x *Runner) Finish(err error) (Stats, error) {
+	x.stats.Graphs += x.graphs.Swap(0)
 	x.stats.Elapsed = time.Since(x.start)
 	if errors.Is(err, ErrStop) {
 		err = nil
@@ -240,7 +243,13 @@ func (x *Runner) Run(root func() error) error {
 	x.tasks = make(chan func() error)
 	for range x.Workers() {
 		go func() {
-			for f := range x.tasks {
+			for {
+				x.idle.Add(1)
+				f, ok := <-x.tasks
+				x.idle.Add(-1)
+				if !ok {
+					return
+				}
 				if err := f(); err != nil {
 					x.fail(err)
 				}
@@ -265,13 +274,16 @@ func (x *Runner) Workers() int {
 	return max(x.Options.Workers, 1)
 }
 
-// Parallel reports whether subtrees may run on other workers (Fork).
-func (x *Runner) Parallel() bool { return x.tasks != nil }
+// Idle reports whether a worker waits for work: a subtree handed to Fork
+// now would likely run there. An explorer that asks first spares the
+// closure of every subtree it would explore itself anyway.
+func (x *Runner) Idle() bool { return x.tasks != nil && x.idle.Load() > 0 }
 
 // Restart forgets the counts and the stop of an exploration, to run
 // another in the same time.
 func (x *Runner) Restart() {
 	x.stats = Stats{}
+	x.graphs.Store(0)
 	x.err = nil
 	x.halt.Store(false)
 }
@@ -346,19 +358,24 @@ func (x *Runner) Step() error {
 	if x.halt.Load() {
 		return ErrStop
 	}
+	// Workers count without the lock; bounds by a count have one worker.
+	n := x.graphs.Add(1)
+	if x.Options.MaxExecutions == 0 && x.Options.MaxGraphs == 0 && n%256 != 1 {
+		return nil
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.halt.Load() { // another worker stopped while this one waited: count nothing more
+	if x.halt.Load() { // another worker stopped while this one waited
 		return ErrStop
 	}
-	x.stats.Graphs++
+	graphs := x.stats.Graphs + n
 	if x.Options.MaxExecutions > 0 && x.stats.Executions >= x.Options.MaxExecutions {
 		return x.stop(MaxExecutions)
 	}
-	if x.Options.MaxGraphs > 0 && x.stats.Graphs > x.Options.MaxGraphs {
+	if x.Options.MaxGraphs > 0 && graphs > x.Options.MaxGraphs {
 		return x.stop(MaxGraphs)
 	}
-	if x.stats.Graphs%256 == 1 {
+	if n%256 == 1 {
 		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
 			return x.stop(Timeout)
 		}
@@ -368,11 +385,12 @@ func (x *Runner) Step() error {
 		if x.Options.Progress != nil && time.Since(x.lastProgress) > time.Second {
 			x.lastProgress = time.Now()
 			st := x.stats
+			st.Graphs = graphs
 			st.Elapsed = time.Since(x.start)
 			x.Options.Progress(st)
 		}
 	}
-	if x.Options.MaxMemory > 0 && x.stats.Graphs%1024 == 1 && model.ProcessMemory() > x.Options.MaxMemory/10*9 {
+	if x.Options.MaxMemory > 0 && n%1024 == 1 && model.ProcessMemory() > x.Options.MaxMemory/10*9 {
 		return x.stop(MaxMemory)
 	}
 	return nil
@@ -383,6 +401,7 @@ func (x *Runner) Stats() Stats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	st := x.stats
+	st.Graphs += x.graphs.Load()
 	st.Loops = slices.Clone(st.Loops)
 	st.Elapsed = time.Since(x.start)
 	return st

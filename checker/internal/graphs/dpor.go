@@ -6,6 +6,7 @@ package graphs
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
@@ -72,20 +73,56 @@ type meta struct {
 	// noRevisit marks the prefix of a write that revisited a read: these
 	// events are never deleted again on this branch.
 	noRevisit bool
+	// clock is the event's happens-before clock, when the model decides
+	// consistency by clocks (model.Grown).
+	clock model.Clock
 }
 
 // dstate is a graph with its bookkeeping.
 type dstate struct {
-	g     *model.Graph
-	meta  [][]meta
+	g     model.Graph
+	th    []dthread
 	stamp int32
 	// last is the event added last, or the read a revisit gave a new
-	// source: the one whose coherence incoherent checks.
-	last model.EventRef
-	// acts caches each thread's next action; entries are shared with the
-	// children, which recompute those of the threads they extend.
-	acts []*acted
+	// source; writer, in a revisit's graph, is the write it now reads,
+	// whose place in modification order may have changed (else
+	// model.NoSource). They are the events whose consistency is checked.
+	last, writer model.EventRef
+	// clocks says the events keep happens-before clocks.
+	clocks bool
+	// The slices g.Threads and th of a graph with few threads live here,
+	// in the same allocation as the graph.
+	inline struct {
+		threads [inlineThreads][]model.Event
+		th      [inlineThreads]dthread
+	}
 }
+
+// inlineThreads is the most threads a graph keeps in its own allocation.
+const inlineThreads = 8
+
+// newState returns an empty dstate whose slices for T threads are its own
+// (inline when T is small) and zero.
+func newState(T int) *dstate {
+	s := &dstate{}
+	if T <= inlineThreads {
+		s.g.Threads, s.th = s.inline.threads[:T:T], s.inline.th[:T:T]
+	} else {
+		s.g.Threads, s.th = make([][]model.Event, T), make([]dthread, T)
+	}
+	return s
+}
+
+// dthread is the bookkeeping of one thread of a graph: its events' meta,
+// and its next action, cached (shared with the children, which recompute
+// it for the threads they extend).
+type dthread struct {
+	meta []meta
+	act  *acted
+}
+
+// Clock returns the happens-before clock of event e.
+func (s *dstate) Clock(e model.EventRef) model.Clock { return s.th[e.T].meta[e.I].clock }
 
 // acted is a thread's state and next action after its first n events
 // (born: when it had been spawned, or needs no spawn).
@@ -106,7 +143,7 @@ func (d *dpor) acted(s *dstate, t int) *acted {
 	if d.Prog.Threads[t].Spawned {
 		_, born = s.g.Spawner(t)
 	}
-	c := s.acts[t]
+	c := s.th[t].act
 	if c != nil && c.n == len(evs) && c.born == born {
 		return c
 	}
@@ -124,12 +161,15 @@ func (d *dpor) acted(s *dstate, t int) *acted {
 	if !born {
 		n.st.Status, n.a = model.Unborn, model.Action{}
 	}
-	s.acts[t] = n
+	s.th[t].act = n
 	return n
 }
 
 func (d *dpor) initial() *dstate {
-	return &dstate{g: model.NewGraph(d.Prog), meta: make([][]meta, len(d.Prog.Threads))}
+	s := newState(len(d.Prog.Threads))
+	s.g.Prog, s.g.Co = d.Prog, make([][]model.EventRef, len(d.Prog.Locs))
+	s.writer, s.clocks = model.NoSource, d.Model.Clocks
+	return s
 }
 
 // clone returns a copy of s in which the events and bookkeeping of threads
@@ -137,14 +177,18 @@ func (d *dpor) initial() *dstate {
 // is shared with s: graphs are never changed once their children exist, so
 // a child copies only what it changes.
 func (s *dstate) clone(loc model.Loc, ts ...int) *dstate {
-	g := &model.Graph{Prog: s.g.Prog, Threads: slices.Clone(s.g.Threads), Co: slices.Clone(s.g.Co)}
-	c := &dstate{g: g, meta: slices.Clone(s.meta), stamp: s.stamp, last: s.last, acts: slices.Clone(s.acts)}
+	c := newState(len(s.th))
+	c.g.Prog, c.g.Co = s.g.Prog, s.g.Co
+	copy(c.g.Threads, s.g.Threads)
+	copy(c.th, s.th)
+	c.stamp, c.last, c.writer, c.clocks = s.stamp, s.last, model.NoSource, s.clocks
 	for _, t := range ts {
-		g.Threads[t] = append(make([]model.Event, 0, len(g.Threads[t])+2), g.Threads[t]...)
-		c.meta[t] = append(make([]meta, 0, len(c.meta[t])+2), c.meta[t]...)
+		c.g.Threads[t] = append(make([]model.Event, 0, len(c.g.Threads[t])+2), c.g.Threads[t]...)
+		c.th[t].meta = append(make([]meta, 0, len(c.th[t].meta)+2), c.th[t].meta...)
 	}
 	if loc != model.NoLoc {
-		g.Co[loc] = append(make([]model.EventRef, 0, len(g.Co[loc])+1), g.Co[loc]...)
+		c.g.Co = slices.Clone(s.g.Co)
+		c.g.Co[loc] = append(make([]model.EventRef, 0, len(c.g.Co[loc])+1), c.g.Co[loc]...)
 	}
 	return c
 }
@@ -152,22 +196,29 @@ func (s *dstate) clone(loc model.Loc, ts ...int) *dstate {
 // add appends e to thread t with a fresh stamp.
 func (s *dstate) add(t int, e model.Event, max bool) model.EventRef {
 	s.g.Threads[t] = append(s.g.Threads[t], e)
-	s.meta[t] = append(s.meta[t], meta{stamp: s.stamp, max: max})
+	s.th[t].meta = append(s.th[t].meta, meta{stamp: s.stamp, max: max})
 	s.stamp++
 	s.last = model.EventRef{T: int32(t), I: int32(len(s.g.Threads[t]) - 1)}
+	if s.clocks {
+		s.m(s.last).clock = model.NewClock(&s.g, s, s.last)
+	}
 	return s.last
 }
 
-func (s *dstate) m(r model.EventRef) *meta { return &s.meta[r.T][r.I] }
+func (s *dstate) m(r model.EventRef) *meta { return &s.th[r.T].meta[r.I] }
 
 // restrict keeps the first keep[t] events of each thread t. The result
 // caches no actions (a revisit then changes an event in place), and it
 // must not read s's cache, which a concurrent visit of s may be filling.
 func (s *dstate) restrict(keep []int) *dstate {
-	c := &dstate{g: model.NewGraph(s.g.Prog), meta: make([][]meta, len(s.meta)), stamp: s.stamp}
-	for t := range s.meta {
+	c := newState(len(s.th))
+	c.g.Prog, c.g.Co = s.g.Prog, make([][]model.EventRef, len(s.g.Co))
+	c.stamp, c.writer, c.clocks = s.stamp, model.NoSource, s.clocks
+	for t := range s.th {
+		// The kept events' clocks do not change: nothing they depend on is
+		// deleted.
 		c.g.Threads[t] = append(make([]model.Event, 0, keep[t]+2), s.g.Threads[t][:keep[t]]...)
-		c.meta[t] = append(make([]meta, 0, keep[t]+2), s.meta[t][:keep[t]]...)
+		c.th[t].meta = append(make([]meta, 0, keep[t]+2), s.th[t].meta[:keep[t]]...)
 	}
 	for l, co := range s.g.Co {
 		for _, w := range co {
@@ -184,9 +235,6 @@ func (s *dstate) restrict(keep []int) *dstate {
 // thread can; bounded reports a thread stopped by the event bound.
 func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) {
 	t = -1
-	if s.acts == nil {
-		s.acts = make([]*acted, len(s.g.Threads))
-	}
 	for i := range s.g.Threads {
 		c := d.acted(s, i)
 		ai, err := c.a, c.err
@@ -215,8 +263,10 @@ func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) 
 // outgoing edge in any relation (a read of the last write in modification
 // order, a write placed last, a fence, a choice), which can close no cycle.
 func (d *dpor) visit(s *dstate, known bool) error {
-	if !known && (incoherent(s.g, s.last) || !d.Consistent(s.g)) {
-		return nil
+	if !known {
+		if ok, err := d.consistent(s); !ok || err != nil {
+			return err
+		}
 	}
 	following := d.following()
 	if !following {
@@ -236,11 +286,11 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			d.SetLimit(engine.MaxEvents)
 			return nil
 		}
-		states := make([]model.ThreadState, len(s.acts))
-		for i, c := range s.acts {
-			states[i] = c.st
+		states := make([]model.ThreadState, len(s.th))
+		for i, th := range s.th {
+			states[i] = th.act.st
 		}
-		return d.Complete(s.g, states)
+		return d.Complete(&s.g, states)
 	}
 	switch {
 	case a.Pending:
@@ -254,9 +304,12 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		return d.revisitsOf(c, w)
 	case a.IsReadAction():
 		comax := s.g.CoMax(a.Loc)
-		writes := append([]model.EventRef{model.InitRef(a.Loc)}, s.g.Co[a.Loc]...)
-		for k := len(writes) - 1; k >= 0; k-- {
-			w := writes[k]
+		co := s.g.Co[a.Loc]
+		for k := len(co); k >= 0; k-- {
+			w := model.InitRef(a.Loc)
+			if k > 0 {
+				w = co[k-1]
+			}
 			v := s.g.WriteValue(w)
 			for _, spurious := range a.SpuriousChoices(v) {
 				r, _, _ := a.ReadEvent(w, v, spurious)
@@ -303,6 +356,34 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	c.add(t, a.SimpleEvent(), true)
 	return d.visit(c, true)
 }
+
+// consistent reports whether s's graph is consistent, knowing that it
+// grew from a consistent one by its last event (and, in a revisit, its
+// writer): by quick tests of those events first, then by the model's
+// clocks where they decide, else by the model's full check.
+func (d *dpor) consistent(s *dstate) (bool, error) {
+	if incoherent(&s.g, s.last) || s.writer != model.NoSource && incoherent(&s.g, s.writer) {
+		return false, nil
+	}
+	if s.clocks {
+		changed := [2]model.EventRef{s.last, s.writer}
+		n := 1
+		if s.writer != model.NoSource {
+			n = 2
+		}
+		if ok, decided := d.Model.Grown(&s.g, s, changed[:n]...); decided {
+			if VerifyGrowth.Load() && ok != d.Consistent(&s.g) {
+				return false, engine.Internalf("the clocks say consistent=%v, the full check does not:\n%s", ok, &s.g)
+			}
+			return ok, nil
+		}
+	}
+	return d.Consistent(&s.g), nil
+}
+
+// VerifyGrowth, set by tests, has every verdict of the model's clocks
+// compared with its full check's; a difference is an internal error.
+var VerifyGrowth atomic.Bool
 
 // incoherent reports a violation that event e of g makes with the earlier
 // events of its thread, as every model forbids it (coherence per location:
@@ -364,7 +445,7 @@ func (d *dpor) explore(c *dstate, known bool) error {
 	switch {
 	case d.sub != nil:
 		return d.branch(func() error { return d.visit(c, known) })
-	case !d.Parallel(): // sequential: no closure to allocate per graph
+	case !d.Idle(): // no closure to allocate for a graph explored here
 		return d.visit(c, known)
 	}
 	return d.Fork(func() error { return d.visit(c, known) })
@@ -376,7 +457,7 @@ func (d *dpor) revisitsOf(c *dstate, w model.EventRef) error {
 	switch {
 	case d.sub != nil:
 		return d.branch(func() error { return d.revisits(c, w) })
-	case !d.Parallel():
+	case !d.Idle():
 		return d.revisits(c, w)
 	}
 	return d.Fork(func() error { return d.revisits(c, w) })
@@ -441,7 +522,7 @@ func prefix(g *model.Graph, e model.EventRef) []int {
 // be revisited (as GenMC does).
 func (d *dpor) revisits(s *dstate, w model.EventRef) error {
 	loc := s.g.Ev(w).Loc
-	pre := prefix(s.g, w)
+	pre := prefix(&s.g, w)
 	for t, evs := range s.g.Threads {
 		for i := pre[t]; i < len(evs); i++ {
 			e := &evs[i]
@@ -452,7 +533,7 @@ func (d *dpor) revisits(s *dstate, w model.EventRef) error {
 			keep := make([]int, len(pre))
 			for u := range keep {
 				keep[u] = pre[u]
-				for j := keep[u]; j < len(s.meta[u]) && s.meta[u][j].stamp <= s.m(r).stamp; j++ {
+				for j := keep[u]; j < len(s.th[u].meta) && s.th[u].meta[j].stamp <= s.m(r).stamp; j++ {
 					keep[u] = j + 1
 				}
 			}
@@ -520,7 +601,7 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 	}
 	for t := range pre {
 		for i := 0; i < pre[t]; i++ {
-			c.meta[t][i].noRevisit = true
+			c.th[t].meta[i].noRevisit = true
 		}
 	}
 	_, a, err := d.Prog.Replay(int(r.T), c.g.Threads[r.T][:r.I])
@@ -541,7 +622,7 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 		for pos := last; pos >= first; pos-- {
 			cc := c.clone(loc, int(r.T), int(w.T))
 			cc.g.Threads[r.T][r.I] = ev
-			cc.last = r
+			cc.last, cc.writer = r, w
 			if !rmwWrite {
 				co := cc.g.Co[loc]
 				k := cc.g.CoPos(loc, w)
@@ -550,6 +631,9 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 				cc.m(w).max = pos == n
 			}
 			cc.m(r).max = cc.g.CoMax(loc) == w && !spurious
+			if cc.clocks {
+				cc.m(r).clock = model.NewClock(&cc.g, cc, r)
+			}
 			if err := d.explore(cc, false); err != nil {
 				return err
 			}
