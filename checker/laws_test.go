@@ -599,6 +599,11 @@ func genChain(t *rapid.T) *model.Program {
 // is decided again from scratch, and a difference is an error. Random
 // programs of every generator, and the herd7 corpus, under the models
 // that keep clocks.
+// threeLocs draws programs on up to three locations: the shapes where
+// psc orders seq_cst accesses to different locations through a
+// happens-before path between other accesses (po|≠loc; hb; po|≠loc).
+var threeLocs = genSpec{threads: 3, instrs: 3, locs: 3}
+
 func TestGrowthMatchesFullCheck(t *testing.T) {
 	defer checker.VerifyGrowth(checker.VerifyGrowth(true))
 	var clocked []*model.Model
@@ -619,7 +624,7 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 			var p *model.Program
 			switch rapid.IntRange(0, 2).Draw(t, "shape") {
 			case 0:
-				p = genProgram(t, rapid.SampledFrom([]genSpec{litmusSized, protocolSized, largeSpec}).Draw(t, "size"))
+				p = genProgram(t, rapid.SampledFrom([]genSpec{litmusSized, protocolSized, largeSpec, threeLocs}).Draw(t, "size"))
 			case 1:
 				p = genGuarded(t)
 			default:

@@ -1,5 +1,7 @@
 package model
 
+import "sync"
+
 // The incremental form of the C11 clock check (c11Fast), for an explorer
 // that grows a graph one event at a time in po ∪ rf order, each graph
 // consistent but for what its newest events changed. Each event's clock
@@ -96,9 +98,10 @@ func NewClock(g *Graph, hb Clocks, e EventRef) Clock {
 // consistent graph grown by the events changed: events added last to their
 // threads, or a read given a new source and the write it now reads, which
 // may have moved in modification order; hb holds the clocks of g's events.
-// It decides nothing (decided false) when m has no clocks, when a
-// seq_cst event is involved (psc is a whole-graph order), or when the
-// consume model meets a consume event; the full check then must.
+// It decides nothing (decided false) when m has no clocks, when the graph
+// has seq_cst fences or spawned threads (psc is then left to the full
+// check), or when the consume model meets a consume event; the full check
+// then must.
 //
 // Only pairs with a changed event can break coherence: nothing happens
 // after a changed event, the other events keep their views, and their
@@ -122,19 +125,109 @@ func (m *Model) Grown(g *Graph, hb Clocks, changed ...EventRef) (consistent, dec
 			}
 		}
 	}
-	for _, e := range changed {
-		// Without seq_cst fences, psc orders seq_cst events by relations
-		// among themselves, which a relaxed event changes nowhere.
-		if scFence || sc && g.Ev(e).Ord == SC {
-			return false, false
-		}
+	if scFence || sc && g.Prog.Spawns() {
+		return false, false
 	}
 	for _, e := range changed {
 		if !coherentClock(g, hb, e) {
 			return false, true
 		}
 	}
+	for _, e := range changed {
+		// Without seq_cst fences, psc orders seq_cst events by relations
+		// among themselves, which a relaxed event changes nowhere.
+		if sc && g.Ev(e).Ord == SC {
+			return pscClocks(g, hb), true
+		}
+	}
 	return true, true
+}
+
+// pscScratch is the working memory of pscClocks, reused through a pool.
+type pscScratch struct {
+	evs   []EventRef // the seq_cst events
+	edge  []bool     // psc between them, row-major
+	state []uint8    // depth-first search: 0 new, 1 on the path, 2 done
+}
+
+var pscScratches = sync.Pool{New: func() any { return new(pscScratch) }}
+
+// pscClocks reports whether RC11's psc is acyclic on g, which has seq_cst
+// accesses but no seq_cst fences and no spawned threads: psc is then scb
+// between seq_cst events (po, po|≠loc; hb; po|≠loc, hb|loc, co and fr),
+// with hb read off the clocks hb and co off the places in modification
+// order, as pscAcyclic builds it from relations.
+func pscClocks(g *Graph, hb Clocks) bool {
+	x := pscScratches.Get().(*pscScratch)
+	defer pscScratches.Put(x)
+	x.evs = x.evs[:0]
+	for t, evs := range g.Threads {
+		for i := range evs {
+			if evs[i].Ord == SC && (evs[i].Kind == KRead || evs[i].Kind == KWrite) {
+				x.evs = append(x.evs, EventRef{T: int32(t), I: int32(i)})
+			}
+		}
+	}
+	n := len(x.evs)
+	x.edge = append(x.edge[:0], make([]bool, n*n)...)
+	before := func(a, b EventRef) bool { // a hb b
+		if a.T == b.T {
+			return a.I < b.I
+		}
+		return hb.Clock(b).view()[a.T] > a.I
+	}
+	memory := func(e *Event) bool { return e.Kind == KRead || e.Kind == KWrite || e.Kind == KFence }
+	for j, a := range x.evs {
+		ea := g.Ev(a)
+		// c: the first event after a in its thread on another location
+		// (or none): po|≠loc; hb; po|≠loc from a holds when it happens
+		// before some d of the same kind before b.
+		c, hasC := a, false
+		for i := a.I + 1; i < int32(len(g.Threads[a.T])); i++ {
+			if f := &g.Threads[a.T][i]; memory(f) && f.Loc != ea.Loc { // a fence has no location
+				c, hasC = EventRef{T: a.T, I: i}, true
+				break
+			}
+		}
+		pa := g.place(ea, a)
+		for k, b := range x.evs {
+			if a == b {
+				continue
+			}
+			eb := g.Ev(b)
+			same := ea.Loc == eb.Loc
+			edge := a.T == b.T && a.I < b.I || // po
+				same && before(a, b) || // hb|loc
+				same && eb.Kind == KWrite && pa < g.place(eb, b) // co, or fr from a read
+			if !edge && hasC {
+				for i := b.I - 1; i >= 0; i-- {
+					if f := &g.Threads[b.T][i]; memory(f) && f.Loc != eb.Loc {
+						edge = before(c, EventRef{T: b.T, I: i})
+						break
+					}
+				}
+			}
+			x.edge[j*n+k] = edge
+		}
+	}
+	x.state = append(x.state[:0], make([]uint8, n)...)
+	var cyclic func(j int) bool
+	cyclic = func(j int) bool {
+		x.state[j] = 1
+		for k := range n {
+			if x.edge[j*n+k] && (x.state[k] == 1 || x.state[k] == 0 && cyclic(k)) {
+				return true
+			}
+		}
+		x.state[j] = 2
+		return false
+	}
+	for j := range n {
+		if x.state[j] == 0 && cyclic(j) {
+			return false
+		}
+	}
+	return true
 }
 
 // coherentClock reports whether no event on e's location that happens
@@ -145,13 +238,7 @@ func coherentClock(g *Graph, hb Clocks, e EventRef) bool {
 	if ev.Kind != KRead && ev.Kind != KWrite {
 		return true
 	}
-	place := func(f *Event, r EventRef) int {
-		if f.Kind == KRead {
-			return g.CoPos(f.Loc, f.Rf)
-		}
-		return g.CoPos(f.Loc, r)
-	}
-	pe := place(ev, e)
+	pe := g.place(ev, e)
 	view := hb.Clock(e).view()
 	for u, evs := range g.Threads {
 		k := view[u]
@@ -160,7 +247,7 @@ func coherentClock(g *Graph, hb Clocks, e EventRef) bool {
 		}
 		for j := k - 1; j >= 0; j-- {
 			if a := &evs[j]; (a.Kind == KRead || a.Kind == KWrite) && a.Loc == ev.Loc {
-				if pa := place(a, EventRef{T: int32(u), I: j}); pe < pa || pe == pa && ev.Kind == KWrite {
+				if pa := g.place(a, EventRef{T: int32(u), I: j}); pe < pa || pe == pa && ev.Kind == KWrite {
 					return false
 				}
 				break
@@ -168,4 +255,13 @@ func coherentClock(g *Graph, hb Clocks, e EventRef) bool {
 		}
 	}
 	return true
+}
+
+// place returns where event e (at r) stands in its location's modification
+// order: a write its own place, a read the place of what it reads.
+func (g *Graph) place(e *Event, r EventRef) int {
+	if e.Kind == KRead {
+		return g.CoPos(e.Loc, e.Rf)
+	}
+	return g.CoPos(e.Loc, r)
 }

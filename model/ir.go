@@ -555,3 +555,14 @@ func (in *Instr) Format(p *Program, t *Thread) string {
 	}
 	return in.Op.String()
 }
+
+// Spawns reports whether some thread of p starts only when another spawns
+// it.
+func (p *Program) Spawns() bool {
+	for i := range p.Threads {
+		if p.Threads[i].Spawned {
+			return true
+		}
+	}
+	return false
+}
