@@ -265,3 +265,45 @@ func (g *Graph) place(e *Event, r EventRef) int {
 	}
 	return g.CoPos(e.Loc, r)
 }
+
+// ClockRaces returns the data races of g, a complete graph whose clocks hb
+// holds, as DataRaces finds them under m's happens-before and in its
+// order: two accesses to one location from different threads, at least one
+// a write and at least one plain, neither happening before the other. It
+// reports false when the clocks are not m's happens-before (a model
+// without clocks, or the consume model on a graph with consume events).
+func (m *Model) ClockRaces(g *Graph, hb Clocks) (races [][2]EventRef, ok bool) {
+	if !m.Clocks {
+		return nil, false
+	}
+	if m.Consume {
+		for _, evs := range g.Threads {
+			for i := range evs {
+				if evs[i].Ord == Con {
+					return nil, false
+				}
+			}
+		}
+	}
+	access := func(e *Event) bool { return e.Kind == KRead || e.Kind == KWrite }
+	for t, evs := range g.Threads {
+		for i := range evs {
+			a, ea := EventRef{T: int32(t), I: int32(i)}, &evs[i]
+			if !access(ea) {
+				continue
+			}
+			for u := t + 1; u < len(g.Threads); u++ {
+				for k := range g.Threads[u] {
+					b, eb := EventRef{T: int32(u), I: int32(k)}, &g.Threads[u][k]
+					if !access(eb) || eb.Loc != ea.Loc || ea.Kind != KWrite && eb.Kind != KWrite ||
+						ea.Ord.Atomic() && eb.Ord.Atomic() ||
+						hb.Clock(b).view()[t] > a.I || hb.Clock(a).view()[u] > b.I {
+						continue
+					}
+					races = append(races, [2]EventRef{a, b})
+				}
+			}
+		}
+	}
+	return races, true
+}

@@ -472,9 +472,11 @@ func Next(g *model.Graph, t int) (model.Action, error) {
 
 // Complete reports g, whose threads have all stopped, as an execution;
 // states, when not nil, are its threads' final states, as Replay gives
-// them (the thread of one not spawned marked Unborn).
-func (x *Runner) Complete(g *model.Graph, states []model.ThreadState) error {
-	e, err := newExecution(g, x.Model, x.Options.Races, states)
+// them (the thread of one not spawned marked Unborn); hb, when not nil,
+// holds the clocks of g's events (model.NewClock), which then find its
+// data races where they are the model's happens-before.
+func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.Clocks) error {
+	e, err := newExecution(g, x.Model, x.Options.Races, states, hb)
 	if err != nil || e == nil {
 		return err
 	}
@@ -517,12 +519,12 @@ type Execution struct {
 // for a lock that is released later in modification order (it would retry
 // and take it).
 func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error) {
-	return newExecution(g, m, races, nil)
+	return newExecution(g, m, races, nil, nil)
 }
 
 // newExecution is NewExecution with the threads' final states, when the
 // caller has them.
-func newExecution(g *model.Graph, m *model.Model, races bool, states []model.ThreadState) (*Execution, error) {
+func newExecution(g *model.Graph, m *model.Model, races bool, states []model.ThreadState, hb model.Clocks) (*Execution, error) {
 	p := g.Prog
 	e := &Execution{Graph: g, Model: m, States: make([]model.ThreadState, len(g.Threads))}
 	e.Final.Regs = make([][]int64, len(g.Threads))
@@ -554,6 +556,12 @@ func newExecution(g *model.Graph, m *model.Model, races bool, states []model.Thr
 		}
 	}
 	e.Final.Mem = g.FinalMem()
+	if races && hb != nil {
+		var ok bool
+		if e.Races, ok = m.ClockRaces(g, hb); ok {
+			return e, nil
+		}
+	}
 	if races {
 		ex := model.NewExec(g)
 		for _, r := range model.DataRaces(ex, m.HappensBefore(ex)) {

@@ -290,7 +290,14 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		for i, th := range s.th {
 			states[i] = th.act.st
 		}
-		return d.Complete(&s.g, states)
+		var hb model.Clocks
+		if s.clocks {
+			hb = s
+			if err := d.verifyRaces(s); err != nil {
+				return err
+			}
+		}
+		return d.Complete(&s.g, states, hb)
 	}
 	switch {
 	case a.Pending:
@@ -379,6 +386,27 @@ func (d *dpor) consistent(s *dstate) (bool, error) {
 		}
 	}
 	return d.Consistent(&s.g), nil
+}
+
+// verifyRaces, under VerifyGrowth, compares the data races the clocks of
+// s find with those of the model's happens-before.
+func (d *dpor) verifyRaces(s *dstate) error {
+	if !VerifyGrowth.Load() {
+		return nil
+	}
+	got, ok := d.Model.ClockRaces(&s.g, s)
+	if !ok {
+		return nil
+	}
+	ex := model.NewExec(&s.g)
+	var want [][2]model.EventRef
+	for _, r := range model.DataRaces(ex, d.Model.HappensBefore(ex)) {
+		want = append(want, [2]model.EventRef{ex.Refs[r[0]], ex.Refs[r[1]]})
+	}
+	if !slices.Equal(got, want) {
+		return engine.Internalf("the clocks find the races %v, happens-before %v:\n%s", got, want, &s.g)
+	}
+	return nil
 }
 
 // VerifyGrowth, set by tests, has every verdict of the model's clocks

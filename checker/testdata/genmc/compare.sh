@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs ordercheck and GenMC side by side on the same programs, one after
-# the other on this machine, and prints a table of executions and times.
+# the other on this machine, and prints a table of complete executions and
+# times (under RC11: GenMC's --rc11, ordercheck's default model).
 # GenMC is not part of ordercheck: build it from its release and point
 # GENMC at the binary (docs/performance.md says how).
 #
@@ -67,16 +68,28 @@ ordercheck() { # ordercheck ARGS...: complete executions and seconds
 	echo "${n:-?} $s"
 }
 
-printf '%-28s %12s %9s %12s %9s\n' work "GenMC" seconds "ordercheck" seconds
-row() { # row NAME GENMC-RESULT ORDERCHECK-RESULT
+# Each row: GenMC's complete executions and seconds, then ordercheck's on
+# its default two workers and on one (GenMC explores on one core).
+printf '%-30s %12s %9s %12s %9s %9s\n' work GenMC seconds ordercheck seconds "1 worker"
+row() { # row NAME GENMC-RESULT ORDERCHECK-ARGS...
+	local name=$1 ge gs oe os o1 s1
 	read -r ge gs <<<"$2"
-	read -r oe os <<<"$3"
-	printf '%-28s %12s %9.2f %12s %9.2f\n' "$1" "$ge" "$gs" "$oe" "$os"
+	shift 2
+	read -r oe os <<<"$(ordercheck "$@")"
+	read -r o1 s1 <<<"$(ordercheck "$@" --workers 1)"
+	if [ "$o1" != "$oe" ]; then
+		oe="$oe/$o1"
+	fi
+	printf '%-30s %12s %9.2f %12s %9.2f %9.2f\n' "$name" "$ge" "$gs" "$oe" "$os" "$s1"
 }
+seqcst=(-DLOAD=memory_order_seq_cst -DSTORE=memory_order_seq_cst)
 for n in 5 6; do
-	row "dlsym reference N=$n rc11" "$(genmc "$here/dlsym-reference.c" -DN=$n)" \
-		"$(ordercheck explore "$here/../dlsym-reference.oc" --param N=$n --engine dpor)"
+	row "dlsym reference N=$n" "$(genmc "$here/dlsym-reference.c" -DN=$n)" \
+		explore "$here/../dlsym-reference.oc" --param N=$n --engine dpor
+	row "dlsym reference seqcst N=$n" "$(genmc "$here/dlsym-reference.c" -DN=$n "${seqcst[@]}")" \
+		explore "$here/../dlsym-reference.oc" --variant seqcst --param N=$n --engine dpor
 done
-row "SB-16 rc11" "$(genmc "$here/sb.c" -DN=16)" "$(ordercheck litmus "$(litmus SB 16)")"
-row "Counter-7 rc11" "$(genmc "$here/counter.c" -DN=7)" "$(ordercheck litmus "$(litmus Counter 7)")"
-row "Peterson seq_cst rc11" "$(genmc "$here/peterson.c")" "$(ordercheck explore "$here/peterson.oc" --engine dpor)"
+row "SB-16" "$(genmc "$here/sb.c" -DN=16)" litmus "$(litmus SB 16)"
+row "Counter-7" "$(genmc "$here/counter.c" -DN=7)" litmus "$(litmus Counter 7)"
+row "Peterson seq_cst, 2 threads" "$(genmc "$here/peterson.c")" explore "$here/peterson.oc" --engine dpor
+row "Peterson seq_cst, 3 threads" "$(genmc "$here/filter.c")" explore "$here/filter.oc" --engine dpor

@@ -2,7 +2,8 @@
 // N callers load a cached library pointer (acquire); the first to find it
 // null initialises the library under the loader's lock and publishes the
 // pointer (release); every caller then reads the library through it.
-// The same program as ../dlsym-reference.oc.
+// The same program as ../dlsym-reference.oc, whose variants set LOAD and
+// STORE.
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,6 +12,14 @@
 
 #ifndef N
 #define N 2
+#endif
+// LOAD and STORE are the cache's orderings: -DLOAD=memory_order_seq_cst
+// -DSTORE=memory_order_seq_cst is the seqcst variant.
+#ifndef LOAD
+#define LOAD memory_order_acquire
+#endif
+#ifndef STORE
+#define STORE memory_order_release
 #endif
 
 struct lib {
@@ -24,7 +33,7 @@ pthread_mutex_t loader = PTHREAD_MUTEX_INITIALIZER;
 
 void *caller(void *arg)
 {
-	struct lib *f = (struct lib *)atomic_load_explicit(&cache, memory_order_acquire);
+	struct lib *f = (struct lib *)atomic_load_explicit(&cache, LOAD);
 	if (f == NULL) {
 		pthread_mutex_lock(&loader);
 		if (loaded == 0) {
@@ -33,7 +42,7 @@ void *caller(void *arg)
 		}
 		pthread_mutex_unlock(&loader);
 		f = &lib;
-		atomic_store_explicit(&cache, (intptr_t)f, memory_order_release);
+		atomic_store_explicit(&cache, (intptr_t)f, STORE);
 	}
 	int v = f->data;
 	assert(v == 42);
