@@ -208,8 +208,8 @@ func (s *dstate) add(t int, e model.Event, max bool) model.EventRef {
 func (s *dstate) m(r model.EventRef) *meta { return &s.th[r.T].meta[r.I] }
 
 // restrict keeps the first keep[t] events of each thread t. The result
-// caches no actions (a revisit then changes an event in place), and it
-// must not read s's cache, which a concurrent visit of s may be filling.
+// caches no actions: it must not read s's cache, which a concurrent visit
+// of s may be filling.
 func (s *dstate) restrict(keep []int) *dstate {
 	c := newState(len(s.th))
 	c.g.Prog, c.g.Co = s.g.Prog, make([][]model.EventRef, len(s.g.Co))
@@ -308,7 +308,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		if err := d.explore(c, false); err != nil {
 			return err
 		}
-		return d.revisitsOf(c, w)
+		return d.revisitsOf(c, w, s)
 	case a.IsReadAction():
 		comax := s.g.CoMax(a.Loc)
 		co := s.g.Co[a.Loc]
@@ -338,7 +338,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		if err := d.explore(c, true); err != nil {
 			return err
 		}
-		if err := d.revisitsOf(c, w); err != nil {
+		if err := d.revisitsOf(c, w, s); err != nil {
 			return err
 		}
 		for pos := n; pos >= 1; pos-- {
@@ -481,14 +481,14 @@ func (d *dpor) explore(c *dstate, known bool) error {
 
 // revisitsOf performs the backward revisits of w, on an idle worker when
 // there is one.
-func (d *dpor) revisitsOf(c *dstate, w model.EventRef) error {
+func (d *dpor) revisitsOf(c *dstate, w model.EventRef, parent *dstate) error {
 	switch {
 	case d.sub != nil:
-		return d.branch(func() error { return d.revisits(c, w) })
+		return d.branch(func() error { return d.revisits(c, w, parent) })
 	case !d.Idle():
-		return d.revisits(c, w)
+		return d.revisits(c, w, parent)
 	}
-	return d.Fork(func() error { return d.revisits(c, w) })
+	return d.Fork(func() error { return d.revisits(c, w, parent) })
 }
 
 // following reports whether the current task is on the way to the
@@ -544,11 +544,11 @@ func prefix(g *model.Graph, e model.EventRef) []int {
 	return pre
 }
 
-// revisits performs the backward revisits of write w, just added to s. It
-// runs even when w makes s inconsistent: an RMW whose read was taken by
+// revisits performs the backward revisits of write w, just added to
+// parent to make s. It runs even when w makes s inconsistent: an RMW whose read was taken by
 // another RMW violates atomicity, yet the read it should have read from may
 // be revisited (as GenMC does).
-func (d *dpor) revisits(s *dstate, w model.EventRef) error {
+func (d *dpor) revisits(s *dstate, w model.EventRef, parent *dstate) error {
 	loc := s.g.Ev(w).Loc
 	pre := prefix(&s.g, w)
 	for t, evs := range s.g.Threads {
@@ -568,7 +568,7 @@ func (d *dpor) revisits(s *dstate, w model.EventRef) error {
 			if !maximal(s, r, w, keep) {
 				continue
 			}
-			if err := d.revisit(s, r, w, keep, pre); err != nil {
+			if err := d.revisit(s, r, w, keep, pre, parent); err != nil {
 				return err
 			}
 		}
@@ -618,8 +618,16 @@ func maximal(s *dstate, r, w model.EventRef, keep []int) bool {
 }
 
 // revisit makes r read from w in the restriction of s to keep.
-func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
+func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int, parent *dstate) error {
 	c := s.restrict(keep)
+	// The threads the revisit leaves whole go on from the actions parent
+	// (s before w, whose cache its own visit filled before w was added)
+	// cached: w's thread resumes after them, r's is replayed.
+	for t := range c.th {
+		if t != int(r.T) {
+			c.th[t].act = parent.th[t].act
+		}
+	}
 	for t, evs := range c.g.Threads {
 		for i := range evs {
 			if e := &evs[i]; e.Kind == model.KRead && !e.Rf.IsInit() && int(e.Rf.I) >= keep[e.Rf.T] && (model.EventRef{T: int32(t), I: int32(i)}) != r {
