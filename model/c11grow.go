@@ -266,6 +266,15 @@ func (g *Graph) place(e *Event, r EventRef) int {
 	return g.CoPos(e.Loc, r)
 }
 
+// raceScratch is the working memory of ClockRaces, reused through a pool.
+type raceScratch struct {
+	off []int32    // where each location's list starts (shifted by one while filled)
+	evs []EventRef // the accesses, by location
+	at  []int32    // each access's place in evs, in thread order
+}
+
+var raceScratches = sync.Pool{New: func() any { return new(raceScratch) }}
+
 // ClockRaces returns the data races of g, a complete graph whose clocks hb
 // holds, as DataRaces finds them under m's happens-before and in its
 // order: two accesses to one location from different threads, at least one
@@ -285,24 +294,45 @@ func (m *Model) ClockRaces(g *Graph, hb Clocks) (races [][2]EventRef, ok bool) {
 			}
 		}
 	}
-	access := func(e *Event) bool { return e.Kind == KRead || e.Kind == KWrite }
+	// The accesses by location, each list in thread order: a race pairs an
+	// access with a later one of its list, of a later thread.
+	x := raceScratches.Get().(*raceScratch)
+	defer raceScratches.Put(x)
+	nl := len(g.Prog.Locs)
+	x.off = append(x.off[:0], make([]int32, nl+2)...)
+	for _, evs := range g.Threads {
+		for i := range evs {
+			if e := &evs[i]; e.Kind == KRead || e.Kind == KWrite {
+				x.off[e.Loc+2]++
+			}
+		}
+	}
+	for l := 2; l < len(x.off); l++ {
+		x.off[l] += x.off[l-1]
+	}
+	x.evs = append(x.evs[:0], make([]EventRef, x.off[nl+1])...)
+	x.at = x.at[:0]
 	for t, evs := range g.Threads {
 		for i := range evs {
-			a, ea := EventRef{T: int32(t), I: int32(i)}, &evs[i]
-			if !access(ea) {
+			if e := &evs[i]; e.Kind == KRead || e.Kind == KWrite {
+				x.at = append(x.at, x.off[e.Loc+1])
+				x.evs[x.off[e.Loc+1]] = EventRef{T: int32(t), I: int32(i)}
+				x.off[e.Loc+1]++
+			}
+		}
+	}
+	// x.off[l+1] is now where location l's list ends; x.at[k] is where the
+	// k-th access, in thread order, stands in its list.
+	for _, j := range x.at {
+		a := x.evs[j]
+		ea := g.Ev(a)
+		for _, b := range x.evs[j+1 : x.off[ea.Loc+1]] {
+			eb := g.Ev(b)
+			if b.T == a.T || ea.Kind != KWrite && eb.Kind != KWrite || ea.Ord.Atomic() && eb.Ord.Atomic() ||
+				hb.Clock(b).view()[a.T] > a.I || hb.Clock(a).view()[b.T] > b.I {
 				continue
 			}
-			for u := t + 1; u < len(g.Threads); u++ {
-				for k := range g.Threads[u] {
-					b, eb := EventRef{T: int32(u), I: int32(k)}, &g.Threads[u][k]
-					if !access(eb) || eb.Loc != ea.Loc || ea.Kind != KWrite && eb.Kind != KWrite ||
-						ea.Ord.Atomic() && eb.Ord.Atomic() ||
-						hb.Clock(b).view()[t] > a.I || hb.Clock(a).view()[u] > b.I {
-						continue
-					}
-					races = append(races, [2]EventRef{a, b})
-				}
-			}
+			races = append(races, [2]EventRef{a, b})
 		}
 	}
 	return races, true
