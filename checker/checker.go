@@ -34,6 +34,10 @@ import (
 // with the engine that applies.
 type Options = engine.Options
 
+// AllCores, as Options.Workers, explores on every core; the graph
+// explorer leaves one to Go's collector.
+const AllCores = engine.AllCores
+
 // DefaultMaxEvents is the per-thread event bound used when
 // Options.MaxEvents is 0.
 const DefaultMaxEvents = engine.DefaultMaxEvents

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +39,7 @@ type bounds struct {
 	maxDepth  int
 	workers   int
 	engine    string
+	cmd       *cobra.Command // the command the flags are on
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
@@ -49,8 +49,16 @@ func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded (default: "+defaultMemoryText()+")")
 	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
 	cmd.Flags().IntVar(&b.maxDepth, "max-depth", checker.DefaultMaxEvents, "explore at most this many events per thread: a thread cut by it makes the verdict bounded")
-	cmd.Flags().IntVar(&b.workers, "workers", runtime.NumCPU(), "explore on this many cores (the result does not depend on it)")
+	b.cmd = cmd
+	workersFlag(cmd, &b.workers, "explore on this many cores (the result does not depend on it)")
 	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies)")
+}
+
+// workersFlag adds --workers to cmd, into v: by default every core, where
+// the graph explorer leaves one to Go's collector (checker.AllCores).
+func workersFlag(cmd *cobra.Command, v *int, usage string) {
+	cmd.Flags().IntVar(v, "workers", checker.AllCores, strings.TrimSuffix(usage, ")")+"; by execution graphs the default leaves one core to Go's collector)")
+	cmd.Flags().Lookup("workers").DefValue = "every core"
 }
 
 // options returns the exploration bounds, or a usage error when a flag is
@@ -68,7 +76,7 @@ func (b *bounds) options(ctx context.Context) (checker.Options, error) {
 	check(b.timeout >= 0, "--timeout %v: must not be negative (0: no bound)", b.timeout)
 	check(b.preempt >= -1, "--preemption-bound %d: must be -1 (no bound) or more", b.preempt)
 	check(b.maxDepth >= 1, "--max-depth %d: must be at least 1", b.maxDepth)
-	check(b.workers >= 1, "--workers %d: must be at least 1", b.workers)
+	check(b.workers >= 1 || !b.cmd.Flags().Changed("workers"), "--workers %d: must be at least 1", b.workers)
 	mem, err := parseBytes(b.memory)
 	check(err == nil, "--max-memory: %v", err)
 	eng, err := checker.ParseEngine(b.engine)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"time"
 
@@ -40,7 +39,7 @@ exploration short, 4 an internal error.`,
 				return usageError(fmt.Errorf("--max-executions %d: must not be negative (0: no bound)", maxExec))
 			case timeout < 0:
 				return usageError(fmt.Errorf("--timeout %v: must not be negative (0: no bound)", timeout))
-			case workers < 1:
+			case workers < 1 && cmd.Flags().Changed("workers"):
 				return usageError(fmt.Errorf("--workers %d: must be at least 1", workers))
 			}
 			m, err := model.Lookup(modelName)
@@ -90,7 +89,7 @@ exploration short, 4 an internal error.`,
 	}
 	cmd.Flags().StringVarP(&modelName, "model", "m", "rc11", "memory model: "+strings.Join(model.Names(), ", "))
 	cmd.Flags().Int64Var(&maxExec, "max-executions", 0, "stop after this many executions (0: no bound)")
-	cmd.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "explore on this many cores (the results do not depend on it)")
+	workersFlag(cmd, &workers, "explore on this many cores (the results do not depend on it)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")
 	cmd.Flags().StringVar(&why, "why", "", "explain why an outcome (\"1:r0=1 /\\ 1:r1=0\") is allowed or forbidden")
 	return cmd

@@ -5,6 +5,7 @@
 package engine
 
 import (
+	"runtime"
 	"context"
 	"errors"
 	"fmt"
@@ -50,7 +51,8 @@ type Options struct {
 	// statistics so far.
 	Progress func(Stats) `json:"-"`
 	// Workers explores on this many goroutines; 0 or 1 explores
-	// sequentially. Verdicts, counts and witnesses do not depend on it.
+	// sequentially, AllCores on every core. Verdicts, counts and
+	// witnesses do not depend on it.
 	Workers int
 	// Engine chooses how a check explores.
 	Engine Engine
@@ -264,12 +266,19 @@ func (x *Runner) Run(root func() error) error {
 	return x.err
 }
 
+// AllCores, as Options.Workers, explores on every core; the graph
+// explorer leaves one to Go's collector (docs/performance.md).
+const AllCores = -1
+
 // Workers returns how many workers explore: Options.Workers, or one when
 // a count bounds the exploration — where the count runs out depends on the
 // order of the search, which one worker keeps the same from run to run.
 func (x *Runner) Workers() int {
 	if x.Options.MaxExecutions > 0 || x.Options.MaxGraphs > 0 || x.Options.Subtree != nil {
 		return 1
+	}
+	if x.Options.Workers == AllCores {
+		return runtime.NumCPU()
 	}
 	return max(x.Options.Workers, 1)
 }

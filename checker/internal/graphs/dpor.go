@@ -5,6 +5,7 @@
 package graphs
 
 import (
+	"runtime"
 	"slices"
 	"sync/atomic"
 
@@ -24,6 +25,11 @@ func Explore(r *engine.Runner) (engine.Stats, error) {
 	}
 	if r.Model.LoadBuffering {
 		return Speculate(r)
+	}
+	if r.Options.Workers == engine.AllCores {
+		// It allocates a graph per step: on two cores, one worker beside
+		// Go's collector is faster than two.
+		r.Options.Workers = max(runtime.NumCPU()-1, 1)
 	}
 	d := &dpor{Runner: r, sub: r.Options.Subtree, forks: []int32{0}}
 	return r.Finish(r.Run(func() error { return d.visit(d.initial(), true) }))
