@@ -146,14 +146,24 @@ func handle(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jets
 			return err
 		}
 		if _, err := js.Publish(ctx, resultPrefix+j.Run, payload); err != nil {
-			return err
+			return unlessStopped(ctx, err)
 		}
 	}
 	if err := msg.DoubleAck(ctx); err != nil {
-		return err
+		return unlessStopped(ctx, err)
 	}
 	logf(opt.Log, "%s: done %s cell %d\n", opt.Name, j.Run, j.Cell)
 	return nil
+}
+
+// unlessStopped returns err, or nil when the worker was stopped (ctx done)
+// while it sent a report: the job then goes to another worker, or to this
+// one again, as an unfinished one does.
+func unlessStopped(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 // keepBusy tells the server every third of the acknowledgement wait that
