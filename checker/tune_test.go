@@ -168,6 +168,64 @@ thread r {
 	}
 }
 
+// TestTuneLocks checks tune on two locks with known answers. The seqlock
+// of protocols/examples, written with the fence recipe (Boehm, "Can
+// seqlocks get along with programming language memory models?", MSPC
+// 2012: acquire sequence load, relaxed data loads, acquire fence before
+// the second sequence load; release fence after making the sequence
+// odd, relaxed data stores, release closing store), has the recipe among
+// its minimal assignments and is minimal itself. Peterson's lock from
+// all seq_cst keeps seq_cst on its entry stores and on the flag loads
+// (each thread's store then load of the other's flag is store
+// buffering), but not on the turn loads: a thread that passes on reading
+// the other's later turn store saw that store come after its own in
+// modification order, which the seq_cst flag stores and loads then order
+// against the other's entry (a psc cycle otherwise); its unlock needs
+// only release, which the next entrant's seq_cst flag load acquires.
+func TestTuneLocks(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, variant string
+		want                []string // a minimal assignment, sites in source order
+		only                bool     // the only one
+	}{
+		{"seqlock, the fence recipe", "../protocols/examples/seqlock.oc", "fenced",
+			[]string{"rlx", "rel", "rlx", "rlx", "rel", "acq", "rlx", "rlx", "acq", "rlx"}, false},
+		{"peterson", "testdata/genmc/peterson.oc", "",
+			[]string{"sc", "sc", "sc", "rlx", "rel", "sc", "sc", "sc", "rlx", "rel"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, err := checker.Parse(tc.file, readFile(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := pr.Instance(tc.variant, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tu, err := in.Tune(checker.TuneOptions{Models: []*model.Model{rc11(t)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][]string
+			found := false
+			for _, m := range tu.Minimal {
+				var s []string
+				for _, o := range m {
+					s = append(s, o.String())
+				}
+				got = append(got, s)
+				found = found || slices.Equal(s, tc.want)
+			}
+			if !found || tc.only && len(got) != 1 || tu.One {
+				t.Errorf("minimal %v (%d checks), want %v among them", got, tu.Checks, tc.want)
+			}
+			if tc.variant != "" && !tu.CurrentMinimal {
+				t.Errorf("the %s variant is not minimal: minimal %v", tc.variant, got)
+			}
+		})
+	}
+}
+
 // tuneShapes are litmus shapes with a weak outcome that orderings
 // forbid: message passing, store buffering, load buffering, S, R and
 // 2+2W. %s stands for each access's ordering, %F for an optional fence.

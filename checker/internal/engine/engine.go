@@ -5,10 +5,10 @@
 package engine
 
 import (
-	"runtime"
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
