@@ -221,17 +221,25 @@ func (s *dstate) restrict(keep []int) *dstate {
 	c.g.Prog, c.g.Co = s.g.Prog, make([][]model.EventRef, len(s.g.Co))
 	c.stamp, c.writer, c.clocks = s.stamp, model.NoSource, s.clocks
 	for t := range s.th {
-		// The kept events' clocks do not change: nothing they depend on is
-		// deleted.
-		c.g.Threads[t] = append(make([]model.Event, 0, keep[t]+2), s.g.Threads[t][:keep[t]]...)
-		c.th[t].meta = append(make([]meta, 0, keep[t]+2), s.th[t].meta[:keep[t]]...)
+		// The kept events, shared: a graph copies a thread before it
+		// changes or extends it. Their clocks do not change: nothing they
+		// depend on is deleted.
+		c.g.Threads[t] = s.g.Threads[t][:keep[t]:keep[t]]
+		c.th[t].meta = s.th[t].meta[:keep[t]:keep[t]]
 	}
+	n := 0
+	for _, co := range s.g.Co {
+		n += len(co)
+	}
+	all := make([]model.EventRef, 0, n)
 	for l, co := range s.g.Co {
+		from := len(all)
 		for _, w := range co {
 			if int(w.I) < keep[w.T] {
-				c.g.Co[l] = append(c.g.Co[l], w)
+				all = append(all, w)
 			}
 		}
+		c.g.Co[l] = all[from:len(all):len(all)]
 	}
 	return c
 }
@@ -642,8 +650,13 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int, parent *
 		}
 	}
 	for t := range pre {
-		for i := 0; i < pre[t]; i++ {
-			c.th[t].meta[i].noRevisit = true
+		// A thread's events marked noRevisit are a prefix of it: when the
+		// last of pre[t] is marked, so are the others.
+		if pre[t] > 0 && !c.th[t].meta[pre[t]-1].noRevisit {
+			c.th[t].meta = slices.Clone(c.th[t].meta) // shared with s
+			for i := 0; i < pre[t]; i++ {
+				c.th[t].meta[i].noRevisit = true
+			}
 		}
 	}
 	_, a, err := d.Prog.Replay(int(r.T), c.g.Threads[r.T][:r.I])
