@@ -481,7 +481,8 @@ func Next(g *model.Graph, t int) (model.Action, error) {
 
 // Complete reports g, whose threads have all stopped, as an execution;
 // states, when not nil, are its threads' final states, as Replay gives
-// them (the thread of one not spawned marked Unborn); hb, when not nil,
+// them (the thread of one not spawned marked Unborn), in a slice the
+// execution keeps; hb, when not nil,
 // holds the clocks of g's events (model.NewClock), which then find its
 // data races where they are the model's happens-before.
 func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.Clocks) error {
@@ -535,7 +536,10 @@ func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error
 // caller has them.
 func newExecution(g *model.Graph, m *model.Model, races bool, states []model.ThreadState, hb model.Clocks) (*Execution, error) {
 	p := g.Prog
-	e := &Execution{Graph: g, Model: m, States: make([]model.ThreadState, len(g.Threads))}
+	e := &Execution{Graph: g, Model: m, States: states}
+	if states == nil {
+		e.States = make([]model.ThreadState, len(g.Threads))
+	}
 	e.Final.Regs = make([][]int64, len(g.Threads))
 	for t := range g.Threads {
 		var st model.ThreadState
