@@ -106,16 +106,17 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 	// | variant | both-zero | states |
 	// |---|---|---|
 	// | relaxed | FAIL | 32 |
-	// | seq-cst | ok | 3 |
+	// | seq-cst | ok | 28 |
 	//
 	// **rc11-consume**
 	//
 	// | variant | both-zero | executions |
 	// |---|---|---|
 	// | relaxed | FAIL | 4 |
-	// | seq-cst | ok | 3 |
+	// | seq-cst | ok | 28 states |
 	//
 	// ok = holds, FAIL = violated, ? = unknown (a bound cut the search).
+	// seq-cst under rc11, rc11-consume is explored under sc (atomics, if any, all seq_cst, and no race: DRF-SC).
 }
 
 // A counterexample saved as a trace, read back and replayed.

@@ -398,8 +398,14 @@ type Report struct {
 	Model *model.Model
 	// Engine is the engine that explored.
 	Engine Engine
-	Props  []PropResult
-	Stats  Stats
+	// Via, when set, is the model the program was explored under instead
+	// of Model, whose executions of it are exactly Via's: under C11 a
+	// program whose atomics are all seq_cst and whose SC executions have
+	// no data race has only SC executions (DRF-SC), which the state
+	// explorer explores where RC11's seq_cst has no operational form.
+	Via   *model.Model
+	Props []PropResult
+	Stats Stats
 }
 
 // Verdict summarises the report.
@@ -486,6 +492,9 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 
 // check explores p under m and judges props, all under m.
 func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+	if rep, err := checkDRF(p, m, props, opt); rep != nil || err != nil {
+		return rep, err
+	}
 	eng, err := engineFor(p, m, opt)
 	if err != nil {
 		return nil, err
@@ -524,6 +533,41 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 		return nil, err
 	}
 	rep.settle(rep.Stats.Blocked == rep.Stats.Executions, spec != nil)
+	return rep, nil
+}
+
+// checkDRF explores p by states under sc for m, a C11 model under which
+// seq_cst has no operational form, when DRF-SC makes that exact: the
+// engine is left to choose (auto), every atomic of p is seq_cst (locks
+// aside), and p has no data race in its SC executions. It returns nil
+// (and no error) when it does not apply, or when the sc exploration finds
+// a race or is cut short: the graph explorer then explores under m.
+func checkDRF(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+	sc, err := model.Lookup("sc")
+	if err != nil || opt.Engine != EngineAuto || opt.Preemptions || !m.Clocks ||
+		!model.OnlySCAtomics(p) || states.Unsupported(p, m) == "" || states.Unsupported(p, sc) != "" {
+		return nil, nil
+	}
+	i := slices.IndexFunc(props, func(pr Property) bool { _, ok := pr.(dataRace); return ok })
+	all := props
+	if i < 0 {
+		all = append(slices.Clone(props), dataRace{})
+		i = len(all) - 1
+	}
+	rep, err := check(p, sc, all, opt)
+	if err != nil || rep.Props[i].Status != Holds || rep.Stats.Limit != NoLimit {
+		return nil, err
+	}
+	if len(all) > len(props) {
+		rep.Props = rep.Props[:len(props)]
+	}
+	rep.Model, rep.Via = m, sc
+	for _, pr := range rep.Props {
+		if pr.Witness != nil {
+			// An SC execution is one of m's: present it as one.
+			pr.Witness.Model = m
+		}
+	}
 	return rep, nil
 }
 

@@ -13,6 +13,9 @@ import (
 // from the same protocol.
 func MarshalReport(r *Report) ([]byte, error) {
 	w := wireReport{Model: r.Model.Name, Engine: r.Engine, Stats: r.Stats}
+	if r.Via != nil {
+		w.Via = r.Via.Name
+	}
 	for _, p := range r.Props {
 		wp := wireProp{Name: p.Name, Stats: p.Stats, Engine: p.Engine, Status: p.Status, Message: p.Message, Violations: p.Violations, Reached: p.Reached}
 		if p.Model != nil {
@@ -47,6 +50,11 @@ func unmarshalReport(data []byte, prog *model.Program) (*Report, error) {
 		return nil, err
 	}
 	r := &Report{Model: m, Engine: w.Engine, Stats: w.Stats}
+	if w.Via != "" {
+		if r.Via, err = model.Lookup(w.Via); err != nil {
+			return nil, err
+		}
+	}
 	for _, wp := range w.Props {
 		p := PropResult{Name: wp.Name, Stats: wp.Stats, Engine: wp.Engine, Status: wp.Status, Message: wp.Message, Violations: wp.Violations, Reached: wp.Reached}
 		if wp.Model != "" {
@@ -75,6 +83,7 @@ func unmarshalReport(data []byte, prog *model.Program) (*Report, error) {
 
 type wireReport struct {
 	Model  string
+	Via    string `json:",omitempty"`
 	Engine Engine
 	Props  []wireProp
 	Stats  Stats

@@ -231,7 +231,7 @@ func (m *Model) RaceModel(p *Program) *Model {
 	if m.RacesUndefined {
 		return m
 	}
-	if onlySCAtomics(p) && m.within(rc11Model) {
+	if OnlySCAtomics(p) && m.within(rc11Model) {
 		return m
 	}
 	for _, th := range p.Threads {
@@ -244,9 +244,11 @@ func (m *Model) RaceModel(p *Program) *Model {
 	return rc11Model
 }
 
-// onlySCAtomics reports whether every atomic access and fence of p is
-// seq_cst, locks and unlocks aside.
-func onlySCAtomics(p *Program) bool {
+// OnlySCAtomics reports whether every atomic access and fence of p is
+// seq_cst, locks and unlocks aside: then DRF-SC applies to it under C11
+// (Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017) — if its SC executions
+// have no data race, its RC11 executions are exactly its SC executions.
+func OnlySCAtomics(p *Program) bool {
 	for _, th := range p.Threads {
 		for _, in := range th.Code {
 			switch in.Op {

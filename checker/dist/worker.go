@@ -54,7 +54,7 @@ func Work(ctx context.Context, nc *nats.Conn, opt WorkerOptions) error {
 			break
 		}
 		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) && !errors.Is(err, context.DeadlineExceeded) {
-			return err
+			return unlessStopped(ctx, err)
 		}
 		select {
 		case <-ctx.Done():
@@ -82,7 +82,7 @@ func Work(ctx context.Context, nc *nats.Conn, opt WorkerOptions) error {
 	close(errs)
 	for err := range errs {
 		if err != nil {
-			return err
+			return unlessStopped(ctx, err)
 		}
 	}
 	return nil
@@ -157,8 +157,9 @@ func handle(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jets
 }
 
 // unlessStopped returns err, or nil when the worker was stopped (ctx done)
-// while it sent a report: the job then goes to another worker, or to this
-// one again, as an unfinished one does.
+// meanwhile: an error of a stopping worker is the stop's (a job it was
+// reporting goes to another worker, or to this one again, as an
+// unfinished one does).
 func unlessStopped(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return nil

@@ -87,7 +87,44 @@ func elsewhere(c *checker.Comparison) string {
 			notes = append(notes, fmt.Sprintf("%s under %s is judged under C11 (%s)", prop, strings.Join(under, ", "), strings.Join(by, ", ")))
 		}
 	}
+	// The cells explored under another model (DRF-SC), variants grouped
+	// by the models and the model they stand for.
+	var groups []string
+	variants := map[string][]string{}
+	for i, cs := range c.Cases {
+		var under []string
+		via := ""
+		for j, m := range c.Models {
+			if r := c.Reports[i][j]; r.Via != nil {
+				under, via = append(under, m.Name), r.Via.Name
+			}
+		}
+		if under != nil {
+			g := fmt.Sprintf("under %s %%s explored under %s", strings.Join(under, ", "), via)
+			if variants[g] == nil {
+				groups = append(groups, g)
+			}
+			variants[g] = append(variants[g], variantName(cs))
+		}
+	}
+	for _, g := range groups {
+		verb := "is"
+		if len(variants[g]) > 1 {
+			verb = "are"
+		}
+		notes = append(notes, strings.Join(variants[g], ", ")+" "+fmt.Sprintf(g, verb)+" (atomics, if any, all seq_cst, and no race: DRF-SC)")
+	}
 	return strings.Join(notes, "; ")
+}
+
+// count writes a report's count, naming its unit when it is not the
+// column's (an engine other than the first row's explored it).
+func count(r *checker.Report, unit string) string {
+	n, u := r.Stats.Count()
+	if u != unit {
+		return fmt.Sprintf("%d %s", n, u)
+	}
+	return fmt.Sprint(n)
 }
 
 // comparisonTable writes an aligned table for a terminal: one block per
@@ -117,12 +154,11 @@ func comparisonTable(w io.Writer, c *checker.Comparison) {
 			for k, p := range r.Props {
 				line += fmt.Sprintf("  %-*s", widths[k+1], cell(p.Status))
 			}
-			n, _ := r.Stats.Count()
 			note := ""
 			if !r.Stats.Exhaustive() {
 				note = " (bounded by " + r.Stats.LimitText() + ")"
 			}
-			fmt.Fprintf(w, "%s  %d%s\n", line, n, note)
+			fmt.Fprintf(w, "%s  %s%s\n", line, count(r, unit), note)
 		}
 		fmt.Fprintln(w)
 	}
@@ -155,8 +191,7 @@ func comparisonMarkdown(w io.Writer, c *checker.Comparison) {
 			for _, p := range r.Props {
 				row = append(row, cell(p.Status))
 			}
-			n, _ := r.Stats.Count()
-			row = append(row, fmt.Sprint(n))
+			row = append(row, count(r, unit))
 			fmt.Fprintf(w, "| %s |\n", strings.Join(row, " | "))
 		}
 	}

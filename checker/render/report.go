@@ -69,6 +69,9 @@ func Report(w io.Writer, r *checker.Report) {
 		fmt.Fprintln(w, line)
 	}
 	fmt.Fprintf(w, "\n%s: %s\n", r.Verdict(), r.Stats)
+	if r.Via != nil {
+		fmt.Fprintf(w, "explored under %s: every atomic is seq_cst and no %s execution races, so %s allows exactly these (DRF-SC)\n", r.Via.Name, r.Via.Name, r.Model.Name)
+	}
 	for _, p := range r.Props {
 		if p.Witness != nil {
 			fmt.Fprintf(w, "\ncounterexample for %s:\n%s", p.Name, Witness(p.Witness))
@@ -265,6 +268,9 @@ type JSONStats struct {
 	Blocked     int64   `json:"blocked"`
 	Seconds     float64 `json:"seconds"`
 	Limit       string  `json:"limit,omitempty"`
+	// Via is the model explored instead of the result's, whose executions
+	// of the program are the same (DRF-SC: checker.Report.Via).
+	Via string `json:"via,omitempty"`
 }
 
 // jsonStats returns the statistics of a run by engine e.
@@ -293,6 +299,9 @@ type JSONResult struct {
 // is set).
 func ReportJSON(r *checker.Report, in *checker.Instance, named bool) JSONResult {
 	out := JSONResult{Variant: in.Variant, Model: r.Model.Name, Params: in.ParamString(), Verdict: r.VerdictText(), Stats: jsonStats(r.Engine, r.Stats)}
+	if r.Via != nil {
+		out.Stats.Via = r.Via.Name
+	}
 	if named {
 		out.Protocol = in.Protocol.Name
 	}
