@@ -274,8 +274,9 @@ type Tuning struct {
 	// they hold, else below the first minimal assignment.
 	Below []*Weakening
 	// Checks counts the explorations run; Assignments the assignments
-	// the lattice has (what plain enumeration would check).
-	Checks, Assignments int
+	// the lattice has (what plain enumeration would check); Refuted the
+	// assignments a counterexample of another check refuted, unexplored.
+	Checks, Assignments, Refuted int
 	// Bounded is set when some check was cut short by a bound: a bounded
 	// check counts as failing, so the minimum is "under the bound".
 	Bounded bool
@@ -393,7 +394,7 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 		for l := len(site.Levels) - 2; l >= 0; l-- {
 			a := s.top()
 			a[i] = l
-			if s.settled(a) {
+			if s.settled(a) || s.refuted(a) {
 				continue
 			}
 			if _, _, err := s.holds(a); err != nil {
@@ -404,7 +405,7 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 	// Every assignment, weakest first.
 	all := s.assignments()
 	for _, a := range all {
-		if s.settled(a) {
+		if s.settled(a) || s.refuted(a) {
 			continue
 		}
 		if _, _, err := s.holds(a); err != nil {
@@ -459,6 +460,9 @@ func (s *tuneSearch) descend() error {
 			}
 			b := slices.Clone(a)
 			b[i] = l
+			if s.refuted(b) {
+				continue
+			}
 			ok, _, err := s.holds(b)
 			if err != nil {
 				return err
@@ -579,6 +583,62 @@ type tuneSearch struct {
 	opt        Options
 	held, fail [][]int // assignments checked, as level indices per site
 	cache      map[string]tuneResult
+	// witnesses are the latest counterexamples of failed checks, most
+	// recent last, which refuted tries on other assignments.
+	witnesses []tuneWitness
+}
+
+// tuneWitness is a counterexample a check found: an execution (as a trace,
+// to rebuild on another assignment's program) violating prop under model.
+type tuneWitness struct {
+	trace *Trace
+	model *model.Model
+}
+
+// maxWitnesses bounds the counterexamples kept for refuted.
+const maxWitnesses = 8
+
+// refuted reports whether a counterexample of an earlier check is still
+// one with the orderings of a: the same events, reads-from and
+// modification order, rebuilt on a's program (fence slots that differ
+// make other events and refute nothing), consistent under its model, and
+// violating the same property. Such an assignment fails without being
+// explored (Tuning.Refuted counts them).
+func (s *tuneSearch) refuted(a []int) bool {
+	if len(s.witnesses) == 0 {
+		return false
+	}
+	p := WithOrderings(s.prog, s.t.Sites, s.ords(a))
+	judges := Properties(s.in.Protocol.Spec, s.t.Props...)
+	for k := len(s.witnesses) - 1; k >= 0; k-- {
+		w := s.witnesses[k]
+		g, err := w.trace.Rebuild(p)
+		if err != nil {
+			continue
+		}
+		if v, _, err := w.trace.Judge(g, w.model, judges); err == nil && v != nil {
+			s.t.Refuted++
+			s.fail = append(s.fail, a)
+			return true
+		}
+	}
+	return false
+}
+
+// keep records the counterexample of a failed check for refuted.
+func (s *tuneSearch) keep(w *Weakening) {
+	if w == nil || w.Report == nil {
+		return
+	}
+	for _, pr := range w.Report.Props {
+		if pr.Name == w.Prop && pr.Witness != nil {
+			s.witnesses = append(s.witnesses, tuneWitness{NewTrace(pr.Witness), pr.Witness.Model})
+			if len(s.witnesses) > maxWitnesses {
+				s.witnesses = s.witnesses[1:]
+			}
+			return
+		}
+	}
 }
 
 type tuneResult struct {
@@ -694,6 +754,7 @@ func (s *tuneSearch) holds(a []int) (bool, *Weakening, error) {
 		s.held = append(s.held, a)
 	} else {
 		s.fail = append(s.fail, a)
+		s.keep(w)
 	}
 	return ok, w, nil
 }

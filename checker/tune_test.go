@@ -436,6 +436,7 @@ func BenchmarkTune(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(tu.Checks), "checks")
+			b.ReportMetric(float64(tu.Refuted), "refuted")
 			b.ReportMetric(float64(tu.Assignments), "assignments")
 		})
 	}

@@ -38,6 +38,9 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 		return
 	}
 	fmt.Fprintf(w, "keeping %s: %d sites, %d assignments, %d checks", strings.Join(t.Props, ", "), len(t.Sites), t.Assignments, t.Checks)
+	if t.Refuted > 0 {
+		fmt.Fprintf(w, " (and %d refuted by their counterexamples)", t.Refuted)
+	}
 	if t.One {
 		fmt.Fprint(w, "; too many assignments to find every minimal one: one found by descending from seq_cst")
 	}
@@ -167,6 +170,7 @@ type JSONTuning struct {
 	Current    string         `json:"current"` // "minimal", "holds", "fails"
 	Weakenings []JSONWeakened `json:"one_step_weaker,omitempty"`
 	Checks     int            `json:"checks"`
+	Refuted    int            `json:"refuted"` // assignments refuted by an earlier check's counterexample, not explored
 	Assign     int            `json:"assignments"`
 	Bounded    bool           `json:"bounded"`
 	// One: Minimal holds one minimal assignment of possibly several.
@@ -197,7 +201,7 @@ type JSONWeakened struct {
 
 // TuningJSON returns the result of tune as data.
 func TuningJSON(t *checker.Tuning) JSONTuning {
-	out := JSONTuning{Protocol: t.Instance.Protocol.Ref(), Variant: t.Instance.Variant, Props: t.Props, Checks: t.Checks, Assign: t.Assignments, Bounded: t.Bounded, One: t.One, Sites: []JSONSite{}, Minimal: [][]string{}}
+	out := JSONTuning{Protocol: t.Instance.Protocol.Ref(), Variant: t.Instance.Variant, Props: t.Props, Checks: t.Checks, Refuted: t.Refuted, Assign: t.Assignments, Bounded: t.Bounded, One: t.One, Sites: []JSONSite{}, Minimal: [][]string{}}
 	for _, m := range t.Models {
 		out.Models = append(out.Models, m.Name)
 	}
