@@ -541,7 +541,9 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 // engine is left to choose (auto), every atomic of p is seq_cst (locks
 // aside), and p has no data race in its SC executions. It returns nil
 // (and no error) when it does not apply, or when the sc exploration finds
-// a race or is cut short: the graph explorer then explores under m.
+// a race or a bound other than time or memory cuts it: the graph explorer
+// then explores under m. When time or memory runs out, the sc run's
+// report stands, bounded: what it found is found under m too.
 func checkDRF(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
 	sc, err := model.Lookup("sc")
 	if err != nil || opt.Engine != EngineAuto || opt.Preemptions || !m.Clocks ||
@@ -555,8 +557,14 @@ func checkDRF(p *model.Program, m *model.Model, props []Property, opt Options) (
 		i = len(all) - 1
 	}
 	rep, err := check(p, sc, all, opt)
-	if err != nil || rep.Props[i].Status != Holds || rep.Stats.Limit != NoLimit {
+	switch {
+	case err != nil:
 		return nil, err
+	case rep.Stats.Limit == Timeout || rep.Stats.Limit == Interrupted || rep.Stats.Limit == MaxMemory:
+		// The budget is spent: report what the sc run found, which holds
+		// under m too (its SC executions are m's), and no verdict beyond.
+	case rep.Props[i].Status != Holds || rep.Stats.Limit != NoLimit:
+		return nil, nil
 	}
 	if len(all) > len(props) {
 		rep.Props = rep.Props[:len(props)]

@@ -200,3 +200,93 @@ func genGuarded(t *rapid.T) *model.Program {
 	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
 	return p
 }
+
+// TestSpawnSynchronises pins the happens-before a spawn passes on beyond
+// the spawner's view (po runs from the spawner's events before the spawn
+// into the spawned thread): a release fence or a release store to x
+// before the spawn heads a release sequence the child's relaxed store to
+// x continues, so a reader that acquires that store sees the plain write
+// before the spawn — no race, under both engines.
+func TestSpawnSynchronises(t *testing.T) {
+	for _, tc := range []struct{ name, before, child string }{
+		{"release fence before the spawn", "fence(rel)", "store(x, 1, rlx)"},
+		{"release store before the spawn", "store(x, 2, rel)", "store(x, 1, rlx)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tuneProtocol(t, `protocol spawnsync
+shared x = 0
+shared y = 0
+property data-race
+thread main {
+  y = 1
+  `+tc.before+`
+  spawn child
+}
+thread child spawned {
+  `+tc.child+`
+}
+thread reader {
+  r = load(x, acq)
+  if r == 1 {
+    v = y
+  }
+}
+`)
+			for _, m := range []string{"rc11", "rc11-consume"} {
+				for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineDPOR} {
+					rep, err := checker.Check(in.Prog, mustModel(t, m), checker.Properties(nil, checker.PropDataRace), checker.Options{Engine: eng})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if rep.Props[0].Status != checker.Holds {
+						t.Errorf("%s by %s: data-race %s: %s", m, rep.Engine, rep.Props[0].Status, rep.Props[0].Message)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSpawnAcquires pins the other half: a relaxed read before the spawn
+// and an acquire fence in the child synchronise with the release store
+// the read read, so the child's plain read of what the writer wrote
+// before it does not race, and its relaxed read sees the writer's store.
+func TestSpawnAcquires(t *testing.T) {
+	in := tuneProtocol(t, `protocol spawnacq
+shared y = 0
+shared w = 0
+shared z = 0
+property data-race
+property seen
+thread writer {
+  y = 1
+  store(w, 1, rlx)
+  store(z, 1, rel)
+}
+thread main {
+  r = load(z, rlx)
+  if r == 1 {
+    spawn child
+  }
+}
+thread child spawned {
+  fence(acq)
+  v = y
+  u = load(w, rlx)
+  assert seen: u == 1
+}
+`)
+	for _, m := range []string{"rc11", "rc11-consume"} {
+		for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineDPOR} {
+			rep, err := checker.Check(in.Prog, mustModel(t, m), checker.Properties(nil, checker.PropDataRace, "seen"), checker.Options{Engine: eng})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range rep.Props {
+				if p.Status != checker.Holds {
+					t.Errorf("%s by %s: %s %s: %s", m, rep.Engine, p.Name, p.Status, p.Message)
+				}
+			}
+		}
+	}
+}

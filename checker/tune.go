@@ -589,7 +589,9 @@ type tuneSearch struct {
 }
 
 // tuneWitness is a counterexample a check found: an execution (as a trace,
-// to rebuild on another assignment's program) violating prop under model.
+// to rebuild on another assignment's program) violating a property under
+// the model of the check (its column; data races are judged under that
+// model's race model for each program).
 type tuneWitness struct {
 	trace *Trace
 	model *model.Model
@@ -616,7 +618,11 @@ func (s *tuneSearch) refuted(a []int) bool {
 		if err != nil {
 			continue
 		}
-		if v, _, err := w.trace.Judge(g, w.model, judges); err == nil && v != nil {
+		m := w.model
+		if w.trace.Property == PropDataRace {
+			m = m.RaceModel(p) // another program's orderings may change it
+		}
+		if v, _, err := w.trace.Judge(g, m, judges); err == nil && v != nil {
 			s.t.Refuted++
 			s.fail = append(s.fail, a)
 			return true
@@ -632,7 +638,7 @@ func (s *tuneSearch) keep(w *Weakening) {
 	}
 	for _, pr := range w.Report.Props {
 		if pr.Name == w.Prop && pr.Witness != nil {
-			s.witnesses = append(s.witnesses, tuneWitness{NewTrace(pr.Witness), pr.Witness.Model})
+			s.witnesses = append(s.witnesses, tuneWitness{NewTrace(pr.Witness), w.Model})
 			if len(s.witnesses) > maxWitnesses {
 				s.witnesses = s.witnesses[1:]
 			}

@@ -441,3 +441,38 @@ func BenchmarkTune(b *testing.B) {
 		})
 	}
 }
+
+// TestTuneRefutesUnderRaceModel checks that a counterexample reused on
+// another assignment judges races under that assignment's race model: a
+// race found under arm (judged under rc11, where con is relaxed) must not
+// refute a consume load, which rc11-consume orders by its dependency.
+func TestTuneRefutesUnderRaceModel(t *testing.T) {
+	in := tuneProtocol(t, `protocol conrace
+shared a[2]
+shared idx = 0
+property data-race
+thread w {
+  a[1] = 1
+  store(idx, 1, rel)
+}
+thread r {
+  i = load(idx, rlx)
+  v = a[i]
+}
+`)
+	var models []*model.Model
+	for _, name := range []string{"arm", "rc11-consume"} {
+		m, err := model.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, m)
+	}
+	tu, err := in.Tune(checker.TuneOptions{Models: models})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(tu.Minimal); got != "[[rel con]]" {
+		t.Errorf("minimal %s, want [[rel con]]", got)
+	}
+}

@@ -31,7 +31,7 @@ type Clocks interface {
 
 // NewClock returns the clock of event e of g, the last event of its
 // thread, from the clocks hb of the events before it in its thread and of
-// the write it reads. It follows c11Fast step by step: both compute
+// the write it reads. The program spawns no thread (see c11Fast). It follows c11Fast step by step: both compute
 // happens-before as RC11 defines it, with release sequences continued by
 // read-modify-writes.
 func NewClock(g *Graph, hb Clocks, e EventRef) Clock {
@@ -39,13 +39,8 @@ func NewClock(g *Graph, hb Clocks, e EventRef) Clock {
 	ev := g.Ev(e)
 	c := make(Clock, 4*T)
 	view := c.view()
-	switch {
-	case e.I > 0:
+	if e.I > 0 {
 		copy(c[:3*T], hb.Clock(EventRef{T: e.T, I: e.I - 1})[:3*T])
-	case g.Prog.Threads[e.T].Spawned:
-		if s, ok := g.Spawner(int(e.T)); ok {
-			copy(view, hb.Clock(s).view())
-		}
 	}
 	view[e.T]++
 	switch ev.Kind {
@@ -98,10 +93,10 @@ func NewClock(g *Graph, hb Clocks, e EventRef) Clock {
 // consistent graph grown by the events changed: events added last to their
 // threads, or a read given a new source and the write it now reads, which
 // may have moved in modification order; hb holds the clocks of g's events.
-// It decides nothing (decided false) when m has no clocks, when the graph
-// has seq_cst fences or spawned threads (psc is then left to the full
-// check), or when the consume model meets a consume event; the full check
-// then must.
+// It decides nothing (decided false) when m has no clocks, when the
+// program spawns threads (see c11Fast), when the graph has seq_cst fences
+// (psc is then left to the full check), or when the consume model meets a
+// consume event; the full check then must.
 //
 // Only pairs with a changed event can break coherence: nothing happens
 // after a changed event, the other events keep their views, and their
@@ -110,8 +105,8 @@ func NewClock(g *Graph, hb Clocks, e EventRef) Clock {
 // happens before the changed one: a consistent thread's events on one
 // location stand in modification order in program order.
 func (m *Model) Grown(g *Graph, hb Clocks, changed ...EventRef) (consistent, decided bool) {
-	if !m.Clocks {
-		return false, false
+	if !m.Clocks || g.Prog.Spawns() {
+		return false, false // spawned threads: see c11Fast
 	}
 	scFence, sc := false, false
 	for _, evs := range g.Threads {
@@ -125,7 +120,7 @@ func (m *Model) Grown(g *Graph, hb Clocks, changed ...EventRef) (consistent, dec
 			}
 		}
 	}
-	if scFence || sc && g.Prog.Spawns() {
+	if scFence {
 		return false, false
 	}
 	for _, e := range changed {
@@ -280,10 +275,11 @@ var raceScratches = sync.Pool{New: func() any { return new(raceScratch) }}
 // order: two accesses to one location from different threads, at least one
 // a write and at least one plain, neither happening before the other. It
 // reports false when the clocks are not m's happens-before (a model
-// without clocks, or the consume model on a graph with consume events).
+// without clocks, a program that spawns threads, or the consume model on a
+// graph with consume events).
 func (m *Model) ClockRaces(g *Graph, hb Clocks) (races [][2]EventRef, ok bool) {
-	if !m.Clocks {
-		return nil, false
+	if !m.Clocks || g.Prog.Spawns() {
+		return nil, false // spawned threads: see c11Fast
 	}
 	if m.Consume {
 		for _, evs := range g.Threads {

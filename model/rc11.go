@@ -350,11 +350,21 @@ func (m *raMemory) Clone() Memory {
 }
 
 func (m *raMemory) Start(t, parent int) {
-	var cur []uint32
-	if parent >= 0 {
-		cur = m.views[parent].cur
+	if parent < 0 {
+		m.views[t] = newView(m.nl, nil, m.gen)
+		return
 	}
-	m.views[t] = newView(m.nl, cur, m.gen)
+	// The new thread comes after its spawner's events in po: it goes on
+	// from all of the spawner's views — a release fence or release write
+	// before the spawn heads release sequences its writes continue, and
+	// relaxed reads before it feed its acquire fences.
+	p := m.views[parent]
+	v := newView(m.nl, p.cur, m.gen)
+	v.acq, v.fence = slices.Clone(p.acq), slices.Clone(p.fence)
+	for l, r := range p.rel {
+		v.rel[l] = slices.Clone(r)
+	}
+	m.views[t] = v
 }
 
 func (m *raMemory) Ways(t int, a *Action, dst []Way) []Way {

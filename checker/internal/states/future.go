@@ -59,7 +59,7 @@ func futures(p *model.Program, skip func(t, pc int) bool) [][]model.Future {
 			case model.OpRMW, model.OpCAS, model.OpLock, model.OpUnlock:
 				f.AtomR, f.AtomW = locs, locs
 			case model.OpSpawn: // the new thread starts with the spawner's views
-				f.AtomW = all
+				f.AtomW, f.AcqFence = all, true
 			case model.OpFence:
 				f.AcqFence = in.Ord.IsAcquire()
 			}

@@ -423,8 +423,16 @@ func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*engine.Outco
 		event(a.SimpleEvent())
 		child := int(a.Val)
 		if s.clk != nil {
+			// The child comes after the spawner's events in po: it goes on
+			// from all of its views (release sequences its writes continue,
+			// what an acquire fence of its would take).
 			k.tick(s.clk, t)
 			copy(k.vec(s.clk, k.c(child)), k.vec(s.clk, k.c(t)))
+			copy(k.vec(s.clk, k.f(child)), k.vec(s.clk, k.f(t)))
+			copy(k.vec(s.clk, k.a(child)), k.vec(s.clk, k.a(t)))
+			for l := range k.nl {
+				copy(k.vec(s.clk, k.rel(child, model.Loc(l))), k.vec(s.clk, k.rel(t, model.Loc(l))))
+			}
 		}
 		var err error
 		if spawned, err = x.start(s, child, t, b); err != nil {
