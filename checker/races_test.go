@@ -203,27 +203,26 @@ func genGuarded(t *rapid.T) *model.Program {
 
 // TestSpawnSynchronises pins the happens-before a spawn passes on beyond
 // the spawner's view (po runs from the spawner's events before the spawn
-// into the spawned thread): a release fence or a release store to x
-// before the spawn heads a release sequence the child's relaxed store to
-// x continues, so a reader that acquires that store sees the plain write
-// before the spawn — no race, under both engines.
+// into the spawned thread), under both engines: a release fence or a
+// release store to x before the spawn heads a release sequence the
+// child's relaxed store to x continues, so a reader that acquires that
+// store sees the plain write before the spawn, without a race; and a
+// relaxed read before the spawn, with an acquire fence in the child,
+// synchronises with the release store it read, so the child's plain read
+// does not race and its relaxed read sees the writer's earlier store.
 func TestSpawnSynchronises(t *testing.T) {
-	for _, tc := range []struct{ name, before, child string }{
-		{"release fence before the spawn", "fence(rel)", "store(x, 1, rlx)"},
-		{"release store before the spawn", "store(x, 2, rel)", "store(x, 1, rlx)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			in := tuneProtocol(t, `protocol spawnsync
+	releases := func(before string) string {
+		return `protocol spawnsync
 shared x = 0
 shared y = 0
 property data-race
 thread main {
   y = 1
-  `+tc.before+`
+  ` + before + `
   spawn child
 }
 thread child spawned {
-  `+tc.child+`
+  store(x, 1, rlx)
 }
 thread reader {
   r = load(x, acq)
@@ -231,28 +230,12 @@ thread reader {
     v = y
   }
 }
-`)
-			for _, m := range []string{"rc11", "rc11-consume"} {
-				for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineDPOR} {
-					rep, err := checker.Check(in.Prog, mustModel(t, m), checker.Properties(nil, checker.PropDataRace), checker.Options{Engine: eng})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if rep.Props[0].Status != checker.Holds {
-						t.Errorf("%s by %s: data-race %s: %s", m, rep.Engine, rep.Props[0].Status, rep.Props[0].Message)
-					}
-				}
-			}
-		})
+`
 	}
-}
-
-// TestSpawnAcquires pins the other half: a relaxed read before the spawn
-// and an acquire fence in the child synchronise with the release store
-// the read read, so the child's plain read of what the writer wrote
-// before it does not race, and its relaxed read sees the writer's store.
-func TestSpawnAcquires(t *testing.T) {
-	in := tuneProtocol(t, `protocol spawnacq
+	for _, tc := range []struct{ name, src string }{
+		{"release fence before the spawn", releases("fence(rel)")},
+		{"release store before the spawn", releases("store(x, 2, rel)")},
+		{"acquire fence in the child", `protocol spawnacq
 shared y = 0
 shared w = 0
 shared z = 0
@@ -275,18 +258,23 @@ thread child spawned {
   u = load(w, rlx)
   assert seen: u == 1
 }
-`)
-	for _, m := range []string{"rc11", "rc11-consume"} {
-		for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineDPOR} {
-			rep, err := checker.Check(in.Prog, mustModel(t, m), checker.Properties(nil, checker.PropDataRace, "seen"), checker.Options{Engine: eng})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range rep.Props {
-				if p.Status != checker.Holds {
-					t.Errorf("%s by %s: %s %s: %s", m, rep.Engine, p.Name, p.Status, p.Message)
+`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tuneProtocol(t, tc.src)
+			for _, m := range []string{"rc11", "rc11-consume"} {
+				for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineDPOR} {
+					rep, err := checker.Check(in.Prog, mustModel(t, m), in.Protocol.Properties(), checker.Options{Engine: eng})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, p := range rep.Props {
+						if p.Status != checker.Holds {
+							t.Errorf("%s by %s: %s %s: %s", m, rep.Engine, p.Name, p.Status, p.Message)
+						}
+					}
 				}
 			}
-		}
+		})
 	}
 }

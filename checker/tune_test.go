@@ -153,16 +153,8 @@ thread r {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got [][]string
-			for _, m := range tu.Minimal {
-				var s []string
-				for _, o := range m {
-					s = append(s, o.String())
-				}
-				got = append(got, s)
-			}
-			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Errorf("minimal %v, want %v (%d checks)", got, tc.want, tu.Checks)
+			if got := fmt.Sprint(tu.Minimal); got != fmt.Sprint(tc.want) {
+				t.Errorf("minimal %s, want %v (%d checks)", got, tc.want, tu.Checks)
 			}
 		})
 	}
@@ -206,21 +198,12 @@ func TestTuneLocks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got [][]string
-			found := false
-			for _, m := range tu.Minimal {
-				var s []string
-				for _, o := range m {
-					s = append(s, o.String())
-				}
-				got = append(got, s)
-				found = found || slices.Equal(s, tc.want)
-			}
-			if !found || tc.only && len(got) != 1 || tu.One {
-				t.Errorf("minimal %v (%d checks), want %v among them", got, tu.Checks, tc.want)
+			found := slices.ContainsFunc(tu.Minimal, func(m []model.Ordering) bool { return fmt.Sprint(m) == fmt.Sprint(tc.want) })
+			if !found || tc.only && len(tu.Minimal) != 1 || tu.One {
+				t.Errorf("minimal %v (%d checks), want %v among them", tu.Minimal, tu.Checks, tc.want)
 			}
 			if tc.variant != "" && !tu.CurrentMinimal {
-				t.Errorf("the %s variant is not minimal: minimal %v", tc.variant, got)
+				t.Errorf("the %s variant is not minimal: minimal %v", tc.variant, tu.Minimal)
 			}
 		})
 	}

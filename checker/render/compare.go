@@ -87,32 +87,34 @@ func elsewhere(c *checker.Comparison) string {
 			notes = append(notes, fmt.Sprintf("%s under %s is judged under C11 (%s)", prop, strings.Join(under, ", "), strings.Join(by, ", ")))
 		}
 	}
-	// The cells explored under another model (DRF-SC), variants grouped
-	// by the models and the model they stand for.
-	var groups []string
-	variants := map[string][]string{}
+	// The cells explored under another model (DRF-SC: Report.Via), the
+	// variants grouped by the models they were asked under.
+	type cells struct{ under, via string }
+	var order []cells
+	variants := map[cells][]string{}
 	for i, cs := range c.Cases {
+		var k cells
 		var under []string
-		via := ""
 		for j, m := range c.Models {
 			if r := c.Reports[i][j]; r.Via != nil {
-				under, via = append(under, m.Name), r.Via.Name
+				under, k.via = append(under, m.Name), r.Via.Name
 			}
 		}
-		if under != nil {
-			g := fmt.Sprintf("under %s %%s explored under %s", strings.Join(under, ", "), via)
-			if variants[g] == nil {
-				groups = append(groups, g)
-			}
-			variants[g] = append(variants[g], variantName(cs))
+		if under == nil {
+			continue
 		}
+		k.under = strings.Join(under, ", ")
+		if variants[k] == nil {
+			order = append(order, k)
+		}
+		variants[k] = append(variants[k], variantName(cs))
 	}
-	for _, g := range groups {
+	for _, k := range order {
 		verb := "is"
-		if len(variants[g]) > 1 {
+		if len(variants[k]) > 1 {
 			verb = "are"
 		}
-		notes = append(notes, strings.Join(variants[g], ", ")+" "+fmt.Sprintf(g, verb)+" (atomics, if any, all seq_cst, and no race: DRF-SC)")
+		notes = append(notes, fmt.Sprintf("%s under %s %s explored under %s (atomics, if any, all seq_cst, and no race: DRF-SC)", strings.Join(variants[k], ", "), k.under, verb, k.via))
 	}
 	return strings.Join(notes, "; ")
 }
