@@ -110,7 +110,9 @@ const (
 // once, calling visit for each (from several goroutines when opt.Workers
 // is above one). It uses optimal dynamic partial-order reduction: its cost
 // grows with the number of executions, not of interleavings. With a
-// preemption bound it explores the schedules within it.
+// preemption bound it explores the schedules within it. An execution is
+// valid until visit returns (the explorer goes on changing its graph):
+// visit keeps one by its Clone.
 func Explore(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
 	return graphs.Explore(engine.NewRunner(p, m, opt, visit))
 }

@@ -617,6 +617,7 @@ func judgeGraphs(p *model.Program, m *model.Model, props []Property, opt Options
 			r.Violations++
 			w := &Witness{Execution: e, Violation: v}
 			if r.Witness == nil || shorter(w, r.Witness) {
+				w.Execution = e.Clone() // e's graph is the explorer's
 				r.Witness, r.Message = w, v.Msg
 			}
 		}

@@ -31,13 +31,14 @@ type Clocks interface {
 
 // NewClock returns the clock of event e of g, the last event of its
 // thread, from the clocks hb of the events before it in its thread and of
-// the write it reads. The program spawns no thread (see c11Fast). It follows c11Fast step by step: both compute
+// the write it reads, in store (zero, four int32 per thread of g): the
+// explorer carves clocks from arrays of its own. The program spawns no thread (see c11Fast). It follows c11Fast step by step: both compute
 // happens-before as RC11 defines it, with release sequences continued by
 // read-modify-writes.
-func NewClock(g *Graph, hb Clocks, e EventRef) Clock {
+func NewClock(g *Graph, hb Clocks, e EventRef, store []int32) Clock {
 	T := len(g.Threads)
 	ev := g.Ev(e)
-	c := make(Clock, 4*T)
+	c := Clock(store)
 	view := c.view()
 	if e.I > 0 {
 		copy(c[:3*T], hb.Clock(EventRef{T: e.T, I: e.I - 1})[:3*T])

@@ -482,7 +482,7 @@ func Next(g *model.Graph, t int) (model.Action, error) {
 // Complete reports g, whose threads have all stopped, as an execution;
 // states, when not nil, are its threads' final states, as Replay gives
 // them (the thread of one not spawned marked Unborn), in a slice the
-// execution keeps; hb, when not nil,
+// execution keeps until the visit returns (as g); hb, when not nil,
 // holds the clocks of g's events (model.NewClock), which then find its
 // data races where they are the model's happens-before.
 func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.Clocks) error {
@@ -521,6 +521,15 @@ type Execution struct {
 	// Blocked lists the threads that never finish: blocked on a held lock
 	// (a deadlock) or on a false assume.
 	Blocked []int
+}
+
+// Clone returns a copy of e that keeps its graph and states: the graph
+// explorer reports its executions on a graph and a slice it goes on
+// changing once the visit returns.
+func (e *Execution) Clone() *Execution {
+	c := *e
+	c.Graph, c.States = e.Graph.Clone(), slices.Clone(e.States)
+	return &c
 }
 
 // NewExecution makes an execution of g, a graph whose threads have all

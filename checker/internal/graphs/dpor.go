@@ -84,7 +84,10 @@ type meta struct {
 	clock model.Clock
 }
 
-// dstate is a graph with its bookkeeping.
+// dstate is a graph with its bookkeeping. A worker grows it in place:
+// push adds an event for a branch and pop takes it away again when the
+// branch is explored; a branch explored elsewhere (another worker, a
+// backward revisit) gets a copy (copyOf).
 type dstate struct {
 	g     model.Graph
 	th    []dthread
@@ -94,34 +97,19 @@ type dstate struct {
 	// whose place in modification order may have changed (else
 	// model.NoSource). They are the events whose consistency is checked.
 	last, writer model.EventRef
-	// clocks says the events keep happens-before clocks.
+	// clocks says the events keep happens-before clocks, carved from
+	// slab, which the worker's graphs share.
 	clocks bool
-	// The slices g.Threads and th of a graph with few threads live here,
-	// in the same allocation as the graph.
-	inline struct {
-		threads [inlineThreads][]model.Event
-		th      [inlineThreads]dthread
-	}
+	slab   *slab
+	// states holds the threads' final states of a complete graph.
+	states []model.ThreadState
 }
 
-// inlineThreads is the most threads a graph keeps in its own allocation.
-const inlineThreads = 8
-
-// newState returns an empty dstate whose slices for T threads are its own
-// (inline when T is small) and zero.
-func newState(T int) *dstate {
-	s := &dstate{}
-	if T <= inlineThreads {
-		s.g.Threads, s.th = s.inline.threads[:T:T], s.inline.th[:T:T]
-	} else {
-		s.g.Threads, s.th = make([][]model.Event, T), make([]dthread, T)
-	}
-	return s
-}
+// slab is storage for clocks, carved and never reused.
+type slab struct{ free []int32 }
 
 // dthread is the bookkeeping of one thread of a graph: its events' meta,
-// and its next action, cached (shared with the children, which recompute
-// it for the threads they extend).
+// and its next action, cached.
 type dthread struct {
 	meta []meta
 	act  *acted
@@ -131,7 +119,8 @@ type dthread struct {
 func (s *dstate) Clock(e model.EventRef) model.Clock { return s.th[e.T].meta[e.I].clock }
 
 // acted is a thread's state and next action after its first n events
-// (born: when it had been spawned, or needs no spawn).
+// (born: when it had been spawned, or needs no spawn). It is never changed
+// once made, so graphs and workers share it.
 type acted struct {
 	n    int
 	born bool
@@ -141,8 +130,11 @@ type acted struct {
 }
 
 // acted returns thread t's state and next action in s, going on from the
-// cached ones of a prefix of its events when there are some: the children
-// of a state share its cache, and extend the threads they move.
+// cached ones of a prefix of its events when there are some. A cache is
+// for the events the thread had when it was made: push and pop keep it so
+// (a thread's events change only at its end, and pop restores the cache
+// its push found), and a revisit drops the cache of the thread whose read
+// it changes.
 func (d *dpor) acted(s *dstate, t int) *acted {
 	evs := s.g.Threads[t]
 	born := true
@@ -172,77 +164,118 @@ func (d *dpor) acted(s *dstate, t int) *acted {
 }
 
 func (d *dpor) initial() *dstate {
-	s := newState(len(d.Prog.Threads))
-	s.g.Prog, s.g.Co = d.Prog, make([][]model.EventRef, len(d.Prog.Locs))
+	T := len(d.Prog.Threads)
+	s := &dstate{th: make([]dthread, T)}
+	s.g.Prog, s.g.Threads, s.g.Co = d.Prog, make([][]model.Event, T), make([][]model.EventRef, len(d.Prog.Locs))
 	s.writer, s.clocks = model.NoSource, d.Model.Clocks && !d.Prog.Spawns() // see model.Grown
+	s.slab = &slab{}
 	return s
 }
 
-// clone returns a copy of s in which the events and bookkeeping of threads
-// ts and the modification order of loc (unless NoLoc) may change. The rest
-// is shared with s: graphs are never changed once their children exist, so
-// a child copies only what it changes.
-func (s *dstate) clone(loc model.Loc, ts ...int) *dstate {
-	c := newState(len(s.th))
-	c.g.Prog, c.g.Co = s.g.Prog, s.g.Co
-	copy(c.g.Threads, s.g.Threads)
-	copy(c.th, s.th)
-	c.stamp, c.last, c.writer, c.clocks = s.stamp, s.last, model.NoSource, s.clocks
-	for _, t := range ts {
-		c.g.Threads[t] = append(make([]model.Event, 0, len(c.g.Threads[t])+2), c.g.Threads[t]...)
-		c.th[t].meta = append(make([]meta, 0, len(c.th[t].meta)+2), c.th[t].meta...)
-	}
-	if loc != model.NoLoc {
-		c.g.Co = slices.Clone(s.g.Co)
-		c.g.Co[loc] = append(make([]model.EventRef, 0, len(c.g.Co[loc])+1), c.g.Co[loc]...)
-	}
-	return c
-}
-
-// add appends e to thread t with a fresh stamp.
-func (s *dstate) add(t int, e model.Event, max bool) model.EventRef {
-	s.g.Threads[t] = append(s.g.Threads[t], e)
-	s.th[t].meta = append(s.th[t].meta, meta{stamp: s.stamp, max: max})
-	s.stamp++
-	s.last = model.EventRef{T: int32(t), I: int32(len(s.g.Threads[t]) - 1)}
-	if s.clocks {
-		s.m(s.last).clock = model.NewClock(&s.g, s, s.last)
-	}
-	return s.last
-}
-
-func (s *dstate) m(r model.EventRef) *meta { return &s.th[r.T].meta[r.I] }
-
-// restrict keeps the first keep[t] events of each thread t. The result
-// caches no actions: it must not read s's cache, which a concurrent visit
-// of s may be filling.
+// restrict returns s restricted to the first keep[t] events of each
+// thread t, sharing s's events and bookkeeping until it changes them:
+// its threads' slices are capped at their length, so that push copies
+// them, and own copies one for a change in place. Its modification order
+// is its own. It is explored before s changes again (or forked); clocks
+// and cached actions, never changed once made, stay shared.
 func (s *dstate) restrict(keep []int) *dstate {
-	c := newState(len(s.th))
-	c.g.Prog, c.g.Co = s.g.Prog, make([][]model.EventRef, len(s.g.Co))
-	c.stamp, c.writer, c.clocks = s.stamp, model.NoSource, s.clocks
-	for t := range s.th {
-		// The kept events, shared: a graph copies a thread before it
-		// changes or extends it. Their clocks do not change: nothing they
-		// depend on is deleted.
-		c.g.Threads[t] = s.g.Threads[t][:keep[t]:keep[t]]
-		c.th[t].meta = s.th[t].meta[:keep[t]:keep[t]]
+	T := len(s.th)
+	c := &dstate{th: make([]dthread, T), stamp: s.stamp, last: s.last, writer: s.writer, clocks: s.clocks, slab: s.slab, states: s.states}
+	c.g.Prog, c.g.Threads = s.g.Prog, make([][]model.Event, T)
+	for t, k := range keep {
+		c.g.Threads[t] = s.g.Threads[t][:k:k]
+		c.th[t] = dthread{meta: s.th[t].meta[:k:k], act: s.th[t].act}
 	}
 	n := 0
 	for _, co := range s.g.Co {
-		n += len(co)
+		n += len(co) + 1
 	}
-	all := make([]model.EventRef, 0, n)
+	all := make([]model.EventRef, n)
+	c.g.Co = make([][]model.EventRef, len(s.g.Co))
 	for l, co := range s.g.Co {
-		from := len(all)
+		room := len(co) + 1
+		c.g.Co[l] = all[:0:room]
 		for _, w := range co {
 			if int(w.I) < keep[w.T] {
-				all = append(all, w)
+				c.g.Co[l] = append(c.g.Co[l], w)
 			}
 		}
-		c.g.Co[l] = all[from:len(all):len(all)]
+		all = all[room:]
 	}
 	return c
 }
+
+// fork returns a copy of s that shares nothing s goes on changing, for
+// another worker to explore.
+func (s *dstate) fork() *dstate {
+	keep := make([]int, len(s.th))
+	for t := range keep {
+		keep[t] = len(s.g.Threads[t])
+	}
+	c := s.restrict(keep)
+	for t := range c.th {
+		c.own(t)
+	}
+	c.slab, c.states = &slab{}, nil
+	return c
+}
+
+// own gives thread t of s events and bookkeeping of its own, to change in
+// place.
+func (s *dstate) own(t int) {
+	n := len(s.g.Threads[t]) + 2
+	s.g.Threads[t] = append(make([]model.Event, 0, n), s.g.Threads[t]...)
+	s.th[t].meta = append(make([]meta, 0, n), s.th[t].meta...)
+}
+
+// undo is what push changed, for pop to restore.
+type undo struct {
+	t            int
+	act          *acted
+	last, writer model.EventRef
+}
+
+// push appends e to thread t with a fresh stamp.
+func (s *dstate) push(t int, e model.Event, max bool) undo {
+	u := undo{t: t, act: s.th[t].act, last: s.last, writer: s.writer}
+	s.g.Threads[t] = append(s.g.Threads[t], e)
+	s.th[t].meta = append(s.th[t].meta, meta{stamp: s.stamp, max: max})
+	s.stamp++
+	s.last, s.writer = model.EventRef{T: int32(t), I: int32(len(s.g.Threads[t]) - 1)}, model.NoSource
+	if s.clocks {
+		s.m(s.last).clock = s.newClock(s.last)
+	}
+	return u
+}
+
+// pop takes away the event push added.
+func (s *dstate) pop(u undo) {
+	n := len(s.g.Threads[u.t]) - 1
+	s.g.Threads[u.t], s.th[u.t].meta = s.g.Threads[u.t][:n], s.th[u.t].meta[:n]
+	s.stamp--
+	s.th[u.t].act, s.last, s.writer = u.act, u.last, u.writer
+}
+
+// newClock returns the happens-before clock of e, in storage carved from
+// s's slab: clocks are never changed or reused, so graphs share them.
+func (s *dstate) newClock(e model.EventRef) model.Clock {
+	n, b := 4*len(s.th), s.slab
+	if len(b.free) < n {
+		b.free = make([]int32, 256*n)
+	}
+	c := b.free[:n:n]
+	b.free = b.free[n:]
+	return model.NewClock(&s.g, s, e, c)
+}
+
+// deleteCo removes the write at position pos (as InsertCo counts) from
+// the modification order of l.
+func (s *dstate) deleteCo(l model.Loc, pos int) {
+	co := s.g.Co[l]
+	s.g.Co[l] = append(co[:pos-1], co[pos:]...)
+}
+
+func (s *dstate) m(r model.EventRef) *meta { return &s.th[r.T].meta[r.I] }
 
 // next returns the thread to move and its action: a pending write half of
 // an RMW first, otherwise the first thread that can move. t is -1 when no
@@ -300,9 +333,9 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			d.SetLimit(engine.MaxEvents)
 			return nil
 		}
-		states := make([]model.ThreadState, len(s.th))
-		for i, th := range s.th {
-			states[i] = th.act.st
+		s.states = s.states[:0]
+		for _, th := range s.th {
+			s.states = append(s.states, th.act.st)
 		}
 		var hb model.Clocks
 		if s.clocks {
@@ -311,33 +344,36 @@ func (d *dpor) visit(s *dstate, known bool) error {
 				return err
 			}
 		}
-		return d.Complete(&s.g, states, hb)
+		return d.Complete(&s.g, s.states, hb)
 	}
 	switch {
 	case a.Pending:
 		e, pos := s.g.PendingWrite(t, &a)
-		c := s.clone(a.Loc, t)
-		w := c.add(t, e, true)
-		c.g.InsertCo(a.Loc, w, pos)
-		if err := d.explore(c, false); err != nil {
-			return err
+		u := s.push(t, e, true)
+		w := s.last
+		s.g.InsertCo(a.Loc, w, pos)
+		err := d.explore(s, false)
+		if err == nil {
+			err = d.revisitsOf(s, w)
 		}
-		return d.revisitsOf(c, w, s)
+		s.deleteCo(a.Loc, pos)
+		s.pop(u)
+		return err
 	case a.IsReadAction():
 		comax := s.g.CoMax(a.Loc)
-		co := s.g.Co[a.Loc]
-		for k := len(co); k >= 0; k-- {
+		for k := len(s.g.Co[a.Loc]); k >= 0; k-- {
 			w := model.InitRef(a.Loc)
 			if k > 0 {
-				w = co[k-1]
+				w = s.g.Co[a.Loc][k-1]
 			}
 			v := s.g.WriteValue(w)
 			for _, spurious := range a.SpuriousChoices(v) {
 				r, _, _ := a.ReadEvent(w, v, spurious)
-				c := s.clone(model.NoLoc, t)
 				max := w == comax && !spurious
-				c.add(t, r, max)
-				if err := d.explore(c, max); err != nil {
+				u := s.push(t, r, max)
+				err := d.explore(s, max)
+				s.pop(u)
+				if err != nil {
 					return err
 				}
 			}
@@ -346,36 +382,37 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	case a.Kind == model.ActWrite || a.Kind == model.ActUnlock:
 		e := a.SimpleEvent()
 		n := len(s.g.Co[a.Loc])
-		c := s.clone(a.Loc, t)
-		w := c.add(t, e, true)
-		c.g.InsertCo(a.Loc, w, n+1)
-		if err := d.explore(c, true); err != nil {
-			return err
-		}
-		if err := d.revisitsOf(c, w, s); err != nil {
-			return err
-		}
-		for pos := n; pos >= 1; pos-- {
-			c := s.clone(a.Loc, t)
-			c.g.InsertCo(a.Loc, c.add(t, e, false), pos)
-			if err := d.explore(c, false); err != nil {
+		for pos := n + 1; pos >= 1; pos-- {
+			last := pos == n+1
+			u := s.push(t, e, last)
+			w := s.last
+			s.g.InsertCo(a.Loc, w, pos)
+			err := d.explore(s, last)
+			if err == nil && last {
+				err = d.revisitsOf(s, w)
+			}
+			s.deleteCo(a.Loc, pos)
+			s.pop(u)
+			if err != nil {
 				return err
 			}
 		}
 		return nil
 	case a.Kind == model.ActChoose:
 		for v := 0; v < a.N; v++ {
-			c := s.clone(model.NoLoc, t)
-			c.add(t, a.ChoiceEvent(v), v == 0)
-			if err := d.explore(c, true); err != nil {
+			u := s.push(t, a.ChoiceEvent(v), v == 0)
+			err := d.explore(s, true)
+			s.pop(u)
+			if err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	c := s.clone(model.NoLoc, t)
-	c.add(t, a.SimpleEvent(), true)
-	return d.visit(c, true)
+	u := s.push(t, a.SimpleEvent(), true)
+	err = d.visit(s, true)
+	s.pop(u)
+	return err
 }
 
 // consistent reports whether s's graph is consistent, knowing that it
@@ -481,27 +518,30 @@ func incoherent(g *model.Graph, e model.EventRef) bool {
 	return false
 }
 
-// explore visits c, on an idle worker when there is one.
-func (d *dpor) explore(c *dstate, known bool) error {
+// explore visits s, on an idle worker when there is one (which gets a
+// copy: s goes on changing here).
+func (d *dpor) explore(s *dstate, known bool) error {
 	switch {
 	case d.sub != nil:
-		return d.branch(func() error { return d.visit(c, known) })
-	case !d.Idle(): // no closure to allocate for a graph explored here
-		return d.visit(c, known)
+		return d.branch(func() error { return d.visit(s, known) })
+	case !d.Idle(): // no copy or closure for a graph explored here
+		return d.visit(s, known)
 	}
+	c := s.fork()
 	return d.Fork(func() error { return d.visit(c, known) })
 }
 
-// revisitsOf performs the backward revisits of w, on an idle worker when
-// there is one.
-func (d *dpor) revisitsOf(c *dstate, w model.EventRef, parent *dstate) error {
+// revisitsOf performs the backward revisits of w, the last event of s, on
+// an idle worker when there is one.
+func (d *dpor) revisitsOf(s *dstate, w model.EventRef) error {
 	switch {
 	case d.sub != nil:
-		return d.branch(func() error { return d.revisits(c, w, parent) })
+		return d.branch(func() error { return d.revisits(s, w) })
 	case !d.Idle():
-		return d.revisits(c, w, parent)
+		return d.revisits(s, w)
 	}
-	return d.Fork(func() error { return d.revisits(c, w, parent) })
+	c := s.fork()
+	return d.Fork(func() error { return d.revisits(c, w) })
 }
 
 // following reports whether the current task is on the way to the
@@ -557,11 +597,11 @@ func prefix(g *model.Graph, e model.EventRef) []int {
 	return pre
 }
 
-// revisits performs the backward revisits of write w, just added to
-// parent to make s. It runs even when w makes s inconsistent: an RMW whose read was taken by
+// revisits performs the backward revisits of write w, just added to s.
+// It runs even when w makes s inconsistent: an RMW whose read was taken by
 // another RMW violates atomicity, yet the read it should have read from may
 // be revisited (as GenMC does).
-func (d *dpor) revisits(s *dstate, w model.EventRef, parent *dstate) error {
+func (d *dpor) revisits(s *dstate, w model.EventRef) error {
 	loc := s.g.Ev(w).Loc
 	pre := prefix(&s.g, w)
 	for t, evs := range s.g.Threads {
@@ -581,7 +621,7 @@ func (d *dpor) revisits(s *dstate, w model.EventRef, parent *dstate) error {
 			if !maximal(s, r, w, keep) {
 				continue
 			}
-			if err := d.revisit(s, r, w, keep, pre, parent); err != nil {
+			if err := d.revisit(s, r, w, keep, pre); err != nil {
 				return err
 			}
 		}
@@ -631,16 +671,10 @@ func maximal(s *dstate, r, w model.EventRef, keep []int) bool {
 }
 
 // revisit makes r read from w in the restriction of s to keep.
-func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int, parent *dstate) error {
+func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 	c := s.restrict(keep)
-	// The threads the revisit leaves whole go on from the actions parent
-	// (s before w, whose cache its own visit filled before w was added)
-	// cached: w's thread resumes after them, r's is replayed.
-	for t := range c.th {
-		if t != int(r.T) {
-			c.th[t].act = parent.th[t].act
-		}
-	}
+	c.own(int(r.T))
+	c.own(int(w.T))
 	for t, evs := range c.g.Threads {
 		for i := range evs {
 			if e := &evs[i]; e.Kind == model.KRead && !e.Rf.IsInit() && int(e.Rf.I) >= keep[e.Rf.T] && (model.EventRef{T: int32(t), I: int32(i)}) != r {
@@ -652,7 +686,9 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int, parent *
 		// A thread's events marked noRevisit are a prefix of it: when the
 		// last of pre[t] is marked, so are the others.
 		if pre[t] > 0 && !c.th[t].meta[pre[t]-1].noRevisit {
-			c.th[t].meta = slices.Clone(c.th[t].meta) // shared with s
+			if t != int(r.T) && t != int(w.T) {
+				c.own(t)
+			}
 			for i := 0; i < pre[t]; i++ {
 				c.th[t].meta[i].noRevisit = true
 			}
@@ -674,21 +710,21 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int, parent *
 			first = 1
 		}
 		for pos := last; pos >= first; pos-- {
-			cc := c.clone(loc, int(r.T), int(w.T))
-			cc.g.Threads[r.T][r.I] = ev
-			cc.last, cc.writer = r, w
+			// Each branch sets what it changes: the branches before it
+			// left c as they found it but for these.
+			c.g.Threads[r.T][r.I] = ev
+			c.th[r.T].act = nil // the cache of r's thread is for its old read
+			c.last, c.writer = r, w
 			if !rmwWrite {
-				co := cc.g.Co[loc]
-				k := cc.g.CoPos(loc, w)
-				cc.g.Co[loc] = append(co[:k-1:k-1], co[k:]...)
-				cc.g.InsertCo(loc, w, pos)
-				cc.m(w).max = pos == n
+				c.deleteCo(loc, c.g.CoPos(loc, w))
+				c.g.InsertCo(loc, w, pos)
+				c.m(w).max = pos == n
 			}
-			cc.m(r).max = cc.g.CoMax(loc) == w && !spurious
-			if cc.clocks {
-				cc.m(r).clock = model.NewClock(&cc.g, cc, r)
+			c.m(r).max = c.g.CoMax(loc) == w && !spurious
+			if c.clocks {
+				c.m(r).clock = c.newClock(r)
 			}
-			if err := d.explore(cc, false); err != nil {
+			if err := d.explore(c, false); err != nil {
 				return err
 			}
 		}
