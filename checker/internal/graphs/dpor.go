@@ -67,6 +67,9 @@ type dpor struct {
 	sub   *engine.Subtree
 	path  []int32
 	forks []int32
+	// start and unborn are each thread's state and next action before
+	// its first event, once spawned and before.
+	start, unborn []*acted
 }
 
 // meta is the explorer's bookkeeping for one event.
@@ -82,6 +85,9 @@ type meta struct {
 	// clock is the event's happens-before clock, when the model decides
 	// consistency by clocks (model.Grown).
 	clock model.Clock
+	// act is the thread's state and next action after the event, once
+	// computed: graphs sharing the event share it.
+	act *acted
 }
 
 // dstate is a graph with its bookkeeping. A worker grows it in place:
@@ -90,7 +96,7 @@ type meta struct {
 // backward revisit) gets a copy (copyOf).
 type dstate struct {
 	g     model.Graph
-	th    []dthread
+	meta  [][]meta // per thread, per event
 	stamp int32
 	// last is the event added last, or the read a revisit gave a new
 	// source; writer, in a revisit's graph, is the write it now reads,
@@ -108,64 +114,69 @@ type dstate struct {
 // slab is storage for clocks, carved and never reused.
 type slab struct{ free []int32 }
 
-// dthread is the bookkeeping of one thread of a graph: its events' meta,
-// and its next action, cached.
-type dthread struct {
-	meta []meta
-	act  *acted
-}
-
 // Clock returns the happens-before clock of event e.
-func (s *dstate) Clock(e model.EventRef) model.Clock { return s.th[e.T].meta[e.I].clock }
+func (s *dstate) Clock(e model.EventRef) model.Clock { return s.meta[e.T][e.I].clock }
 
-// acted is a thread's state and next action after its first n events
-// (born: when it had been spawned, or needs no spawn). It is never changed
-// once made, so graphs and workers share it.
+// acted is a thread's state and next action after some of its events.
+// It is never changed once made, so graphs and workers share it.
 type acted struct {
-	n    int
-	born bool
-	st   model.ThreadState
-	a    model.Action
-	err  error
+	st  model.ThreadState
+	a   model.Action
+	err error
 }
 
-// acted returns thread t's state and next action in s, going on from the
-// cached ones of a prefix of its events when there are some. A cache is
-// for the events the thread had when it was made: push and pop keep it so
-// (a thread's events change only at its end, and pop restores the cache
-// its push found), and a revisit drops the cache of the thread whose read
-// it changes.
+// acted returns thread t's state and next action in s: cached with its
+// last event, or going on from the latest event that has one.
 func (d *dpor) acted(s *dstate, t int) *acted {
-	evs := s.g.Threads[t]
-	born := true
-	if d.Prog.Threads[t].Spawned {
-		_, born = s.g.Spawner(t)
+	ms := s.meta[t]
+	n := len(ms)
+	if n == 0 {
+		if d.Prog.Threads[t].Spawned {
+			if _, born := s.g.Spawner(t); !born {
+				return d.unborn[t]
+			}
+		}
+		return d.start[t]
 	}
-	c := s.th[t].act
-	if c != nil && c.n == len(evs) && c.born == born {
+	if c := ms[n-1].act; c != nil {
 		return c
 	}
-	n := &acted{n: len(evs), born: born}
+	k := n - 1
+	for k > 0 && ms[k-1].act == nil {
+		k--
+	}
+	c := d.start[t]
+	if k > 0 {
+		c = ms[k-1].act
+	}
+	a := &acted{}
 	switch {
-	case c != nil && c.err == nil && c.born && born && c.n < len(evs):
-		k := c.n
+	case c.err == nil:
 		if c.a.Pending {
 			k-- // the read of the read-modify-write is consumed again
 		}
-		n.st, n.a, n.err = d.Prog.Resume(t, c.st.Clone(), c.a, k, evs)
+		a.st, a.a, a.err = d.Prog.Resume(t, c.st.Clone(), c.a, k, s.g.Threads[t])
 	default:
-		n.st, n.a, n.err = d.Prog.Replay(t, evs)
+		a.st, a.a, a.err = d.Prog.Replay(t, s.g.Threads[t])
 	}
-	if !born {
-		n.st.Status, n.a = model.Unborn, model.Action{}
-	}
-	s.th[t].act = n
-	return n
+	ms[n-1].act = a
+	return a
 }
 
 func (d *dpor) initial() *dstate {
 	T := len(d.Prog.Threads)
-	s := &dstate{th: make([]dthread, T)}
+	d.start, d.unborn = make([]*acted, T), make([]*acted, T)
+	for t := range T {
+		a := &acted{}
+		a.st, a.a, a.err = d.Prog.Replay(t, nil)
+		d.start[t] = a
+		if d.Prog.Threads[t].Spawned {
+			u := *a
+			u.st.Status, u.a = model.Unborn, model.Action{}
+			d.unborn[t] = &u
+		}
+	}
+	s := &dstate{meta: make([][]meta, T)}
 	s.g.Prog, s.g.Threads, s.g.Co = d.Prog, make([][]model.Event, T), make([][]model.EventRef, len(d.Prog.Locs))
 	s.writer, s.clocks = model.NoSource, d.Model.Clocks && !d.Prog.Spawns() // see model.Grown
 	s.slab = &slab{}
@@ -179,12 +190,12 @@ func (d *dpor) initial() *dstate {
 // is its own. It is explored before s changes again (or forked); clocks
 // and cached actions, never changed once made, stay shared.
 func (s *dstate) restrict(keep []int) *dstate {
-	T := len(s.th)
-	c := &dstate{th: make([]dthread, T), stamp: s.stamp, last: s.last, writer: s.writer, clocks: s.clocks, slab: s.slab, states: s.states}
+	T := len(s.meta)
+	c := &dstate{meta: make([][]meta, T), stamp: s.stamp, last: s.last, writer: s.writer, clocks: s.clocks, slab: s.slab, states: s.states}
 	c.g.Prog, c.g.Threads = s.g.Prog, make([][]model.Event, T)
 	for t, k := range keep {
 		c.g.Threads[t] = s.g.Threads[t][:k:k]
-		c.th[t] = dthread{meta: s.th[t].meta[:k:k], act: s.th[t].act}
+		c.meta[t] = s.meta[t][:k:k]
 	}
 	n := 0
 	for _, co := range s.g.Co {
@@ -208,12 +219,12 @@ func (s *dstate) restrict(keep []int) *dstate {
 // fork returns a copy of s that shares nothing s goes on changing, for
 // another worker to explore.
 func (s *dstate) fork() *dstate {
-	keep := make([]int, len(s.th))
+	keep := make([]int, len(s.meta))
 	for t := range keep {
 		keep[t] = len(s.g.Threads[t])
 	}
 	c := s.restrict(keep)
-	for t := range c.th {
+	for t := range c.meta {
 		c.own(t)
 	}
 	c.slab, c.states = &slab{}, nil
@@ -225,21 +236,20 @@ func (s *dstate) fork() *dstate {
 func (s *dstate) own(t int) {
 	n := len(s.g.Threads[t]) + 2
 	s.g.Threads[t] = append(make([]model.Event, 0, n), s.g.Threads[t]...)
-	s.th[t].meta = append(make([]meta, 0, n), s.th[t].meta...)
+	s.meta[t] = append(make([]meta, 0, n), s.meta[t]...)
 }
 
 // undo is what push changed, for pop to restore.
 type undo struct {
 	t            int
-	act          *acted
 	last, writer model.EventRef
 }
 
 // push appends e to thread t with a fresh stamp.
 func (s *dstate) push(t int, e model.Event, max bool) undo {
-	u := undo{t: t, act: s.th[t].act, last: s.last, writer: s.writer}
+	u := undo{t: t, last: s.last, writer: s.writer}
 	s.g.Threads[t] = append(s.g.Threads[t], e)
-	s.th[t].meta = append(s.th[t].meta, meta{stamp: s.stamp, max: max})
+	s.meta[t] = append(s.meta[t], meta{stamp: s.stamp, max: max})
 	s.stamp++
 	s.last, s.writer = model.EventRef{T: int32(t), I: int32(len(s.g.Threads[t]) - 1)}, model.NoSource
 	if s.clocks {
@@ -251,15 +261,15 @@ func (s *dstate) push(t int, e model.Event, max bool) undo {
 // pop takes away the event push added.
 func (s *dstate) pop(u undo) {
 	n := len(s.g.Threads[u.t]) - 1
-	s.g.Threads[u.t], s.th[u.t].meta = s.g.Threads[u.t][:n], s.th[u.t].meta[:n]
+	s.g.Threads[u.t], s.meta[u.t] = s.g.Threads[u.t][:n], s.meta[u.t][:n]
 	s.stamp--
-	s.th[u.t].act, s.last, s.writer = u.act, u.last, u.writer
+	s.last, s.writer = u.last, u.writer
 }
 
 // newClock returns the happens-before clock of e, in storage carved from
 // s's slab: clocks are never changed or reused, so graphs share them.
 func (s *dstate) newClock(e model.EventRef) model.Clock {
-	n, b := 4*len(s.th), s.slab
+	n, b := 4*len(s.meta), s.slab
 	if len(b.free) < n {
 		b.free = make([]int32, 256*n)
 	}
@@ -275,7 +285,7 @@ func (s *dstate) deleteCo(l model.Loc, pos int) {
 	s.g.Co[l] = append(co[:pos-1], co[pos:]...)
 }
 
-func (s *dstate) m(r model.EventRef) *meta { return &s.th[r.T].meta[r.I] }
+func (s *dstate) m(r model.EventRef) *meta { return &s.meta[r.T][r.I] }
 
 // next returns the thread to move and its action: a pending write half of
 // an RMW first, otherwise the first thread that can move. t is -1 when no
@@ -334,8 +344,8 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			return nil
 		}
 		s.states = s.states[:0]
-		for _, th := range s.th {
-			s.states = append(s.states, th.act.st)
+		for t := range s.meta {
+			s.states = append(s.states, d.acted(s, t).st)
 		}
 		var hb model.Clocks
 		if s.clocks {
@@ -614,7 +624,7 @@ func (d *dpor) revisits(s *dstate, w model.EventRef) error {
 			keep := make([]int, len(pre))
 			for u := range keep {
 				keep[u] = pre[u]
-				for j := keep[u]; j < len(s.th[u].meta) && s.th[u].meta[j].stamp <= s.m(r).stamp; j++ {
+				for j := keep[u]; j < len(s.meta[u]) && s.meta[u][j].stamp <= s.m(r).stamp; j++ {
 					keep[u] = j + 1
 				}
 			}
@@ -685,12 +695,12 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 	for t := range pre {
 		// A thread's events marked noRevisit are a prefix of it: when the
 		// last of pre[t] is marked, so are the others.
-		if pre[t] > 0 && !c.th[t].meta[pre[t]-1].noRevisit {
+		if pre[t] > 0 && !c.meta[t][pre[t]-1].noRevisit {
 			if t != int(r.T) && t != int(w.T) {
 				c.own(t)
 			}
 			for i := 0; i < pre[t]; i++ {
-				c.th[t].meta[i].noRevisit = true
+				c.meta[t][i].noRevisit = true
 			}
 		}
 	}
@@ -713,7 +723,7 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 			// Each branch sets what it changes: the branches before it
 			// left c as they found it but for these.
 			c.g.Threads[r.T][r.I] = ev
-			c.th[r.T].act = nil // the cache of r's thread is for its old read
+			c.m(r).act = nil // the cache is for its old read
 			c.last, c.writer = r, w
 			if !rmwWrite {
 				c.deleteCo(loc, c.g.CoPos(loc, w))
