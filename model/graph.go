@@ -285,11 +285,11 @@ func (g *Graph) InsertCo(l Loc, w EventRef, pos int) {
 	g.Co[l] = co
 }
 
-// FinalMem returns the final memory state: the value of the last write of each location.
-func (g *Graph) FinalMem() []int64 {
-	mem := make([]int64, len(g.Co))
+// FinalMem appends the final memory state to mem and returns it: the
+// value of the last write of each location.
+func (g *Graph) FinalMem(mem []int64) []int64 {
 	for l := range g.Co {
-		mem[l] = g.WriteValue(g.CoMax(Loc(l)))
+		mem = append(mem, g.WriteValue(g.CoMax(Loc(l))))
 	}
 	return mem
 }

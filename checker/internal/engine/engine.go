@@ -484,9 +484,10 @@ func Next(g *model.Graph, t int) (model.Action, error) {
 // them (the thread of one not spawned marked Unborn), in a slice the
 // execution keeps until the visit returns (as g); hb, when not nil,
 // holds the clocks of g's events (model.NewClock), which then find its
-// data races where they are the model's happens-before.
-func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.Clocks) error {
-	e, err := newExecution(g, x.Model, x.Options.Races, states, hb)
+// data races where they are the model's happens-before; into, when not
+// nil, is the execution to fill (its slices reused) instead of a new one.
+func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.Clocks, into *Execution) error {
+	e, err := newExecution(g, x.Model, x.Options.Races, states, hb, into)
 	if err != nil || e == nil {
 		return err
 	}
@@ -523,12 +524,13 @@ type Execution struct {
 	Blocked []int
 }
 
-// Clone returns a copy of e that keeps its graph and states: the graph
-// explorer reports its executions on a graph and a slice it goes on
+// Clone returns a copy of e that keeps its graph and slices: the graph
+// explorer reports its executions in a graph and an execution it goes on
 // changing once the visit returns.
 func (e *Execution) Clone() *Execution {
 	c := *e
-	c.Graph, c.States = e.Graph.Clone(), slices.Clone(e.States)
+	c.Graph, c.States, c.Races, c.Blocked = e.Graph.Clone(), slices.Clone(e.States), slices.Clone(e.Races), slices.Clone(e.Blocked)
+	c.Final.Regs, c.Final.Mem = slices.Clone(e.Final.Regs), slices.Clone(e.Final.Mem)
 	return &c
 }
 
@@ -538,18 +540,22 @@ func (e *Execution) Clone() *Execution {
 // for a lock that is released later in modification order (it would retry
 // and take it).
 func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error) {
-	return newExecution(g, m, races, nil, nil)
+	return newExecution(g, m, races, nil, nil, nil)
 }
 
 // newExecution is NewExecution with the threads' final states, when the
 // caller has them.
-func newExecution(g *model.Graph, m *model.Model, races bool, states []model.ThreadState, hb model.Clocks) (*Execution, error) {
+func newExecution(g *model.Graph, m *model.Model, races bool, states []model.ThreadState, hb model.Clocks, into *Execution) (*Execution, error) {
 	p := g.Prog
-	e := &Execution{Graph: g, Model: m, States: states}
+	e := into
+	if e == nil {
+		e = &Execution{}
+	}
+	*e = Execution{Graph: g, Model: m, States: states, Final: model.FinalState{Regs: e.Final.Regs[:0], Mem: e.Final.Mem[:0]}, Blocked: e.Blocked[:0]}
 	if states == nil {
 		e.States = make([]model.ThreadState, len(g.Threads))
 	}
-	e.Final.Regs = make([][]int64, len(g.Threads))
+	e.Final.Regs = slices.Grow(e.Final.Regs, len(g.Threads))[:len(g.Threads)]
 	for t := range g.Threads {
 		var st model.ThreadState
 		if states != nil {
@@ -577,7 +583,7 @@ func newExecution(g *model.Graph, m *model.Model, races bool, states []model.Thr
 			e.Blocked = append(e.Blocked, t)
 		}
 	}
-	e.Final.Mem = g.FinalMem()
+	e.Final.Mem = g.FinalMem(e.Final.Mem)
 	if races && hb != nil {
 		var ok bool
 		if e.Races, ok = m.ClockRaces(g, hb); ok {

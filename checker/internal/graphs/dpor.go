@@ -103,16 +103,20 @@ type dstate struct {
 	// whose place in modification order may have changed (else
 	// model.NoSource). They are the events whose consistency is checked.
 	last, writer model.EventRef
-	// clocks says the events keep happens-before clocks, carved from
-	// slab, which the worker's graphs share.
+	// clocks says the events keep happens-before clocks.
 	clocks bool
-	slab   *slab
-	// states holds the threads' final states of a complete graph.
-	states []model.ThreadState
+	// work is the storage of the worker exploring the graph, shared by
+	// the graphs it explores one after the other.
+	work *scratch
 }
 
-// slab is storage for clocks, carved and never reused.
-type slab struct{ free []int32 }
+// scratch is a worker's storage: for clocks, carved and never reused; for
+// the execution of a complete graph, reused.
+type scratch struct {
+	clocks []int32
+	states []model.ThreadState
+	exec   engine.Execution
+}
 
 // Clock returns the happens-before clock of event e.
 func (s *dstate) Clock(e model.EventRef) model.Clock { return s.meta[e.T][e.I].clock }
@@ -179,7 +183,7 @@ func (d *dpor) initial() *dstate {
 	s := &dstate{meta: make([][]meta, T)}
 	s.g.Prog, s.g.Threads, s.g.Co = d.Prog, make([][]model.Event, T), make([][]model.EventRef, len(d.Prog.Locs))
 	s.writer, s.clocks = model.NoSource, d.Model.Clocks && !d.Prog.Spawns() // see model.Grown
-	s.slab = &slab{}
+	s.work = &scratch{}
 	return s
 }
 
@@ -191,7 +195,7 @@ func (d *dpor) initial() *dstate {
 // and cached actions, never changed once made, stay shared.
 func (s *dstate) restrict(keep []int) *dstate {
 	T := len(s.meta)
-	c := &dstate{meta: make([][]meta, T), stamp: s.stamp, last: s.last, writer: s.writer, clocks: s.clocks, slab: s.slab, states: s.states}
+	c := &dstate{meta: make([][]meta, T), stamp: s.stamp, last: s.last, writer: s.writer, clocks: s.clocks, work: s.work}
 	c.g.Prog, c.g.Threads = s.g.Prog, make([][]model.Event, T)
 	for t, k := range keep {
 		c.g.Threads[t] = s.g.Threads[t][:k:k]
@@ -227,7 +231,7 @@ func (s *dstate) fork() *dstate {
 	for t := range c.meta {
 		c.own(t)
 	}
-	c.slab, c.states = &slab{}, nil
+	c.work = &scratch{}
 	return c
 }
 
@@ -267,14 +271,14 @@ func (s *dstate) pop(u undo) {
 }
 
 // newClock returns the happens-before clock of e, in storage carved from
-// s's slab: clocks are never changed or reused, so graphs share them.
+// the worker's: clocks are never changed or reused, so graphs share them.
 func (s *dstate) newClock(e model.EventRef) model.Clock {
-	n, b := 4*len(s.meta), s.slab
-	if len(b.free) < n {
-		b.free = make([]int32, 256*n)
+	n, o := 4*len(s.meta), s.work
+	if len(o.clocks) < n {
+		o.clocks = make([]int32, 256*n)
 	}
-	c := b.free[:n:n]
-	b.free = b.free[n:]
+	c := o.clocks[:n:n]
+	o.clocks = o.clocks[n:]
 	return model.NewClock(&s.g, s, e, c)
 }
 
@@ -343,9 +347,10 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			d.SetLimit(engine.MaxEvents)
 			return nil
 		}
-		s.states = s.states[:0]
+		o := s.work
+		o.states = o.states[:0]
 		for t := range s.meta {
-			s.states = append(s.states, d.acted(s, t).st)
+			o.states = append(o.states, d.acted(s, t).st)
 		}
 		var hb model.Clocks
 		if s.clocks {
@@ -354,7 +359,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 				return err
 			}
 		}
-		return d.Complete(&s.g, s.states, hb)
+		return d.Complete(&s.g, o.states, hb, &o.exec)
 	}
 	switch {
 	case a.Pending:

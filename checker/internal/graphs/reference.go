@@ -62,7 +62,7 @@ func (x *reference) search(g *model.Graph, last, pre int) error {
 	if !running {
 		if k := g.Key(); !x.reported[k] {
 			x.reported[k] = true
-			return x.Complete(g, nil, nil)
+			return x.Complete(g, nil, nil, nil)
 		}
 		return nil
 	}

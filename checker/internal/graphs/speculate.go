@@ -288,7 +288,7 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 					return err // a consistent execution runs into it
 				}
 			}
-			return r.Complete(g.Clone(), states, nil)
+			return r.Complete(g.Clone(), states, nil, nil)
 		}
 		l := order[k]
 		placed := make([]int, len(p.Threads)) // per thread: how many of its writes to l co holds
