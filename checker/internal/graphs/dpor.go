@@ -129,11 +129,11 @@ type acted struct {
 	err error
 }
 
-// acted returns thread t's state and next action in s: cached with its
-// last event, or going on from the latest event that has one.
-func (d *dpor) acted(s *dstate, t int) *acted {
+// acted returns thread t's state and next action in s after its first n
+// events: cached with the nth, or going on from the latest event before
+// it that has one.
+func (d *dpor) acted(s *dstate, t, n int) *acted {
 	ms := s.meta[t]
-	n := len(ms)
 	if n == 0 {
 		if d.Prog.Threads[t].Spawned {
 			if _, born := s.g.Spawner(t); !born {
@@ -159,9 +159,9 @@ func (d *dpor) acted(s *dstate, t int) *acted {
 		if c.a.Pending {
 			k-- // the read of the read-modify-write is consumed again
 		}
-		a.st, a.a, a.err = d.Prog.Resume(t, c.st.Clone(), c.a, k, s.g.Threads[t])
+		a.st, a.a, a.err = d.Prog.Resume(t, c.st.Clone(), c.a, k, s.g.Threads[t][:n])
 	default:
-		a.st, a.a, a.err = d.Prog.Replay(t, s.g.Threads[t])
+		a.st, a.a, a.err = d.Prog.Replay(t, s.g.Threads[t][:n])
 	}
 	ms[n-1].act = a
 	return a
@@ -294,26 +294,20 @@ func (s *dstate) m(r model.EventRef) *meta { return &s.meta[r.T][r.I] }
 // next returns the thread to move and its action: a pending write half of
 // an RMW first, otherwise the first thread that can move. t is -1 when no
 // thread can; bounded reports a thread stopped by the event bound.
-func (d *dpor) next(s *dstate) (t int, a model.Action, bounded bool, err error) {
+func (d *dpor) next(s *dstate) (t int, a *model.Action, bounded bool, err error) {
 	t = -1
 	for i := range s.g.Threads {
-		c := d.acted(s, i)
-		ai, err := c.a, c.err
-		if err != nil {
-			return -1, a, false, err
-		}
-		if ai.Kind == model.ActNone {
-			continue
-		}
-		if ai.Pending {
-			return i, ai, false, nil
-		}
-		if len(s.g.Threads[i]) >= d.Options.MaxEvents {
+		c := d.acted(s, i, len(s.g.Threads[i]))
+		switch {
+		case c.err != nil:
+			return -1, nil, false, c.err
+		case c.a.Kind == model.ActNone:
+		case c.a.Pending:
+			return i, &c.a, false, nil
+		case len(s.g.Threads[i]) >= d.Options.MaxEvents:
 			bounded = true
-			continue
-		}
-		if t < 0 {
-			t, a = i, ai
+		case t < 0:
+			t, a = i, &c.a
 		}
 	}
 	return t, a, bounded, nil
@@ -350,7 +344,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		o := s.work
 		o.states = o.states[:0]
 		for t := range s.meta {
-			o.states = append(o.states, d.acted(s, t).st)
+			o.states = append(o.states, d.acted(s, t, len(s.g.Threads[t])).st)
 		}
 		var hb model.Clocks
 		if s.clocks {
@@ -363,7 +357,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	}
 	switch {
 	case a.Pending:
-		e, pos := s.g.PendingWrite(t, &a)
+		e, pos := s.g.PendingWrite(t, a)
 		u := s.push(t, e, true)
 		w := s.last
 		s.g.InsertCo(a.Loc, w, pos)
@@ -709,10 +703,11 @@ func (d *dpor) revisit(s *dstate, r, w model.EventRef, keep, pre []int) error {
 			}
 		}
 	}
-	_, a, err := d.Prog.Replay(int(r.T), c.g.Threads[r.T][:r.I])
-	if err != nil {
-		return err
+	before := d.acted(c, int(r.T), int(r.I)) // the read's action
+	if before.err != nil {
+		return before.err
 	}
+	a := &before.a
 	v := c.g.WriteValue(w)
 	loc := a.Loc
 	rmwWrite := c.g.Ev(w).RMW
