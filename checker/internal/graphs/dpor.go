@@ -7,6 +7,7 @@ package graphs
 import (
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
@@ -32,6 +33,7 @@ func Explore(r *engine.Runner) (engine.Stats, error) {
 		r.Options.Workers = max(runtime.NumCPU()-1, 1)
 	}
 	d := &dpor{Runner: r, sub: r.Options.Subtree, forks: []int32{0}}
+	d.scratch.New = func() any { return &scratch{} }
 	return r.Finish(r.Run(func() error { return d.visit(d.initial(), true) }))
 }
 
@@ -70,6 +72,12 @@ type dpor struct {
 	// start and unborn are each thread's state and next action before
 	// its first event, once spawned and before.
 	start, unborn []*acted
+	// deepest is the most events a complete graph has had so far: a
+	// graph with more than half as many is explored where it is, its
+	// subtree too small to be worth a copy for another worker.
+	deepest atomic.Int32
+	// scratch holds the storage of workers between tasks.
+	scratch sync.Pool
 }
 
 // meta is the explorer's bookkeeping for one event.
@@ -231,7 +239,7 @@ func (s *dstate) fork() *dstate {
 	for t := range c.meta {
 		c.own(t)
 	}
-	c.work = &scratch{}
+	c.work = nil // the task's (dpor.task)
 	return c
 }
 
@@ -340,6 +348,9 @@ func (d *dpor) visit(s *dstate, known bool) error {
 		if bounded {
 			d.SetLimit(engine.MaxEvents)
 			return nil
+		}
+		if s.stamp > d.deepest.Load() {
+			d.deepest.Store(s.stamp)
 		}
 		o := s.work
 		o.states = o.states[:0]
@@ -527,30 +538,36 @@ func incoherent(g *model.Graph, e model.EventRef) bool {
 	return false
 }
 
-// explore visits s, on an idle worker when there is one (which gets a
-// copy: s goes on changing here).
+// explore visits s, on an idle worker when there is one and s is not too
+// deep (the other worker gets a copy: s goes on changing here).
 func (d *dpor) explore(s *dstate, known bool) error {
-	switch {
-	case d.sub != nil:
-		return d.branch(func() error { return d.visit(s, known) })
-	case !d.Idle(): // no copy or closure for a graph explored here
-		return d.visit(s, known)
-	}
-	c := s.fork()
-	return d.Fork(func() error { return d.visit(c, known) })
+	return d.task(s, func(s *dstate) error { return d.visit(s, known) })
 }
 
 // revisitsOf performs the backward revisits of w, the last event of s, on
-// an idle worker when there is one.
+// an idle worker when there is one, as explore.
 func (d *dpor) revisitsOf(s *dstate, w model.EventRef) error {
+	return d.task(s, func(s *dstate) error { return d.revisits(s, w) })
+}
+
+// task runs f on s: here, or on a copy of s on an idle worker when there
+// is one and s has at most half as many events as the deepest complete
+// graph yet (a deeper graph's subtree is too small to be worth the copy).
+func (d *dpor) task(s *dstate, f func(*dstate) error) error {
 	switch {
 	case d.sub != nil:
-		return d.branch(func() error { return d.revisits(s, w) })
-	case !d.Idle():
-		return d.revisits(s, w)
+		return d.branch(func() error { return f(s) })
+	case !d.Idle() || 2*s.stamp > d.deepest.Load():
+		return f(s)
 	}
 	c := s.fork()
-	return d.Fork(func() error { return d.revisits(c, w) })
+	return d.Fork(func() error {
+		// The worker's storage for the task, from the last task it or
+		// another worker ran: clocks are carved from its free part only.
+		c.work = d.scratch.Get().(*scratch)
+		defer d.scratch.Put(c.work)
+		return f(c)
+	})
 }
 
 // following reports whether the current task is on the way to the
