@@ -106,6 +106,7 @@ type dstate struct {
 	g     model.Graph
 	meta  [][]meta // per thread, per event
 	stamp int32
+	size  int32 // events
 	// last is the event added last, or the read a revisit gave a new
 	// source; writer, in a revisit's graph, is the write it now reads,
 	// whose place in modification order may have changed (else
@@ -206,6 +207,7 @@ func (s *dstate) restrict(keep []int) *dstate {
 	c := &dstate{meta: make([][]meta, T), stamp: s.stamp, last: s.last, writer: s.writer, clocks: s.clocks, work: s.work}
 	c.g.Prog, c.g.Threads = s.g.Prog, make([][]model.Event, T)
 	for t, k := range keep {
+		c.size += int32(k)
 		c.g.Threads[t] = s.g.Threads[t][:k:k]
 		c.meta[t] = s.meta[t][:k:k]
 	}
@@ -263,6 +265,7 @@ func (s *dstate) push(t int, e model.Event, max bool) undo {
 	s.g.Threads[t] = append(s.g.Threads[t], e)
 	s.meta[t] = append(s.meta[t], meta{stamp: s.stamp, max: max})
 	s.stamp++
+	s.size++
 	s.last, s.writer = model.EventRef{T: int32(t), I: int32(len(s.g.Threads[t]) - 1)}, model.NoSource
 	if s.clocks {
 		s.m(s.last).clock = s.newClock(s.last)
@@ -275,6 +278,7 @@ func (s *dstate) pop(u undo) {
 	n := len(s.g.Threads[u.t]) - 1
 	s.g.Threads[u.t], s.meta[u.t] = s.g.Threads[u.t][:n], s.meta[u.t][:n]
 	s.stamp--
+	s.size--
 	s.last, s.writer = u.last, u.writer
 }
 
@@ -349,8 +353,8 @@ func (d *dpor) visit(s *dstate, known bool) error {
 			d.SetLimit(engine.MaxEvents)
 			return nil
 		}
-		if s.stamp > d.deepest.Load() {
-			d.deepest.Store(s.stamp)
+		if s.size > d.deepest.Load() {
+			d.deepest.Store(s.size)
 		}
 		o := s.work
 		o.states = o.states[:0]
@@ -557,7 +561,7 @@ func (d *dpor) task(s *dstate, f func(*dstate) error) error {
 	switch {
 	case d.sub != nil:
 		return d.branch(func() error { return f(s) })
-	case !d.Idle() || 2*s.stamp > d.deepest.Load():
+	case !d.Idle() || 2*s.size > d.deepest.Load():
 		return f(s)
 	}
 	c := s.fork()
