@@ -1,6 +1,9 @@
 package model
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // The incremental form of the C11 clock check (c11Fast), for an explorer
 // that grows a graph one event at a time in po ∪ rf order, each graph
@@ -129,98 +132,102 @@ func (m *Model) Grown(g *Graph, hb Clocks, changed ...EventRef) (consistent, dec
 			return false, true
 		}
 	}
-	for _, e := range changed {
+	if sc {
 		// Without seq_cst fences, psc orders seq_cst events by relations
-		// among themselves, which a relaxed event changes nowhere.
-		if sc && g.Ev(e).Ord == SC {
-			return pscClocks(g, hb), true
-		}
+		// among themselves, which a relaxed event changes nowhere; and
+		// every psc edge the graph it grew from lacks touches a changed
+		// event (nothing happens after one, and the others keep their
+		// order), so a new cycle passes through a changed seq_cst event.
+		return pscClocks(g, hb, changed), true
 	}
 	return true, true
 }
 
 // pscScratch is the working memory of pscClocks, reused through a pool.
 type pscScratch struct {
-	evs   []EventRef // the seq_cst events
-	edge  []bool     // psc between them, row-major
-	state []uint8    // depth-first search: 0 new, 1 on the path, 2 done
+	evs        []EventRef // the seq_cst events
+	next, prev []EventRef // per seq_cst event, the memory events around it on other locations
+	seen       []bool
+	stack      []int
 }
 
 var pscScratches = sync.Pool{New: func() any { return new(pscScratch) }}
 
-// pscClocks reports whether RC11's psc is acyclic on g, which has seq_cst
-// accesses but no seq_cst fences and no spawned threads: psc is then scb
-// between seq_cst events (po, po|≠loc; hb; po|≠loc, hb|loc, co and fr),
-// with hb read off the clocks hb and co off the places in modification
-// order, as pscAcyclic builds it from relations.
-func pscClocks(g *Graph, hb Clocks) bool {
+// pscClocks reports whether no cycle of RC11's psc passes through a
+// seq_cst event of from, in g, which has seq_cst accesses but no seq_cst
+// fences and no spawned threads: psc is then scb between seq_cst events
+// (po, po|≠loc; hb; po|≠loc, hb|loc, co and fr), with hb read off the
+// clocks hb and co off the places in modification order, as pscAcyclic
+// builds it from relations. The search follows edges out of each such
+// event until it comes back or runs out; it computes only the edges out
+// of the events it reaches.
+func pscClocks(g *Graph, hb Clocks, from []EventRef) bool {
 	x := pscScratches.Get().(*pscScratch)
 	defer pscScratches.Put(x)
-	x.evs = x.evs[:0]
+	memory := func(e *Event) bool { return e.Kind == KRead || e.Kind == KWrite || e.Kind == KFence }
+	none := EventRef{T: -1}
+	x.evs, x.next, x.prev = x.evs[:0], x.next[:0], x.prev[:0]
 	for t, evs := range g.Threads {
 		for i := range evs {
-			if evs[i].Ord == SC && (evs[i].Kind == KRead || evs[i].Kind == KWrite) {
+			if e := &evs[i]; e.Ord == SC && (e.Kind == KRead || e.Kind == KWrite) {
+				// next: the first event after it in its thread on another
+				// location (a fence has none); prev: the last before it.
+				next, prev := none, none
+				for k := i + 1; k < len(evs); k++ {
+					if f := &evs[k]; memory(f) && f.Loc != e.Loc {
+						next = EventRef{T: int32(t), I: int32(k)}
+						break
+					}
+				}
+				for k := i - 1; k >= 0; k-- {
+					if f := &evs[k]; memory(f) && f.Loc != e.Loc {
+						prev = EventRef{T: int32(t), I: int32(k)}
+						break
+					}
+				}
 				x.evs = append(x.evs, EventRef{T: int32(t), I: int32(i)})
+				x.next, x.prev = append(x.next, next), append(x.prev, prev)
 			}
 		}
 	}
-	n := len(x.evs)
-	x.edge = append(x.edge[:0], make([]bool, n*n)...)
 	before := func(a, b EventRef) bool { // a hb b
 		if a.T == b.T {
 			return a.I < b.I
 		}
 		return hb.Clock(b).view()[a.T] > a.I
 	}
-	memory := func(e *Event) bool { return e.Kind == KRead || e.Kind == KWrite || e.Kind == KFence }
-	for j, a := range x.evs {
-		ea := g.Ev(a)
-		// c: the first event after a in its thread on another location
-		// (or none): po|≠loc; hb; po|≠loc from a holds when it happens
-		// before some d of the same kind before b.
-		c, hasC := a, false
-		for i := a.I + 1; i < int32(len(g.Threads[a.T])); i++ {
-			if f := &g.Threads[a.T][i]; memory(f) && f.Loc != ea.Loc { // a fence has no location
-				c, hasC = EventRef{T: a.T, I: i}, true
-				break
-			}
+	edge := func(j, k int) bool {
+		a, b := x.evs[j], x.evs[k]
+		ea, eb := g.Ev(a), g.Ev(b)
+		same := ea.Loc == eb.Loc
+		return a.T == b.T && a.I < b.I || // po
+			same && before(a, b) || // hb|loc
+			same && eb.Kind == KWrite && g.place(ea, a) < g.place(eb, b) || // co, or fr from a read
+			x.next[j] != none && x.prev[k] != none && before(x.next[j], x.prev[k]) // po|≠loc; hb; po|≠loc
+	}
+	for _, e := range from {
+		start := slices.Index(x.evs, e)
+		if start < 0 {
+			continue // not a seq_cst access: on no psc edge
 		}
-		pa := g.place(ea, a)
-		for k, b := range x.evs {
-			if a == b {
-				continue
-			}
-			eb := g.Ev(b)
-			same := ea.Loc == eb.Loc
-			edge := a.T == b.T && a.I < b.I || // po
-				same && before(a, b) || // hb|loc
-				same && eb.Kind == KWrite && pa < g.place(eb, b) // co, or fr from a read
-			if !edge && hasC {
-				for i := b.I - 1; i >= 0; i-- {
-					if f := &g.Threads[b.T][i]; memory(f) && f.Loc != eb.Loc {
-						edge = before(c, EventRef{T: b.T, I: i})
-						break
-					}
+		x.seen = append(x.seen[:0], make([]bool, len(x.evs))...)
+		x.seen[start] = true
+		x.stack = append(x.stack[:0], start)
+		for len(x.stack) > 0 {
+			j := x.stack[len(x.stack)-1]
+			x.stack = x.stack[:len(x.stack)-1]
+			for k := range x.evs {
+				if k == j || !edge(j, k) {
+					continue
+				}
+				if k == start {
+					return false
+				}
+				if !x.seen[k] {
+					x.seen[k] = true
+					x.stack = append(x.stack, k)
 				}
 			}
-			x.edge[j*n+k] = edge
-		}
-	}
-	x.state = append(x.state[:0], make([]uint8, n)...)
-	var cyclic func(j int) bool
-	cyclic = func(j int) bool {
-		x.state[j] = 1
-		for k := range n {
-			if x.edge[j*n+k] && (x.state[k] == 1 || x.state[k] == 0 && cyclic(k)) {
-				return true
-			}
-		}
-		x.state[j] = 2
-		return false
-	}
-	for j := range n {
-		if x.state[j] == 0 && cyclic(j) {
-			return false
 		}
 	}
 	return true
