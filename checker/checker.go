@@ -20,8 +20,6 @@ package checker
 import (
 	"fmt"
 
-	"github.com/anishathalye/porcupine"
-
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/checker/internal/states"
@@ -142,9 +140,11 @@ func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error
 // InternalError is a bug of ordercheck, not of its input: please report it.
 type InternalError = engine.InternalError
 
-// History returns the operations of an execution, for porcupine: each
-// operation marked in the program (call and return markers) with its
-// thread as client, its name as input and its result as output, timed by
-// the positions of its call and return in the execution's presentation
-// order. Operations that never returned are left out.
-func History(e *Execution) []porcupine.Operation { return engine.History(e.Graph) }
+// History returns the history of an execution's operations, ordered by
+// its model's happens-before (model.History).
+func History(e *Execution) *model.History {
+	if e.History == nil {
+		return e.Model.HistoryOf(e.Graph, nil)
+	}
+	return e.History
+}

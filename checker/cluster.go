@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/anishathalye/porcupine"
-
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/states"
 	"github.com/ordercheck/ordercheck/model"
@@ -46,7 +44,7 @@ func describe(m *model.Model, names []string, opt Options) ([]byte, error) {
 // read decodes a job a coordinator described, and returns its model, its
 // properties (linearizability against spec) and its options, bound to
 // ctx and to what is left of the timeout.
-func read(ctx context.Context, job []byte, spec *porcupine.Model) (*model.Model, []Property, Options, error) {
+func read(ctx context.Context, job []byte, spec model.Spec) (*model.Model, []Property, Options, error) {
 	var j searchJob
 	if err := json.Unmarshal(job, &j); err != nil {
 		return nil, nil, Options{}, fmt.Errorf("not a search job: %w", err)
@@ -84,7 +82,7 @@ func distributable(props []Property) ([]string, bool) {
 // specification linearizability is judged against, and ctx stops the
 // worker. The program must be the coordinator's, compiled from the same
 // protocol, variant and parameters.
-func Serve(ctx context.Context, p *model.Program, spec *porcupine.Model, job []byte, whole bool, sh Share) error {
+func Serve(ctx context.Context, p *model.Program, spec model.Spec, job []byte, whole bool, sh Share) error {
 	m, props, opt, err := read(ctx, job, spec)
 	if err != nil {
 		return err
@@ -97,7 +95,7 @@ func Serve(ctx context.Context, p *model.Program, spec *porcupine.Model, job []b
 // statesConfig returns the state search's configuration for a check of
 // props under m; with a cluster, the job that describes it to workers.
 // A property the workers could not rebuild keeps the search here.
-func statesConfig(m *model.Model, props []Property, opt Options, spec *porcupine.Model) (states.Config, error) {
+func statesConfig(m *model.Model, props []Property, opt Options, spec model.Spec) (states.Config, error) {
 	cfg := states.Config{Options: opt, Spec: spec, Judge: judgeWith(props)}
 	if opt.Cluster == nil {
 		return cfg, nil
@@ -195,7 +193,7 @@ func (rep *Report) add(o *Report) {
 // ServeSubtree explores the subtree path names of a graph search (one a
 // check with Options.Cluster split), which job describes, and returns what
 // it found, encoded for the coordinator; spec and ctx as for Serve.
-func ServeSubtree(ctx context.Context, p *model.Program, spec *porcupine.Model, job []byte, path []int32) ([]byte, error) {
+func ServeSubtree(ctx context.Context, p *model.Program, spec model.Spec, job []byte, path []int32) ([]byte, error) {
 	m, props, opt, err := read(ctx, job, spec)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/anishathalye/porcupine"
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -23,7 +22,7 @@ import (
 // partition over from the candidates stored.
 type memCluster struct {
 	p     *model.Program
-	spec  *porcupine.Model
+	spec  model.Spec
 	parts int
 	kill  *killAt
 	// searches counts the searches begun, subtrees the subtrees sent;
@@ -220,7 +219,7 @@ func sameReports(t interface{ Fatalf(string, ...any) }, what string, a, b *check
 
 // drawProtocol draws a protocol-sized program, with copied threads and,
 // sometimes, operations and a specification to check them against.
-func drawProtocol(t *rapid.T) (*model.Program, *porcupine.Model) {
+func drawProtocol(t *rapid.T) (*model.Program, model.Spec) {
 	p := withTwins(t, genProgram(t, protocolSized))
 	if !rapid.Bool().Draw(t, "operations") {
 		return p, nil
@@ -304,7 +303,7 @@ func TestPartitionedCatalogue(t *testing.T) {
 			}
 			takeovers := 0
 			for _, kill := range []*killAt{nil, {0, 0}, {1, 3}, {2, 9}, {1, 17}} {
-				mc := &memCluster{p: in.Prog, spec: pr.Spec, parts: 3, kill: kill}
+				mc := &memCluster{p: in.Prog, spec: pr.SeqSpec(), parts: 3, kill: kill}
 				got, err := in.Check(m, checker.Options{Cluster: mc})
 				if err != nil {
 					t.Fatal(err)
@@ -377,7 +376,7 @@ func TestClusterTimeout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mc := &memCluster{p: in.Prog, spec: pr.Spec, parts: 2}
+			mc := &memCluster{p: in.Prog, spec: pr.SeqSpec(), parts: 2}
 			start := time.Now()
 			rep, err := in.Check(mustModel(t, c.model), checker.Options{Cluster: mc, Timeout: 300 * time.Millisecond})
 			if err != nil {
@@ -433,7 +432,7 @@ func TestSplitGraphsInterrupted(t *testing.T) {
 	}
 	m := mustModel(t, "rc11-consume")
 	ctx, cancel := context.WithCancel(context.Background())
-	mc := &memCluster{p: in.Prog, spec: pr.Spec, cancel: cancel}
+	mc := &memCluster{p: in.Prog, spec: pr.SeqSpec(), cancel: cancel}
 	rep, err := in.Check(m, checker.Options{Cluster: mc, Context: ctx})
 	if err != nil {
 		t.Fatal(err)

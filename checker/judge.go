@@ -1,13 +1,10 @@
 package checker
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/graphs"
@@ -68,17 +65,19 @@ var Deadlock Property = deadlock{}
 func Assertion(name string) Property { return assertion(name) }
 
 // Linearizability returns the property that every execution's history of
-// operations (its call and return markers, with their results, timed by
-// the execution) linearizes to the sequential specification spec. With a
-// nil spec it checks nothing, and its verdict is unknown.
-func Linearizability(spec *porcupine.Model) Property {
-	return &linearizability{spec: spec, memo: map[string]string{}}
+// operations linearizes to the sequential specification spec
+// (model.Linearize): some order of the operations that extends
+// happens-before gives each its results and promises no synchronisation
+// the execution lacks. With a nil spec it checks nothing, and its verdict
+// is unknown.
+func Linearizability(spec model.Spec) Property {
+	return &linearizability{spec: spec, memo: map[string]*Violation{}}
 }
 
 // Properties returns the properties called names: the built-in data-race,
 // deadlock and linearizability (against spec, which may be nil), and, for
 // every other name, the assertions and final checks that carry it.
-func Properties(spec *porcupine.Model, names ...string) []Property {
+func Properties(spec model.Spec, names ...string) []Property {
 	out := make([]Property, len(names))
 	for i, n := range names {
 		switch n {
@@ -232,57 +231,36 @@ func finished(threads []model.ThreadState) bool {
 }
 
 type linearizability struct {
-	spec *porcupine.Model
+	spec model.Spec
 	mu   sync.Mutex
-	memo map[string]string // histories judged: why they do not linearize, or ""
+	memo map[string]*Violation // histories judged (History.Key): how they violate, or nil
 }
 
 func (l *linearizability) Name() string { return PropLinearizability }
 
 func (l *linearizability) Judge(o *Outcome) (bool, *Violation) {
-	if l.spec == nil || !o.End && o.History == nil {
+	switch {
+	case l.spec == nil || !o.End && o.History == nil:
 		return false, nil
+	case o.History == nil:
+		return true, nil // operations judged one at a time, each when it returned
 	}
-	if why := l.linearize(o.Prog, o.History); why != "" {
-		return true, &Violation{Prop: PropLinearizability, Msg: why}
-	}
-	return true, nil
-}
-
-// linearize checks a history of p's operations against the
-// specification; it returns why it does not linearize, or "".
-func (l *linearizability) linearize(p *model.Program, h []porcupine.Operation) string {
-	if len(h) == 0 {
-		return ""
-	}
-	var key []byte
-	for _, op := range h {
-		key = binary.AppendVarint(key, int64(op.ClientId))
-		key = fmt.Appendf(key, "%v\x00%v\x00", op.Input, op.Output)
-		key = binary.AppendVarint(key, op.Call)
-		key = binary.AppendVarint(key, op.Return)
-	}
+	key := o.History.Key()
 	l.mu.Lock()
-	why, ok := l.memo[string(key)]
+	v, ok := l.memo[key]
 	l.mu.Unlock()
-	if ok {
-		return why
+	if !ok {
+		v = linViolation(o.Prog, l.spec, o.History)
+		l.mu.Lock()
+		l.memo[key] = v
+		l.mu.Unlock()
 	}
-	if !porcupine.CheckOperations(*l.spec, h) {
-		var ops []string
-		for _, op := range h {
-			desc := fmt.Sprintf("%v -> %v", op.Input, op.Output)
-			if l.spec.DescribeOperation != nil {
-				desc = l.spec.DescribeOperation(op.Input, op.Output)
-			}
-			ops = append(ops, fmt.Sprintf("%s: %s", p.Threads[op.ClientId].Name, desc))
-		}
-		why = fmt.Sprintf("no sequential order of %v matches the specification", ops)
+	if v == nil {
+		return true, nil
 	}
-	l.mu.Lock()
-	l.memo[string(key)] = why
-	l.mu.Unlock()
-	return why
+	c := *v
+	c.History, c.Anchors = o.History, linAnchors(o.History, c.Lin)
+	return true, &c
 }
 
 // judgeWith returns the judge of props.
@@ -306,16 +284,15 @@ func judgeWith(props []Property) engine.Judge {
 // one per property.
 func Judge(e *Execution, props []Property) []Violation {
 	_, spec := needs(props)
-	var h []porcupine.Operation
-	if spec != nil {
-		h = engine.History(e.Graph)
+	if spec != nil && e.History == nil {
+		e.History = e.Model.HistoryOf(e.Graph, nil)
 	}
-	return judgeWith(props)(e.Outcome(h), func(string) {})
+	return judgeWith(props)(e.Outcome(), func(string) {})
 }
 
 // needs says what the engines must record for props: data races, and the
 // histories of operations for a specification.
-func needs(props []Property) (races bool, spec *porcupine.Model) {
+func needs(props []Property) (races bool, spec model.Spec) {
 	for _, p := range props {
 		switch p := p.(type) {
 		case dataRace:
@@ -500,7 +477,7 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 		return nil, err
 	}
 	rep := newReport(m, eng, props)
-	var spec *porcupine.Model
+	var spec model.Spec
 	opt.Races, spec = needs(props)
 	if eng == EngineStates {
 		cfg, err := statesConfig(m, props, opt, spec)
@@ -596,17 +573,14 @@ func judgeGraphs(p *model.Program, m *model.Model, props []Property, opt Options
 	for i, pr := range rep.Props {
 		index[pr.Name] = i
 	}
-	var spec *porcupine.Model
+	var spec model.Spec
 	opt.Races, spec = needs(props)
+	opt.Histories = spec != nil
 	judge := judgeWith(props)
 	var mu sync.Mutex // the explorer's workers report executions concurrently
 	visit := func(e *Execution) {
-		var h []porcupine.Operation
-		if spec != nil {
-			h = engine.History(e.Graph)
-		}
 		var checked []string
-		violations := judge(e.Outcome(h), func(name string) { checked = append(checked, name) })
+		violations := judge(e.Outcome(), func(name string) { checked = append(checked, name) })
 		mu.Lock()
 		defer mu.Unlock()
 		for _, name := range checked {

@@ -80,10 +80,8 @@ func (p *Protocol) CheckHistory(h *protocols.HistoryFile, source string, timeout
 	if h.Protocol != p.Name {
 		return nil, fmt.Errorf("%s records protocol %s, not %s", source, h.Protocol, p.Name)
 	}
-	if p.Protocol.Spec != nil {
-		if err := h.Validate(p.Protocol.Spec); err != nil {
-			return nil, err
-		}
+	if err := h.Validate(p.Spec); err != nil {
+		return nil, err
 	}
 	l := p.check(h.History(), timeout)
 	l.Source = source
@@ -91,7 +89,7 @@ func (p *Protocol) CheckHistory(h *protocols.HistoryFile, source string, timeout
 }
 
 func (p *Protocol) check(h []porcupine.Operation, timeout time.Duration) *Linearization {
-	res, info := porcupine.CheckOperationsVerbose(*p.Spec, h, timeout)
+	res, info := porcupine.CheckOperationsVerbose(*p.Spec.Model(), h, timeout)
 	return &Linearization{History: h, Result: res, Info: info}
 }
 

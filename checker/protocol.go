@@ -4,8 +4,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/anishathalye/porcupine"
-
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/lang"
@@ -21,9 +19,6 @@ type Protocol struct {
 	Path string
 	// Source is the protocol file's text.
 	Source string
-	// Spec is the sequential specification the linearizability property
-	// checks histories against; nil when there is none.
-	Spec *porcupine.Model
 	// Impl is the protocol's Go implementation; nil when there is none.
 	Impl *protocols.Implementation
 }
@@ -47,7 +42,7 @@ func Load(name string) (*Protocol, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Protocol{Protocol: pr, Source: e.Source, Spec: e.Spec, Impl: e.Impl}, nil
+	return &Protocol{Protocol: pr, Source: e.Source, Impl: e.Impl}, nil
 }
 
 // Parse reads a protocol from the text of a protocol file (file names it
@@ -63,12 +58,10 @@ func Parse(file, src string) (*Protocol, error) {
 	}
 	p := &Protocol{Protocol: pr, Path: file, Source: src}
 	if e, err := protocols.Lookup(pr.Name); err == nil && e.Source == src {
-		p.Spec, p.Impl = e.Spec, e.Impl
-	} else if pr.Spec != nil {
-		p.Spec = pr.Spec.Model()
+		p.Impl = e.Impl
 	}
 	for _, prop := range pr.Props {
-		if prop.Name == PropLinearizability && p.Spec == nil {
+		if prop.Name == PropLinearizability && pr.Spec == nil {
 			return nil, &syntax.Error{Pos: prop.Pos, Msg: "property linearizability needs the sequential specification histories are checked against: add a spec section (docs/protocol-language.md, \"Sequential specifications\")"}
 		}
 	}
@@ -95,7 +88,17 @@ func (p *Protocol) PropNames() []string {
 
 // Properties returns the protocol's properties, linearizability against
 // its specification.
-func (p *Protocol) Properties() []Property { return Properties(p.Spec, p.PropNames()...) }
+func (p *Protocol) Properties() []Property { return Properties(p.SeqSpec(), p.PropNames()...) }
+
+// SeqSpec returns the sequential specification of the protocol's spec
+// section, which linearizability checks histories against, or nil when it
+// has none.
+func (p *Protocol) SeqSpec() model.Spec {
+	if p.Spec == nil {
+		return nil
+	}
+	return p.Spec
+}
 
 // Instance is one variant of a protocol with its parameters bound,
 // compiled to a program.

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/anishathalye/porcupine"
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -274,193 +273,19 @@ thread child spawned {
 	}
 }
 
-// withOperations makes each of p's threads one operation, named get or
-// put, that returns one of its registers (or 0), sometimes after an
-// operation with no step that returns a constant at once: histories for
-// the linearizability property.
-func withOperations(t *rapid.T, p *model.Program) *model.Program {
-	for ti := range p.Threads {
-		th := &p.Threads[ti]
-		name := rapid.SampledFrom([]string{"get", "put"}).Draw(t, "op")
-		ret := model.Const(0)
-		if len(th.Regs) > 0 {
-			ret = model.RegExpr(model.Reg(rapid.IntRange(0, len(th.Regs)-1).Draw(t, "result")))
-		}
-		var code []model.Instr
-		if rapid.Bool().Draw(t, "empty operation first") {
-			// An operation with no visible step: it returns at once.
-			code = append(code, model.Instr{Op: model.OpCall, Msg: "get", Dst: model.NoReg, Dst2: model.NoReg},
-				model.Instr{Op: model.OpRet, Msg: "get", Val: model.Const(int64(rapid.IntRange(0, 2).Draw(t, "at once"))), Dst: model.NoReg, Dst2: model.NoReg})
-		}
-		shift := len(code) + 1
-		code = append(code, model.Instr{Op: model.OpCall, Msg: name, Dst: model.NoReg, Dst2: model.NoReg})
-		for _, in := range th.Code {
-			if in.Op == model.OpBranch {
-				in.Target += shift
-			}
-			code = append(code, in)
-		}
-		th.Code = append(code, model.Instr{Op: model.OpRet, Msg: name, Val: ret, Dst: model.NoReg, Dst2: model.NoReg})
-	}
-	return p
-}
-
-// drawSpec draws a sequential specification of get and put: either one
-// without state, which rejects one result of each, or a counter of puts
-// that no get may exceed.
-func drawSpec(t *rapid.T) (spec *porcupine.Model, stateless bool) {
-	if rapid.Bool().Draw(t, "stateless") {
-		bad := map[string]int64{
-			"get": rapid.Int64Range(0, 2).Draw(t, "bad get"),
-			"put": rapid.Int64Range(0, 2).Draw(t, "bad put"),
-		}
-		return &porcupine.Model{
-			Init: func() interface{} { return "ready" },
-			Step: func(s, in, out interface{}) (bool, interface{}) { return out.(int64) != bad[in.(string)], s },
-		}, true
-	}
-	return &porcupine.Model{
-		Init: func() interface{} { return int64(0) },
-		Step: func(s, in, out interface{}) (bool, interface{}) {
-			puts := s.(int64)
-			if in.(string) == "put" {
-				return true, puts + 1
-			}
-			return out.(int64) <= puts, s
-		},
-	}, false
-}
-
-// TestOperationsOneAtATime checks the state explorer's two ways of
-// checking linearizability against each other on random programs whose
-// threads are operations: judging each operation alone (for specifications
-// whose operations leave their state as it was) and whole histories. They
-// must agree on every property; for a specification with state the first
-// must give way to the second, with the same counts, once a put (which
-// changes the state) returns, as every put without an await does in these
-// programs (an await may block it for good). Without state, the
-// graph explorer's verdict (one real-time order per execution) must agree
-// too, since the order of operations cannot matter.
-func TestOperationsOneAtATime(t *testing.T) {
-	for _, m := range machines() {
-		t.Run(m.Name, func(t *testing.T) {
-			rapid.Check(t, func(t *rapid.T) {
-				p := withTwins(t, withOperations(t, genProgram(t, protocolSized)))
-				explorable(p, m)
-				spec, stateless := drawSpec(t)
-				props := checker.Properties(spec, checker.PropLinearizability, checker.PropDataRace, checker.PropDeadlock)
-				opt := checker.Options{Engine: checker.EngineStates, MaxGraphs: 5000}
-				byOps, err := checker.Check(p, m, props, opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !byOps.Stats.Exhaustive() {
-					t.Skip("exploration exceeds the budget")
-				}
-				whole, err := checker.Check(p, m, props, withWholeHistories(opt))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !whole.Stats.Exhaustive() {
-					t.Skip("whole histories exceed the budget")
-				}
-				reports := map[string]*checker.Report{"whole histories": whole}
-				if stateless {
-					graphs, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR, MaxGraphs: 5000})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if graphs.Stats.Exhaustive() {
-						reports["graphs"] = graphs
-					}
-				} else if puts(p) && (byOps.Stats.States != whole.Stats.States || byOps.Stats.Executions != whole.Stats.Executions) {
-					t.Fatalf("with state: %d states, %d finals by operations, %d and %d by whole histories",
-						byOps.Stats.States, byOps.Stats.Executions, whole.Stats.States, whole.Stats.Executions)
-				}
-				for by, want := range reports {
-					for i, w := range want.Props {
-						got := byOps.Props[i]
-						if got.Status != w.Status {
-							t.Fatalf("%s: one at a time %s, by %s %s (%s%s) in\n%s", w.Name, got.Status, by, w.Status, got.Message, w.Message, p)
-						}
-						if got.Status == checker.Violated && got.Witness == nil {
-							t.Fatalf("%s: no witness", w.Name)
-						}
-					}
-				}
-			})
-		})
-	}
-}
-
-// puts reports whether some thread of p has a put operation that surely
-// returns: one without an await, which might wait forever.
-func puts(p *model.Program) bool {
-	return slices.ContainsFunc(p.Threads, func(th model.Thread) bool {
-		return slices.ContainsFunc(th.Code, func(in model.Instr) bool { return in.Msg == "put" }) &&
-			!slices.ContainsFunc(th.Code, func(in model.Instr) bool { return in.Await })
-	})
-}
-
-// TestOperationsEdges checks judging operations one at a time where it
-// must defer to porcupine's reading of a history: operations a Partition
-// leaves out, an outer operation around an inner one (a return pairs with
-// its thread's last open call), and a bounded search that stops before the
-// operation that shows the specification has state.
+// TestOperationsEdges checks the state explorer's judging of operations
+// one at a time where it must give way to whole histories: a bounded
+// search that stops before the operation that shows the specification
+// has state.
 func TestOperationsEdges(t *testing.T) {
-	stateless := func(ok func(in, out interface{}) bool) *porcupine.Model {
-		return &porcupine.Model{
-			Init: func() interface{} { return 0 },
-			Step: func(s, in, out interface{}) (bool, interface{}) { return ok(in, out), s },
-		}
-	}
-	partitioned := stateless(func(in, _ interface{}) bool { return in == "get" })
-	partitioned.Partition = func(h []porcupine.Operation) [][]porcupine.Operation {
-		var gets []porcupine.Operation
-		for _, op := range h {
-			if op.Input == "get" {
-				gets = append(gets, op)
-			}
-		}
-		return [][]porcupine.Operation{gets}
-	}
-	counter := &porcupine.Model{
-		Init: func() interface{} { return int64(0) },
-		Step: func(s, _, _ interface{}) (bool, interface{}) { return true, s.(int64) + 1 },
-	}
 	for _, tc := range []struct {
 		name, src string
-		spec      *porcupine.Model
 		bounds    []int64 // MaxGraphs of bounded runs, which must end cleanly
 	}{
-		{"partition", `
-shared x = 0
-thread a {
-  op get {
-    r = load(x, rlx)
-    return r
-  }
-}
-thread b {
-  op noise {
-    store(x, 0, rlx)
-    return 7
-  }
-}`, partitioned, nil},
-		{"nested", `
-shared x = 0
-thread a {
-  op outer {
-    op inner {
-      r = load(x, rlx)
-      return 1
-    }
-    return 0
-  }
-}`, stateless(func(in, out interface{}) bool { return in != "outer" || out != int64(0) }), nil},
 		{"bounded", `
 shared x = 0
 property early "fails first"
+property linearizability
 thread a {
   assert early: 0 == 1, "fails"
 }
@@ -470,14 +295,25 @@ thread b {
   op put {
     return 1
   }
-}`, counter, []int64{1, 2, 3}},
+}
+spec {
+  state puts = 0
+  op put { puts = puts + 1 }
+}`, []int64{1, 2, 3}},
 	} {
 		for _, m := range machines() {
 			t.Run(tc.name+"/"+m.Name, func(t *testing.T) {
-				p, own := compileProtocol(t, tc.name, tc.src)
-				props := checker.Properties(tc.spec, append([]string{checker.PropLinearizability}, own...)...)
+				pr, err := checker.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				inst, err := pr.Instance("", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				props := pr.Properties()
 				opt := checker.Options{Engine: checker.EngineStates}
-				got, err := checker.Check(p, m, props, opt)
+				got, err := checker.Check(inst.Prog, m, props, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -485,7 +321,7 @@ thread b {
 					"whole histories": withWholeHistories(opt),
 					"graphs":          {Engine: checker.EngineDPOR},
 				} {
-					want, err := checker.Check(p, m, props, o)
+					want, err := checker.Check(inst.Prog, m, props, o)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -497,7 +333,7 @@ thread b {
 				}
 				for _, bound := range tc.bounds {
 					opt.MaxGraphs = bound
-					rep, err := checker.Check(p, m, props, opt)
+					rep, err := checker.Check(inst.Prog, m, props, opt)
 					if err != nil {
 						t.Fatalf("MaxGraphs %d: %v", bound, err)
 					}

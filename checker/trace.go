@@ -51,7 +51,10 @@ type TraceEvent struct {
 	Value    int64     `json:"value"`
 	Rf       *[2]int32 `json:"rf,omitempty"` // absent: the initial value
 	Spurious bool      `json:"spurious,omitempty"`
-	Pos      string    `json:"pos"`
+	// Vals are an operation marker's values: a call's arguments, a
+	// return's results, when it has more than Value says.
+	Vals []int64 `json:"vals,omitempty"`
+	Pos  string  `json:"pos"`
 }
 
 // Trace records w, a witness of the instance.
@@ -74,6 +77,9 @@ func NewTrace(w *Witness) *Trace {
 		for i := range evs {
 			e := &evs[i]
 			te := TraceEvent{Kind: e.Kind.String(), Value: e.Val, Spurious: e.Spurious, Pos: p.Threads[ti].Code[e.Instr].Pos.String()}
+			if vs := e.Vals(); e.Kind == model.KCall && len(vs) > 0 || len(vs) > 1 {
+				te.Vals = vs
+			}
 			if e.Kind == model.KRead || e.Kind == model.KWrite {
 				te.Loc = p.Locs[e.Loc].Name
 			}
@@ -318,6 +324,9 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 		if (rec.Kind == "R" || rec.Kind == "W" || rec.Kind == "C") && rec.Value != e.Val {
 			return model.Event{}, fmt.Errorf("the %s has the value %s, %s was recorded", map[string]string{"R": "read", "W": "write", "C": "choice"}[rec.Kind], p.FormatValue(e.Val), p.FormatValue(rec.Value))
 		}
+		if rec.Vals != nil && !slices.Equal(rec.Vals, e.Vals()) {
+			return model.Event{}, fmt.Errorf("the operation's values are %v, %v was recorded", e.Vals(), rec.Vals)
+		}
 		return e, nil
 	}
 	switch {
@@ -408,7 +417,7 @@ func Replay(t *Trace) (*Replayed, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, reason, err := t.Judge(g, m, Properties(pr.Spec, t.Property))
+	w, reason, err := t.Judge(g, m, Properties(pr.SeqSpec(), t.Property))
 	if err != nil {
 		return nil, err
 	}

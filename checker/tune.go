@@ -611,7 +611,7 @@ func (s *tuneSearch) refuted(a []int) bool {
 		return false
 	}
 	p := WithOrderings(s.prog, s.t.Sites, s.ords(a))
-	judges := Properties(s.in.Protocol.Spec, s.t.Props...)
+	judges := Properties(s.in.Protocol.SeqSpec(), s.t.Props...)
 	for k := len(s.witnesses) - 1; k >= 0; k-- {
 		w := s.witnesses[k]
 		g, err := w.trace.Rebuild(p)
@@ -781,7 +781,7 @@ func (s *tuneSearch) check(ords []model.Ordering, props []string) (bool, *Weaken
 // keep, until it returns false.
 func (s *tuneSearch) explore(ords []model.Ordering, props []string, broken func(*model.Model, *Report, PropResult) bool) error {
 	p := WithOrderings(s.prog, s.t.Sites, ords)
-	judges := Properties(s.in.Protocol.Spec, props...)
+	judges := Properties(s.in.Protocol.SeqSpec(), props...)
 	races := raceMemo{}
 	for _, m := range s.t.Models {
 		s.t.Checks++

@@ -286,17 +286,8 @@ var raceScratches = sync.Pool{New: func() any { return new(raceScratch) }}
 // without clocks, a program that spawns threads, or the consume model on a
 // graph with consume events).
 func (m *Model) ClockRaces(g *Graph, hb Clocks) (races [][2]EventRef, ok bool) {
-	if !m.Clocks || g.Prog.Spawns() {
-		return nil, false // spawned threads: see c11Fast
-	}
-	if m.Consume {
-		for _, evs := range g.Threads {
-			for i := range evs {
-				if evs[i].Ord == Con {
-					return nil, false
-				}
-			}
-		}
+	if !m.clocksAreHB(g) {
+		return nil, false
 	}
 	// The accesses by location, each list in thread order: a race pairs an
 	// access with a later one of its list, of a later thread.
@@ -340,4 +331,23 @@ func (m *Model) ClockRaces(g *Graph, hb Clocks) (races [][2]EventRef, ok bool) {
 		}
 	}
 	return races, true
+}
+
+// clocksAreHB reports whether the clocks of g's events (NewClock) are m's
+// happens-before: m has clocks, the program spawns no thread (see
+// c11Fast), and under the consume model g has no consume event.
+func (m *Model) clocksAreHB(g *Graph) bool {
+	if !m.Clocks || g.Prog.Spawns() {
+		return false
+	}
+	if m.Consume {
+		for _, evs := range g.Threads {
+			for i := range evs {
+				if evs[i].Ord == Con {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

@@ -135,25 +135,43 @@ type Event struct {
 	deps *deps
 }
 
-// deps are an event's dependencies (Event.Addr, Data, Ctrl).
-type deps struct{ addr, data, ctrl DepSet }
+// deps are an event's dependencies (Event.Addr, Data, Ctrl) and, for an
+// operation marker, its values (Event.Vals).
+type deps struct {
+	addr, data, ctrl DepSet
+	vals             []int64
+}
 
 // newDeps returns the dependencies given, nil when there are none.
 func newDeps(addr, data, ctrl DepSet) *deps {
 	if len(addr) == 0 && len(data) == 0 && len(ctrl) == 0 {
 		return nil
 	}
-	return &deps{addr, data, ctrl}
+	return &deps{addr: addr, data: data, ctrl: ctrl}
+}
+
+// withVals returns d with the values vals.
+func (d *deps) withVals(vals []int64) *deps {
+	if len(vals) == 0 {
+		return d
+	}
+	n := &deps{vals: vals}
+	if d != nil {
+		n.addr, n.data, n.ctrl = d.addr, d.data, d.ctrl
+	}
+	return n
 }
 
 // MarshalJSON encodes e with its dependencies as the fields Addr, Data and
-// Ctrl, for a process that renders a witness.
+// Ctrl, and a marker's values as Vals, for a process that renders a
+// witness.
 func (e Event) MarshalJSON() ([]byte, error) {
 	type plain Event
 	return json.Marshal(struct {
 		plain
 		Addr, Data, Ctrl DepSet
-	}{plain(e), e.Addr(), e.Data(), e.Ctrl()})
+		Vals             []int64 `json:",omitempty"`
+	}{plain(e), e.Addr(), e.Data(), e.Ctrl(), e.Vals()})
 }
 
 // UnmarshalJSON decodes what MarshalJSON encodes.
@@ -162,13 +180,23 @@ func (e *Event) UnmarshalJSON(data []byte) error {
 	var w struct {
 		plain
 		Addr, Data, Ctrl DepSet
+		Vals             []int64
 	}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
 	*e = Event(w.plain)
-	e.deps = newDeps(w.Addr, w.Data, w.Ctrl)
+	e.deps = newDeps(w.Addr, w.Data, w.Ctrl).withVals(w.Vals)
 	return nil
+}
+
+// Vals returns an operation marker's values: a call's arguments, a
+// return's results (the first is also Val).
+func (e *Event) Vals() []int64 {
+	if e.deps == nil {
+		return nil
+	}
+	return e.deps.vals
 }
 
 // Addr returns the reads of the event's thread (by index) that its

@@ -37,7 +37,7 @@ const (
 	ActFail              // assertion failure
 	ActSpawn             // start another thread
 	ActCall              // an operation begins
-	ActRet               // an operation returns Val
+	ActRet               // an operation returns Vals (Val: the first)
 )
 
 // Action is the next thing a thread does that the explorer must see.
@@ -52,10 +52,13 @@ type Action struct {
 	Weak     bool
 	N        int // ActChoose
 	Msg      string
-	Instr    int
-	Addr     DepSet
-	Data     DepSet
-	Ctrl     DepSet
+	// Vals are an operation marker's values: a call's arguments, a
+	// return's results.
+	Vals  []int64
+	Instr int
+	Addr  DepSet
+	Data  DepSet
+	Ctrl  DepSet
 	// Pending marks an RMW-like action whose read is already the thread's
 	// last event and whose write half comes next.
 	Pending bool
@@ -278,46 +281,60 @@ func eval(e *Expr, st *ThreadState) (int64, DepSet, error) {
 	if e.Op == LAnd || e.Op == LOr {
 		return b2i(y != 0), dy, nil
 	}
-	d := dx.Union(dy)
-	switch e.Op {
+	v, err := e.Op.Apply(x, y)
+	if err != nil {
+		return 0, nil, err
+	}
+	return v, dx.Union(dy), nil
+}
+
+// Apply applies o to x and y, with C's semantics on int64 (shifts by the
+// low six bits of y; && and || on values already evaluated); a division
+// by zero is an error.
+func (o BinOp) Apply(x, y int64) (int64, error) {
+	switch o {
 	case Add:
-		return x + y, d, nil
+		return x + y, nil
 	case Sub:
-		return x - y, d, nil
+		return x - y, nil
 	case Mul:
-		return x * y, d, nil
+		return x * y, nil
 	case Div, Mod:
 		if y == 0 {
-			return 0, nil, fmt.Errorf("division by zero")
+			return 0, fmt.Errorf("division by zero")
 		}
-		if e.Op == Div {
-			return x / y, d, nil
+		if o == Div {
+			return x / y, nil
 		}
-		return x % y, d, nil
+		return x % y, nil
 	case And:
-		return x & y, d, nil
+		return x & y, nil
 	case Or:
-		return x | y, d, nil
+		return x | y, nil
 	case Xor:
-		return x ^ y, d, nil
+		return x ^ y, nil
 	case Shl:
-		return x << uint64(y&63), d, nil
+		return x << uint64(y&63), nil
 	case Shr:
-		return x >> uint64(y&63), d, nil
+		return x >> uint64(y&63), nil
 	case Eq:
-		return b2i(x == y), d, nil
+		return b2i(x == y), nil
 	case Ne:
-		return b2i(x != y), d, nil
+		return b2i(x != y), nil
 	case Lt:
-		return b2i(x < y), d, nil
+		return b2i(x < y), nil
 	case Le:
-		return b2i(x <= y), d, nil
+		return b2i(x <= y), nil
 	case Gt:
-		return b2i(x > y), d, nil
+		return b2i(x > y), nil
 	case Ge:
-		return b2i(x >= y), d, nil
+		return b2i(x >= y), nil
+	case LAnd:
+		return b2i(x != 0 && y != 0), nil
+	case LOr:
+		return b2i(x != 0 || y != 0), nil
 	}
-	return 0, nil, fmt.Errorf("bad operator %v", e.Op)
+	return 0, fmt.Errorf("bad operator %v", o)
 }
 
 func b2i(b bool) int64 {
@@ -419,6 +436,16 @@ func (p *Program) step(t int, st *ThreadState) (Action, error) {
 			}
 			a.Val, a.Data = v, d
 		}
+		if len(in.Args) > 0 {
+			a.Vals = make([]int64, len(in.Args))
+			for k, x := range in.Args {
+				v, _, err := eval(x, st)
+				if err != nil {
+					return errAt(err)
+				}
+				a.Vals[k] = v
+			}
+		}
 		if in.Expected != nil {
 			v, d, err := eval(in.Expected, st)
 			if err != nil {
@@ -449,6 +476,9 @@ func (p *Program) step(t int, st *ThreadState) (Action, error) {
 			a.Kind, a.Msg = ActCall, in.Msg
 		case OpRet:
 			a.Kind, a.Msg = ActRet, in.Msg
+			if len(a.Vals) > 0 {
+				a.Val = a.Vals[0]
+			}
 		default:
 			return errAt(fmt.Errorf("unknown instruction %v", in.Op))
 		}
@@ -509,8 +539,10 @@ func (a *Action) SimpleEvent() Event {
 		e.Kind, e.Loc, e.Val = KSpawn, NoLoc, a.Val
 	case ActCall:
 		e.Kind, e.Loc = KCall, NoLoc
+		e.deps = e.deps.withVals(a.Vals)
 	case ActRet:
 		e.Kind, e.Loc, e.Val = KRet, NoLoc, a.Val
+		e.deps = e.deps.withVals(a.Vals)
 	default:
 		e.Kind, e.Val = KWrite, a.Val
 	}

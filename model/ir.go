@@ -201,8 +201,8 @@ const (
 	OpChoose           // Dst = a nondeterministic value in [0, N)
 	OpSpawn            // start thread N, which happens after everything before
 	OpBound            // the thread hit a loop bound: the execution is cut
-	OpCall             // an operation named Msg begins (a history marker)
-	OpRet              // the operation ends, returning Val
+	OpCall             // an operation named Msg begins, with arguments Args (a history marker)
+	OpRet              // the operation ends, returning Args
 )
 
 var opNames = [...]string{"load", "store", "rmw", "cas", "fence", "lock", "unlock", "assign", "branch", "jump", "assert", "assume", "choose", "spawn", "bound", "call", "ret"}
@@ -233,6 +233,8 @@ type Instr struct {
 	// branch on ARM (CSET), and the RISC-V model adds the dependency of
 	// its own LR/SC branch itself.
 	NoCtrl bool
+	// Args are an OpCall's arguments and an OpRet's results.
+	Args   []*Expr
 	N      int // OpChoose: number of choices
 	Target int // OpBranch, OpJump
 	Msg    string
@@ -549,9 +551,9 @@ func (in *Instr) Format(p *Program, t *Thread) string {
 	case OpBound:
 		return "loop bound reached"
 	case OpCall:
-		return "call " + in.Msg
+		return fmt.Sprintf("call %s(%s)", in.Msg, exprs(in.Args, e))
 	case OpRet:
-		return fmt.Sprintf("return %s from %s", e(in.Val), in.Msg)
+		return fmt.Sprintf("return %s from %s", exprs(in.Args, e), in.Msg)
 	}
 	return in.Op.String()
 }
@@ -565,4 +567,24 @@ func (p *Program) Spawns() bool {
 		}
 	}
 	return false
+}
+
+// exprs formats a list of expressions with f, separated by commas.
+func exprs(xs []*Expr, f func(*Expr) string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = f(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Reads appends to dst the expressions in reads: its address, values,
+// condition and a marker's values.
+func (in *Instr) Reads(dst []*Expr) []*Expr {
+	for _, e := range [...]*Expr{in.Addr, in.Val, in.Expected, in.Cond} {
+		if e != nil {
+			dst = append(dst, e)
+		}
+	}
+	return append(dst, in.Args...)
 }

@@ -108,6 +108,7 @@ type Future struct {
 	PlainR, PlainW uint64 // plain reads and writes
 	AtomR, AtomW   uint64 // atomic reads (of read-modify-writes too) and writes (a spawn: all)
 	AcqFence       bool   // an acquire fence
+	Marks          bool   // an operation's call or return marker
 }
 
 // Touches reports whether f may access location l.

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/anishathalye/porcupine"
 
@@ -26,14 +25,8 @@ type Entry struct {
 	Name string
 	// Source is the protocol file's text.
 	Source string
-	// Spec is the sequential specification its operations' histories must
-	// linearize to, from the protocol file's spec section (Lookup reads
-	// it); nil when it has none.
-	Spec *porcupine.Model
 	// Impl is its Go implementation; nil when it has none.
 	Impl *Implementation
-
-	specOnce sync.Once // Lookup reads Spec from the file once
 }
 
 // Implementation is a protocol's Go implementation.
@@ -67,14 +60,6 @@ func Names() []string {
 func Lookup(name string) (*Entry, error) {
 	for _, e := range catalogue {
 		if e.Name == name {
-			e.specOnce.Do(func() {
-				if e.Spec != nil {
-					return
-				}
-				if pr, err := e.Parse(); err == nil && pr.Spec != nil {
-					e.Spec = pr.Spec.Model()
-				}
-			})
 			return e, nil
 		}
 	}

@@ -49,12 +49,18 @@ var relStyle = map[string][]encoding.Attribute{
 	"rf": {{Key: "color", Value: "red"}, {Key: "fontcolor", Value: "red"}},
 	"co": {{Key: "color", Value: "blue"}, {Key: "fontcolor", Value: "blue"}, {Key: "style", Value: "dashed"}},
 	"sw": {{Key: "color", Value: "darkgreen"}, {Key: "fontcolor", Value: "darkgreen"}, {Key: "penwidth", Value: "2"}},
+	// between operations: happens-before from a return to a call, and
+	// the synchronisation a specification promises that is missing
+	"hb":      {{Key: "color", Value: "purple"}, {Key: "fontcolor", Value: "purple"}, {Key: "style", Value: "bold"}},
+	"missing": {{Key: "color", Value: "red"}, {Key: "fontcolor", Value: "red"}, {Key: "style", Value: "dashed"}, {Key: "penwidth", Value: "2"}},
 }
 
 // DOT draws a witness's causal cone as a Graphviz graph: events in one
-// cluster per thread, with po, rf, co and sw edges; the events that show
-// the violation (the racing pair, the failed assertion, the stale read)
-// are highlighted.
+// cluster per thread, with po, rf, co and sw edges, and for a history
+// that does not linearize the happens-before between its operations (hb)
+// and the synchronisation missing (missing); the events that show the
+// violation (the racing pair, the failed assertion, the stale read) are
+// highlighted.
 func DOT(w *checker.Witness) ([]byte, error) {
 	g := w.Graph
 	p := g.Prog
@@ -137,6 +143,14 @@ func DOT(w *checker.Witness) ([]byte, error) {
 			edge(a, b, "sw")
 		}
 	})
+	before, missing := linEdges(w)
+	for rel, es := range map[string][][2]model.EventRef{"hb": before, "missing": missing} {
+		for _, e := range es {
+			if keep[e[0]] && keep[e[1]] {
+				edge(e[0], e[1], rel)
+			}
+		}
+	}
 	return dot.MarshalMulti(dg, "execution", "", "  ")
 }
 

@@ -4,12 +4,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
@@ -23,27 +19,6 @@ import (
 // counterexample runs highlighted. No network, no script needed to read
 // it (the script only adds the step-through); a print stylesheet.
 func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
-	return comparisonHTML(w, c, "")
-}
-
-// ComparisonHTMLFile writes the page of ComparisonHTML to path and, beside
-// it, porcupine's view of the history of each linearizability
-// counterexample (PATH-cex-….porcupine.html), linked from the page.
-func ComparisonHTMLFile(path string, c *checker.Comparison) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := comparisonHTML(f, c, strings.TrimSuffix(path, ".html")); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// comparisonHTML writes the page; with base set, it writes porcupine's
-// views beside it, in files named from base.
-func comparisonHTML(w io.Writer, c *checker.Comparison, base string) error {
 	page := htmlPage{Title: "ordercheck: " + c.Protocol.Protocol.Name, Protocol: c.Protocol.Protocol.Name, ProtocolTitle: c.Protocol.Title, Props: c.Props, Notes: elsewhere(c)}
 	for _, m := range c.Models {
 		page.Models = append(page.Models, m.Name)
@@ -72,18 +47,6 @@ func comparisonHTML(w io.Writer, c *checker.Comparison, base string) error {
 				if p.Witness != nil {
 					cell.Link = fmt.Sprintf("cex-%d-%d-%s", i, j, p.Name)
 					cx := counterexampleHTML(cell.Link, in, m, p, c.Protocol.Source)
-					if p.Name == checker.PropLinearizability && c.Protocol.Spec != nil {
-						if base == "" {
-							cx.Porcupine = "-"
-						} else {
-							file := base + "-" + cell.Link + ".porcupine.html"
-							_, info := porcupine.CheckOperationsVerbose(*c.Protocol.Spec, checker.History(p.Witness.Execution), 10*time.Second)
-							if err := porcupine.VisualizePath(*c.Protocol.Spec, info, file); err != nil {
-								return err
-							}
-							cx.Porcupine = filepath.Base(file)
-						}
-					}
 					page.Cexes = append(page.Cexes, cx)
 				}
 				row.Cells = append(row.Cells, cell)
@@ -118,9 +81,6 @@ type htmlCex struct {
 	Notes              []string
 	Graph              template.HTML
 	Source             []htmlLine
-	// Porcupine is the file of porcupine's view of the history, beside
-	// the page; "-" when the page was written with no file to put it in.
-	Porcupine string
 }
 
 type htmlLine struct {
@@ -270,6 +230,13 @@ func svgGraph(w *checker.Witness, steps []witnessStep) string {
 			}
 		})
 	}
+	before, missing := linEdges(w)
+	for _, e := range before {
+		edge(e[0], e[1], "ophb", "hb")
+	}
+	for _, e := range missing {
+		edge(e[0], e[1], "missing", "missing hb")
+	}
 	for l := range g.Co {
 		var prev *model.EventRef
 		for _, wr := range g.Co[l] {
@@ -347,6 +314,10 @@ svg path.co { stroke: #1f4fa8; stroke-dasharray: 6 3; }
 svg path.fr { stroke: #b00020; stroke-dasharray: 2 3; }
 svg path.sw { stroke: #6a1b9a; stroke-width: 2.5; stroke-dasharray: 8 2 2 2; }
 svg .sw-label { fill: #6a1b9a; }
+svg path.ophb { stroke: #7b1fa2; stroke-width: 2.5; }
+svg .ophb-label { fill: #7b1fa2; }
+svg path.missing { stroke: #b00020; stroke-width: 2.5; stroke-dasharray: 6 4; }
+svg .missing-label { fill: #b00020; font-weight: bold; }
 svg .rf-label { fill: #1b7f3b; } svg .co-label { fill: #1f4fa8; } svg .fr-label { fill: #b00020; }
 pre.source { font: 12px/1.4 ui-monospace, monospace; background: #fafafa; border: 1px solid #ddd; padding: .5rem; overflow-x: auto; }
 pre.source .hot { background: #fff0b3; display: inline-block; width: 100%; }
@@ -392,7 +363,7 @@ document.querySelectorAll("section.counterexample").forEach(function (sec) {
 <div class="scroll">{{.Graph}}</div>
 </div>
 {{range .Notes}}<p>{{.}}</p>{{end}}
-{{if eq .Porcupine "-"}}<p>Porcupine's view of this history is written beside the page when the page is written to a file (<code>-o</code>, <code>--html</code>).</p>{{else if .Porcupine}}<p><a href="{{.Porcupine}}">Porcupine's view of this history</a>: the operations on a time line, and where linearization fails.</p>{{end}}
+
 <details><summary>The protocol's lines this counterexample runs, highlighted</summary>
 <pre class="source">{{range .Source}}{{if .Num}}<span{{if .Hot}} class="hot"{{end}}><span class="ln">{{printf "%4d" .Num}}  </span>{{.Text}}</span>{{else}}<span class="ln">   {{.Text}}</span>{{end}}
 {{end}}</pre>

@@ -152,6 +152,23 @@ func witnessSteps(w *checker.Witness) ([]witnessStep, []string) {
 			notes = append(notes, fmt.Sprintf("%s waits forever on a false await", p.Threads[t].Name))
 		}
 	}
+	if v := w.Violation; v.Lin != nil && v.History != nil {
+		at := func(r model.EventRef, what string) string {
+			if n, ok := num[r]; ok {
+				return fmt.Sprintf("step %d (%s)", n, what)
+			}
+			return what
+		}
+		ops := v.History.Ops
+		call := func(k int) string { return p.Threads[ops[k].Thread].Name + " calls " + ops[k].Name }
+		ret := func(k int) string { return ops[k].Name + " returns to " + p.Threads[ops[k].Thread].Name }
+		for _, e := range v.History.Order() {
+			notes = append(notes, fmt.Sprintf("%s happens before %s: the order puts %s first", at(ops[e.From].Ret, ret(e.From)), at(ops[e.To].Call, call(e.To)), ops[e.From].Name))
+		}
+		for _, e := range v.Lin.Missing {
+			notes = append(notes, fmt.Sprintf("%s does not happen before %s: the synchronisation the specification promises is missing", at(ops[e.From].Call, call(e.From)), at(ops[e.To].Ret, ret(e.To))))
+		}
+	}
 	if elided := g.Size() - len(refs); elided > 0 {
 		notes = append(notes, fmt.Sprintf("(%d events outside the violation's causal cone left out)", elided))
 	}
@@ -210,11 +227,27 @@ func describeEvent(g *model.Graph, ev *model.Event, in *model.Instr, num map[mod
 	case model.KSpawn:
 		return "spawn " + p.Threads[ev.Val].Name
 	case model.KCall:
+		if len(ev.Vals()) > 0 {
+			return fmt.Sprintf("call %s(%s)", in.Msg, formatValues(p, ev.Vals()))
+		}
 		return "call " + in.Msg
 	case model.KRet:
+		if len(ev.Vals()) > 1 {
+			return fmt.Sprintf("%s returns (%s)", in.Msg, formatValues(p, ev.Vals()))
+		}
 		return fmt.Sprintf("%s returns %s", in.Msg, p.FormatValue(ev.Val))
 	}
 	return "assertion fails: " + in.Msg
+}
+
+// formatValues writes values as the program shows them, separated by
+// commas.
+func formatValues(p *model.Program, vs []int64) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = p.FormatValue(v)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // whyStale explains a read that does not read the last write shown before
@@ -252,6 +285,64 @@ type JSONProp struct {
 	Violations int64          `json:"violations"`
 	// Stats are those of the exploration under Model, when it is set.
 	Stats *JSONStats `json:"stats,omitempty"`
+	// History is the witness's history, when it does not linearize.
+	History *JSONHistory `json:"history,omitempty"`
+}
+
+// JSONHistory is a history that does not linearize: its operations, the
+// order happens-before puts between them (before: [from, to], from
+// returns before to is called), and either the synchronisation missing
+// from an order whose results fit (missing: [from, to], from's call does
+// not happen before to returns) or the dead ends of the search.
+type JSONHistory struct {
+	Ops      []JSONOp      `json:"operations"`
+	Before   [][2]int      `json:"before"`
+	Order    []int         `json:"order,omitempty"`
+	Missing  [][2]int      `json:"missing,omitempty"`
+	DeadEnds []JSONDeadEnd `json:"dead_ends,omitempty"`
+}
+
+// JSONOp is an operation of a history.
+type JSONOp struct {
+	Thread  string  `json:"thread"`
+	Name    string  `json:"name"`
+	Args    []int64 `json:"args,omitempty"`
+	Results []int64 `json:"results,omitempty"`
+	Pending bool    `json:"pending,omitempty"`
+}
+
+// JSONDeadEnd is where the search for an order stopped: the operations
+// the specification accepted, its state then, and those it refused next.
+type JSONDeadEnd struct {
+	Prefix  []int  `json:"accepted"`
+	State   string `json:"state"`
+	Refused []int  `json:"refused"`
+}
+
+// historyJSON returns the history of a linearizability witness, or nil.
+func historyJSON(w *checker.Witness, spec model.Spec) *JSONHistory {
+	v := w.Violation
+	if v.Lin == nil || v.History == nil {
+		return nil
+	}
+	h := &JSONHistory{Before: [][2]int{}, Order: v.Lin.Order}
+	for _, op := range v.History.Ops {
+		h.Ops = append(h.Ops, JSONOp{Thread: w.Graph.Prog.Threads[op.Thread].Name, Name: op.Name, Args: op.Args, Results: op.Results, Pending: op.Pending})
+	}
+	for _, e := range v.History.Order() {
+		h.Before = append(h.Before, [2]int{e.From, e.To})
+	}
+	for _, e := range v.Lin.Missing {
+		h.Missing = append(h.Missing, [2]int{e.From, e.To})
+	}
+	for _, d := range v.Lin.DeadEnds {
+		st := string(d.State)
+		if spec != nil {
+			st = spec.DescribeState(d.State)
+		}
+		h.DeadEnds = append(h.DeadEnds, JSONDeadEnd{Prefix: d.Prefix, State: st, Refused: d.Refused})
+	}
+	return h
 }
 
 // JSONStats are the statistics in JSON output, in the engine's own
@@ -307,6 +398,9 @@ func ReportJSON(r *checker.Report, in *checker.Instance, named bool) JSONResult 
 	}
 	for _, p := range r.Props {
 		jp := JSONProp{Name: p.Name, Status: p.Status, Message: p.Message, Violations: p.Violations}
+		if p.Witness != nil {
+			jp.History = historyJSON(p.Witness, in.Protocol.SeqSpec())
+		}
 		if p.Model != nil && p.Model != r.Model {
 			jp.Model = p.Model.Name
 			if p.Stats != nil {
@@ -324,4 +418,23 @@ func JSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// linEdges returns, for a witness of linearizability, the events of the
+// order happens-before puts between its operations (History.Order: a
+// return, then a call) and of the synchronisation missing (Missing: a
+// call, then a return).
+func linEdges(w *checker.Witness) (before, missing [][2]model.EventRef) {
+	v := w.Violation
+	if v.Lin == nil || v.History == nil {
+		return nil, nil
+	}
+	ops := v.History.Ops
+	for _, e := range v.History.Order() {
+		before = append(before, [2]model.EventRef{ops[e.From].Ret, ops[e.To].Call})
+	}
+	for _, e := range v.Lin.Missing {
+		missing = append(missing, [2]model.EventRef{ops[e.From].Call, ops[e.To].Ret})
+	}
+	return before, missing
 }

@@ -63,8 +63,8 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 				return checkError(err)
 			}
 			if output != "" && f == render.FormatHTML {
-				if err := render.ComparisonHTMLFile(output, cmp); err != nil {
-					return usageError(err)
+				if err := writeFile(output, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
+					return err
 				}
 			} else if output != "" {
 				if err := writeFile(output, func(w io.Writer) error { return render.Comparison(w, cmp, f) }); err != nil {

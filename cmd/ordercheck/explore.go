@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -64,8 +66,8 @@ internal error.`,
 			}
 			if html != "" {
 				cmp := &checker.Comparison{Protocol: inst.Protocol, Props: inst.Protocol.PropNames(), Models: []*model.Model{m}, Cases: []*checker.Instance{inst}, Reports: [][]*checker.Report{{rep}}}
-				if err := render.ComparisonHTMLFile(html, cmp); err != nil {
-					return usageError(err)
+				if err := writeFile(html, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
+					return err
 				}
 			}
 			w := cmd.OutOrStdout()

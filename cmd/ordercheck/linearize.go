@@ -79,7 +79,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 				}
 			}
 			if html != "" {
-				if err := render.LinearizationHTML(html, pr.Spec, l); err != nil {
+				if err := render.LinearizationHTML(html, pr.Spec.Model(), l); err != nil {
 					return usageError(err)
 				}
 			}

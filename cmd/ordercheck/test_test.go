@@ -87,7 +87,7 @@ func TestTestCatalogueCopy(t *testing.T) {
 	}
 	runCases(t, []cliCase{
 		{"the flipped cell", []string{"test", path}, 1, "--- FAIL: " + path + " consume/rc11 (", ""},
-		{"what differs", []string{"test", path}, 1, "    linearizability is violated, expected to hold: no sequential order of", ""},
+		{"what differs", []string{"test", path}, 1, "    linearizability is violated, expected to hold: no order of", ""},
 		{"its counterexample", []string{"test", path}, 1, "    counterexample for linearizability:\n", ""},
 		{"the rest passes", []string{"test", path}, 1, "47 passed, 1 failed, 0 no verdict\n", ""},
 	})

@@ -54,7 +54,7 @@ func TestHistoryFixtures(t *testing.T) {
 	}
 	for _, name := range protocols.Names() {
 		for _, kind := range []string{".ok", ".bad"} {
-			if e, _ := protocols.Lookup(name); e.Spec != nil && !kinds[name+kind] {
+			if pr, _ := protocols.Load(name); pr.Spec != nil && !kinds[name+kind] {
 				t.Errorf("no %s history of %s under %s", kind, name, root)
 			}
 		}
@@ -90,7 +90,8 @@ func writeHistories(t *testing.T, root string) {
 	goBad := func(protocol, variant string) {
 		source, h := goRun(protocol, variant, 4, 200)
 		e, _ := protocols.Lookup(protocol)
-		spec := e.Spec
+		pr, _ := e.Parse()
+		spec := pr.Spec.Model()
 		for _, part := range spec.Partition(h) {
 			if !porcupine.CheckOperations(*spec, part) {
 				obj, _ := harness.Split(part[0].Input)
@@ -112,7 +113,7 @@ func writeHistories(t *testing.T, root string) {
 		m, _ := model.Lookup(modelName)
 		var bad []porcupine.Operation
 		_, err = checker.Explore(inst.Prog, m, checker.Options{}, func(e *checker.Execution) {
-			if h := checker.History(e); bad == nil && !porcupine.CheckOperations(*pr.Spec, h) {
+			if h := timedHistory(e); bad == nil && !porcupine.CheckOperations(*pr.Spec.Model(), h) {
 				bad = h
 			}
 		})
@@ -131,4 +132,21 @@ func writeHistories(t *testing.T, root string) {
 	modelBad("dlsym", "unordered", "rc11")
 	goBad("execenv", "original")
 	modelBad("cluster", "atomic-relaxed", "sc")
+}
+
+// timedHistory returns the history of e's operations as a recorder would
+// time them on a clock, in the order the execution presents its events:
+// one of the real-time histories the execution allows.
+func timedHistory(e *checker.Execution) []porcupine.Operation {
+	at := map[model.EventRef]int64{}
+	for i, r := range e.Graph.Steps() {
+		at[r] = int64(i)
+	}
+	out := []porcupine.Operation{}
+	for _, op := range checker.History(e).Ops {
+		if !op.Pending {
+			out = append(out, porcupine.Operation{ClientId: op.Thread, Input: op.Name, Call: at[op.Call], Output: op.Result(), Return: at[op.Ret]})
+		}
+	}
+	return out
 }

@@ -94,11 +94,14 @@ type Prop struct {
 	Pos  model.Pos
 }
 
-// Proc is a procedure, expanded at each call.
+// Proc is a procedure, expanded at each call. An operation (Op) is a
+// procedure of the protocol's interface: each call of it is one operation
+// of the execution's history, with its arguments and results.
 type Proc struct {
 	Name   string
 	Params []string
 	Body   *Block
+	Op     bool
 	Pos    model.Pos
 }
 
@@ -219,10 +222,11 @@ type (
 		Thread string
 		At     model.Pos
 	}
-	// ReturnStmt is "return [value]".
+	// ReturnStmt is "return [value, ...]": an operation may return
+	// several values, a procedure one.
 	ReturnStmt struct {
-		Val Expr
-		At  model.Pos
+		Vals []Expr
+		At   model.Pos
 	}
 	// BranchStmt is "break" or "continue" (Tok) in the innermost loop.
 	BranchStmt struct {

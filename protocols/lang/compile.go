@@ -690,7 +690,9 @@ type threadComp struct {
 
 type retFrame struct {
 	name  string // the operation or procedure
+	op    bool   // an operation: its results are dsts
 	dst   model.Reg
+	dsts  []model.Reg
 	jumps []int
 }
 
@@ -905,15 +907,10 @@ func (t *threadComp) stmt(s Stmt) error {
 		}
 		return t.block(s.Body)
 	case *OpStmt:
-		// An operation: call and return markers around its body, for
-		// histories; "return e" in the body gives its result.
-		t.emit(model.Instr{Op: model.OpCall, Msg: s.Name, Pos: s.At, Text: "call " + s.Name})
-		ret := &retFrame{name: s.Name, dst: t.temp()}
-		t.rets = append(t.rets, ret)
-		err := t.block(s.Body)
-		t.rets = t.rets[:len(t.rets)-1]
-		t.patch(ret.jumps, t.pc())
-		t.emit(model.Instr{Op: model.OpRet, Msg: s.Name, Val: model.RegExpr(ret.dst), Pos: s.At, Text: "return from " + s.Name})
+		if proc, ok := t.c.pr.Procs[s.Name]; ok && proc.Op {
+			return errAt(s.At, "op %s names an operation declared with \"op %s(...)\" at %s: call it, or give this block another name", s.Name, s.Name, t.c.pr.Procs[s.Name].Pos)
+		}
+		_, err := t.operation(s.Name, nil, s.Body, s.At)
 		return err
 	case *EitherStmt:
 		choice := t.temp()
@@ -978,12 +975,29 @@ func (t *threadComp) stmt(s Stmt) error {
 			return errAt(s.At, "return outside a procedure or operation")
 		}
 		f := t.rets[len(t.rets)-1]
-		if s.Val != nil {
-			v, err := t.expr(s.Val)
+		if !f.op && len(s.Vals) > 1 {
+			return errAt(s.Vals[1].pos(), "procedure %s returns one value; an operation may return several", f.name)
+		}
+		dsts := f.dsts
+		if !f.op {
+			dsts = []model.Reg{f.dst}
+		}
+		// Every value first, then the assignments: "return b, a" swaps.
+		var vals []*model.Expr
+		for _, x := range s.Vals {
+			v, err := t.expr(x)
 			if err != nil {
 				return err
 			}
-			t.emit(model.Instr{Op: model.OpAssign, Dst: f.dst, Val: v, Pos: s.At, Text: "return"})
+			if len(s.Vals) > 1 && hasReg(v) {
+				r := t.temp()
+				t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: v, Pos: s.At})
+				v = model.RegExpr(r)
+			}
+			vals = append(vals, v)
+		}
+		for k, v := range vals {
+			t.emit(model.Instr{Op: model.OpAssign, Dst: dsts[k], Val: v, Pos: s.At, Text: "return"})
 		}
 		f.jumps = append(f.jumps, t.emit(model.Instr{Op: model.OpJump, Pos: s.At}))
 		return nil
@@ -1097,7 +1111,7 @@ func (t *threadComp) unread(ti int, observed []model.Observable) error {
 	}
 	for i := range t.th.Code {
 		in := &t.th.Code[i]
-		for _, e := range []*model.Expr{in.Addr, in.Val, in.Expected, in.Cond} {
+		for _, e := range in.Reads(nil) {
 			regsOf(e, func(r model.Reg) {
 				if in.Op != model.OpAssign || r != in.Dst {
 					read[r] = true
@@ -1509,20 +1523,69 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 	t.ntemp++
 	frame := fmt.Sprintf("%s#%d.", proc.Name, t.ntemp)
 	t.scope = append(t.scope, frame)
+	var params []*model.Expr
 	for i, name := range proc.Params {
 		r := t.newReg(frame + name)
 		t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: args[i], Pos: e.At, Text: name + " = ..."})
+		params = append(params, model.RegExpr(r))
+	}
+	loops := t.loops
+	t.loops = nil // break and continue do not leave a procedure
+	defer func() { t.loops = loops; t.scope = t.scope[:len(t.scope)-1] }()
+	if proc.Op {
+		r, err := t.operation(proc.Name, params, proc.Body, e.At)
+		return model.RegExpr(r), err
 	}
 	ret := &retFrame{name: proc.Name, dst: t.temp()}
 	t.rets = append(t.rets, ret)
-	loops := t.loops
-	t.loops = nil // break and continue do not leave a procedure
 	err := t.block(proc.Body)
-	t.loops = loops
 	t.rets = t.rets[:len(t.rets)-1]
-	t.scope = t.scope[:len(t.scope)-1]
 	t.patch(ret.jumps, t.pc())
 	return model.RegExpr(ret.dst), err
+}
+
+// operation compiles an operation called at: its call marker with the
+// arguments args, its body, and its return marker with the values its
+// return statements give (one 0 when they give none). It returns the
+// register of its first result.
+func (t *threadComp) operation(name string, args []*model.Expr, body *Block, at model.Pos) (model.Reg, error) {
+	for _, f := range t.rets {
+		if f.op {
+			return model.NoReg, errAt(at, "operation %s inside operation %s: operations do not nest (each is one call and one return of the history)", name, f.name)
+		}
+	}
+	n := 1
+	var first *ReturnStmt
+	var err error
+	walkStmts(body, func(s Stmt, _ stmtPlace) {
+		r, ok := s.(*ReturnStmt)
+		if !ok || len(r.Vals) == 0 || err != nil {
+			return
+		}
+		if first != nil && len(r.Vals) != len(first.Vals) {
+			err = errAt(r.At, "operation %s returns %d values here and %d at %s", name, len(r.Vals), len(first.Vals), first.At)
+		}
+		first, n = r, len(r.Vals)
+	})
+	if err != nil {
+		return model.NoReg, err
+	}
+	t.emit(model.Instr{Op: model.OpCall, Msg: name, Args: args, Pos: at, Text: "call " + name})
+	ret := &retFrame{name: name, op: true}
+	for range n {
+		ret.dsts = append(ret.dsts, t.temp())
+	}
+	ret.dst = ret.dsts[0]
+	t.rets = append(t.rets, ret)
+	err = t.block(body)
+	t.rets = t.rets[:len(t.rets)-1]
+	t.patch(ret.jumps, t.pc())
+	var results []*model.Expr
+	for _, r := range ret.dsts {
+		results = append(results, model.RegExpr(r))
+	}
+	t.emit(model.Instr{Op: model.OpRet, Msg: name, Args: results, Pos: at, Text: "return from " + name})
+	return ret.dst, err
 }
 
 func (t *threadComp) mem(s *MemStmt) error {

@@ -122,7 +122,11 @@ func (pr *Protocol) format(b *printer) {
 	sort.Strings(procs)
 	for _, n := range procs {
 		p := pr.Procs[n]
-		fmt.Fprintf(b, "\nproc %s(%s) ", p.Name, strings.Join(p.Params, ", "))
+		kind := "proc"
+		if p.Op {
+			kind = "op"
+		}
+		fmt.Fprintf(b, "\n%s %s(%s) ", kind, p.Name, strings.Join(p.Params, ", "))
 		b.block(p.Body, 0)
 		b.WriteString("\n")
 	}
@@ -148,14 +152,32 @@ func (pr *Protocol) format(b *printer) {
 	if s := pr.Spec; s != nil {
 		b.WriteString("\nspec {\n")
 		for _, v := range s.State {
-			fmt.Fprintf(b, "  state %s = %d\n", v.Name, v.Init)
+			var elems []string
+			for _, e := range v.Elems {
+				elems = append(elems, strconv.FormatInt(e, 10))
+			}
+			switch v.Kind {
+			case SpecInt:
+				fmt.Fprintf(b, "  state %s = %d\n", v.Name, v.Init)
+			case SpecSeq:
+				fmt.Fprintf(b, "  state %s = [%s]\n", v.Name, strings.Join(elems, ", "))
+			default:
+				fmt.Fprintf(b, "  state %s = {%s}\n", v.Name, strings.Join(elems, ", "))
+			}
 		}
 		for _, op := range s.Ops {
-			fmt.Fprintf(b, "  op %s ", op.Name)
-			if len(op.Results) > 0 {
+			fmt.Fprintf(b, "  op %s", op.Name)
+			if len(op.Params) > 0 {
+				fmt.Fprintf(b, "(%s)", strings.Join(op.Params, ", "))
+			}
+			b.WriteString(" ")
+			if len(op.Results) > 0 || op.Open {
 				var rs []string
 				for _, r := range op.Results {
 					rs = append(rs, strings.TrimSpace(strconv.FormatInt(r.Val, 10)+" "+quoteNonEmpty(r.Label)))
+				}
+				if op.Open {
+					rs = append(rs, "any")
 				}
 				fmt.Fprintf(b, "returns %s ", strings.Join(rs, ", "))
 			}
@@ -238,8 +260,8 @@ func (b *printer) stmt(s Stmt, depth int) {
 		fmt.Fprintf(b, "spawn %s", s.Thread)
 	case *ReturnStmt:
 		b.WriteString("return")
-		if s.Val != nil {
-			b.WriteString(" " + formatExpr(s.Val))
+		if len(s.Vals) > 0 {
+			b.WriteString(" " + strings.Join(formatExprs(s.Vals), ", "))
 		}
 	case *BranchStmt:
 		b.WriteString(s.Tok)

@@ -148,8 +148,8 @@ func (p *parser) protocol() (*Protocol, error) {
 				}
 			}
 			pr.Props = append(pr.Props, &Prop{Name: n, Doc: doc, Pos: t.Pos})
-		case "proc":
-			err = p.proc(pr, t.Pos)
+		case "proc", "op":
+			err = p.proc(pr, t.Pos, t.Text == "op")
 		case "thread":
 			err = p.thread(pr, t.Pos)
 		case "final":
@@ -159,7 +159,7 @@ func (p *parser) protocol() (*Protocol, error) {
 		case "spec":
 			err = p.spec(pr, t.Pos)
 		default:
-			return nil, errAt(t.Pos, "expected param, variant, shared, mutex, property, proc, thread, final, expect or spec, found %v", t)
+			return nil, errAt(t.Pos, "expected param, variant, shared, mutex, property, proc, op, thread, final, expect or spec, found %v", t)
 		}
 		if err != nil {
 			return nil, err
@@ -318,12 +318,16 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 	return nil
 }
 
-func (p *parser) proc(pr *Protocol, pos model.Pos) error {
-	n, _, err := p.name("a procedure name")
+func (p *parser) proc(pr *Protocol, pos model.Pos, op bool) error {
+	kind := "procedure"
+	if op {
+		kind = "operation"
+	}
+	n, _, err := p.name("a " + kind + " name")
 	if err != nil {
 		return err
 	}
-	proc := &Proc{Name: n, Pos: pos}
+	proc := &Proc{Name: n, Pos: pos, Op: op}
 	if _, err := p.Expect("("); err != nil {
 		return err
 	}
@@ -338,15 +342,15 @@ func (p *parser) proc(pr *Protocol, pos model.Pos) error {
 			return err
 		}
 		if slices.Contains(proc.Params, a) {
-			return errAt(at, "procedure %s has two parameters called %s", n, a)
+			return errAt(at, "%s %s has two parameters called %s", kind, n, a)
 		}
 		proc.Params = append(proc.Params, a)
 	}
 	if proc.Body, err = p.block(); err != nil {
 		return err
 	}
-	if _, dup := pr.Procs[n]; dup {
-		return errAt(pos, "procedure %s is defined twice", n)
+	if prev, dup := pr.Procs[n]; dup {
+		return errAt(pos, "%s is already defined at %s", n, prev.Pos)
 	}
 	pr.Procs[n] = proc
 	return nil
@@ -649,12 +653,17 @@ func (p *parser) stmt() (Stmt, error) {
 		case "return":
 			p.Next()
 			r := &ReturnStmt{At: at}
-			if !p.Is("}") && !p.Is(";") {
+			for !p.Is("}") && !p.Is(";") {
+				if len(r.Vals) > 0 {
+					if _, err := p.Expect(","); err != nil {
+						return nil, err
+					}
+				}
 				v, err := p.expr()
 				if err != nil {
 					return nil, err
 				}
-				r.Val = v
+				r.Vals = append(r.Vals, v)
 			}
 			return r, nil
 		}
@@ -1140,7 +1149,7 @@ func inspectStmt(s Stmt, f func(Expr)) {
 	case *MemStmt:
 		exprs(s.Args...)
 	case *ReturnStmt:
-		exprs(s.Val)
+		exprs(s.Vals...)
 	case *ExprStmt:
 		exprs(s.X)
 	}

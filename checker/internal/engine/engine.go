@@ -15,8 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/anishathalye/porcupine"
-
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -59,6 +57,9 @@ type Options struct {
 	// Races asks for the data races of every execution (a check finds
 	// them when a property asks for them).
 	Races bool
+	// Histories asks for the history of operations of every execution (a
+	// check records them when it judges linearizability).
+	Histories bool
 	// WholeHistories keeps the state explorer from judging operations
 	// one at a time, which gives the same verdicts (tests compare the two).
 	WholeHistories bool
@@ -491,6 +492,9 @@ func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.C
 	if err != nil || e == nil {
 		return err
 	}
+	if x.Options.Histories {
+		e.History = x.Model.HistoryOf(g, hb)
+	}
 	x.mu.Lock()
 	for t, st := range e.States {
 		if st.Status == model.Cut {
@@ -522,6 +526,8 @@ type Execution struct {
 	// Blocked lists the threads that never finish: blocked on a held lock
 	// (a deadlock) or on a false assume.
 	Blocked []int
+	// History is its history of operations, when histories were asked for.
+	History *model.History
 }
 
 // Clone returns a copy of e that keeps its graph and slices: the graph
@@ -530,6 +536,7 @@ type Execution struct {
 func (e *Execution) Clone() *Execution {
 	c := *e
 	c.Graph, c.States, c.Races, c.Blocked = e.Graph.Clone(), slices.Clone(e.States), slices.Clone(e.Races), slices.Clone(e.Blocked)
+	// A history is made for its execution and never changed.
 	c.Final.Regs, c.Final.Mem = slices.Clone(e.Final.Regs), slices.Clone(e.Final.Mem)
 	return &c
 }
@@ -629,15 +636,15 @@ type Outcome struct {
 	Races [][2]model.EventRef
 	// History holds the operations, when histories are judged: the
 	// execution's at its end, or the one operation that just returned.
-	History []porcupine.Operation
+	History *model.History
 }
 
 // Site is an instruction of a thread.
 type Site struct{ Thread, Instr int }
 
-// Outcome returns e's outcome, with history h.
-func (e *Execution) Outcome(h []porcupine.Operation) *Outcome {
-	o := &Outcome{Prog: e.Graph.Prog, Graph: e.Graph, End: true, Threads: e.States, Final: e.Final, Races: e.Races, History: h}
+// Outcome returns e's outcome.
+func (e *Execution) Outcome() *Outcome {
+	o := &Outcome{Prog: e.Graph.Prog, Graph: e.Graph, End: true, Threads: e.States, Final: e.Final, Races: e.Races, History: e.History}
 	for t, st := range e.States {
 		for _, pc := range st.Reached {
 			o.Asserted = append(o.Asserted, Site{t, pc})
@@ -658,44 +665,16 @@ type Violation struct {
 	// assertion, the racing pair, the blocked lock requests); nil when the
 	// whole final state is the evidence or the engine has no graph.
 	Anchors []model.EventRef
+	// History and Lin, for a history that does not linearize: the history
+	// judged and the judgement (model.Linearize).
+	History *model.History       `json:",omitempty"`
+	Lin     *model.Linearization `json:",omitempty"`
 }
 
 // Judge judges an outcome: it calls checked with each property the
 // outcome checks at all, and returns the violations it shows, at most
 // one per property.
 type Judge func(o *Outcome, checked func(prop string)) []Violation
-
-// History returns the operations of an execution, for porcupine: each
-// operation marked in the program (call and return events) with its
-// thread as client, its name as input and its result as output. Times are
-// the positions of its call and return in the execution's presentation
-// order (an SC order when one exists). Operations that never returned are
-// left out.
-func History(g *model.Graph) []porcupine.Operation {
-	at := map[model.EventRef]int64{}
-	for i, r := range g.Steps() {
-		at[r] = int64(i)
-	}
-	out := []porcupine.Operation{}
-	for t, evs := range g.Threads {
-		var call *model.EventRef
-		for i := range evs {
-			r := model.EventRef{T: int32(t), I: int32(i)}
-			switch evs[i].Kind {
-			case model.KCall:
-				call = &r
-			case model.KRet:
-				if call == nil {
-					continue
-				}
-				name := g.Prog.Threads[t].Code[evs[i].Instr].Msg
-				out = append(out, porcupine.Operation{ClientId: t, Input: name, Call: at[*call], Output: evs[i].Val, Return: at[r]})
-				call = nil
-			}
-		}
-	}
-	return out
-}
 
 // Linearizability is the name of the property that histories of
 // operations linearize to the sequential specification: the one property

@@ -146,7 +146,7 @@ func (x *states) future(s *sstate, t int) model.Future { return futureIn(x.futs,
 func futureIn(futs [][]model.Future, s *sstate, t int) model.Future {
 	switch st := s.th[t].st; {
 	case futs == nil:
-		return model.Future{PlainR: ^uint64(0), PlainW: ^uint64(0), AtomR: ^uint64(0), AtomW: ^uint64(0), AcqFence: true}
+		return model.Future{PlainR: ^uint64(0), PlainW: ^uint64(0), AtomR: ^uint64(0), AtomW: ^uint64(0), AcqFence: true, Marks: true}
 	case st.Status == model.Running:
 		return futs[t][st.PC]
 	case st.Status == model.Unborn:
@@ -248,8 +248,20 @@ func (x *states) normalize(s *sstate) {
 			}
 		}
 		x.kept = kept
+		// The markers of u's operations are records too, kept for good:
+		// every later marker compares its view with them.
+		start := len(recs)
+		for _, op := range s.th[u].ops {
+			for _, e := range [2]uint32{op.call, op.ret} {
+				if e != 0 {
+					recs = append(recs, e)
+				}
+			}
+		}
+		marks := recs[start:]
 		// A thread that passes on no more views needs to know only the
-		// records it may itself conflict with.
+		// records it may itself conflict with, and the markers when it has
+		// markers of its own ahead.
 		for t := range n {
 			if t == u || s.th[t].st.Status != model.Running || fut[t].AtomW != 0 {
 				continue
@@ -262,6 +274,13 @@ func (x *states) normalize(s *sstate) {
 						best = r.e
 					}
 				}
+				if fut[t].Marks {
+					for _, e := range marks {
+						if e <= clk[i] && e > best {
+							best = e
+						}
+					}
+				}
 				clk[i] = best
 			}
 		}
@@ -271,10 +290,30 @@ func (x *states) normalize(s *sstate) {
 		for v := range k.vectors() {
 			clk[v*n+u] = rank(recs, clk[v*n+u])
 		}
+		x.rankMarks(s, u)
 	}
 	// The messages' clocks are in the columns too; a message whose
 	// clocks change (or are read by nobody) is a new one.
 	s.mem.MapClocks(func(l model.Loc, c []uint32) ([]uint32, bool) { return x.rankClock(c, model.InSet(reads, int(l))) })
+}
+
+// rankMarks numbers the clock values of thread u's operation markers by
+// the ranks of the records normalize kept, copying the thread's
+// operations when they change.
+func (x *states) rankMarks(s *sstate, u int) {
+	th := s.th[u]
+	for k, op := range th.ops {
+		if rank(x.recs[u], op.call) == op.call && rank(x.recs[u], op.ret) == op.ret {
+			continue
+		}
+		c := *th
+		c.ops = slices.Clone(th.ops)
+		for j := k; j < len(c.ops); j++ {
+			c.ops[j].call, c.ops[j].ret = rank(x.recs[u], c.ops[j].call), rank(x.recs[u], c.ops[j].ret)
+		}
+		s.th[u] = &c
+		return
+	}
 }
 
 // rankClock returns a message's clock c with its values numbered by the

@@ -15,6 +15,7 @@ func union(f, g *model.Future) bool {
 	f.AtomR |= g.AtomR
 	f.AtomW |= g.AtomW
 	f.AcqFence = f.AcqFence || g.AcqFence
+	f.Marks = f.Marks || g.Marks
 	return *f != old
 }
 
@@ -62,6 +63,8 @@ func futures(p *model.Program, skip func(t, pc int) bool) [][]model.Future {
 				f.AtomW, f.AcqFence = all, true
 			case model.OpFence:
 				f.AcqFence = in.Ord.IsAcquire()
+			case model.OpCall, model.OpRet:
+				f.Marks = true
 			}
 		}
 		for changed := true; changed; {
@@ -375,7 +378,7 @@ func liveRegisters(p *model.Program) [][]model.DepSet {
 						l = l.With(r)
 					}
 				}
-				for _, e := range []*model.Expr{in.Addr, in.Val, in.Expected, in.Cond} {
+				for _, e := range in.Reads(nil) {
 					l = uses(l, e)
 				}
 				if !sameBits(l, live[pc]) {

@@ -20,18 +20,23 @@ func (x *states) key(s *sstate) []byte {
 	if s.clk != nil {
 		b = x.appendClocks(b, s.clk, s.locks, perm)
 	}
-	if x.spec != nil {
-		b = appendHistory(b, s.hist, perm)
+	if x.wholeHistories() {
+		b = appendHistory(b, s, perm)
 	}
 	x.buf = b
 	return b
 }
 
 // appendLocal encodes what thread t's future depends on: where it is,
-// whether its operation's call is still to be placed, and its live
-// registers.
+// whether it is inside an operation judged alone (and its arguments), and
+// its live registers.
 func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
-	b = append(b, byte(th.st.Status), byte(b2i(th.call != nil)))
+	b = append(b, byte(th.st.Status))
+	if th.open {
+		b = appendVals(append(b, 1), th.args)
+	} else {
+		b = append(b, 0)
+	}
 	b = binary.AppendUvarint(b, uint64(th.st.PC))
 	live := x.live[t][len(x.live[t])-1] // a stopped thread's: those read at the end
 	switch code := x.Prog.Threads[t].Code; {
@@ -53,18 +58,12 @@ func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
 
 // order returns the canonical order of s's threads: position i holds
 // thread perm[i]; the members of a group of interchangeable threads are
-// sorted by local state, then by what their clocks and their marks in
-// the history say (see appendSignature).
+// sorted by local state, then by what their clocks and their operations
+// say (see appendSignature).
 func (x *states) order(s *sstate) []int {
 	perm := make([]int, len(s.th))
 	for i := range perm {
 		perm[i] = i
-	}
-	// A mark's run: its place among the maximal runs of calls and of
-	// returns, which do not depend on the order within a run.
-	runs := make([]int, len(s.hist))
-	for i := 1; i < len(s.hist); i++ {
-		runs[i] = runs[i-1] + b2i(s.hist[i].ret != s.hist[i-1].ret)
 	}
 	for _, g := range x.groups {
 		for _, t := range g {
@@ -73,10 +72,8 @@ func (x *states) order(s *sstate) []int {
 			if s.clk != nil {
 				x.keys[t] = x.appendSignature(x.keys[t], s.clk, t)
 			}
-			for i, m := range s.hist {
-				if int(m.t) == t {
-					x.keys[t] = binary.AppendUvarint(x.keys[t], uint64(runs[i]))
-				}
+			for _, op := range s.th[t].ops {
+				x.keys[t] = appendOp(x.keys[t], &op)
 			}
 		}
 		sorted := slices.Clone(g)
@@ -146,31 +143,45 @@ func (x *states) appendClocks(b []byte, clk []uint32, locks []uint64, perm []int
 	return b
 }
 
-// appendHistory encodes a history of marks, threads renamed by perm; the
-// order of consecutive calls (or returns) does not matter to
-// linearizability, so each such run is sorted.
-func appendHistory(b []byte, h []mark, perm []int) []byte {
-	pos := make([]int32, len(perm))
-	for i, t := range perm {
-		pos[t] = int32(i)
-	}
-	hs := make([]mark, len(h))
-	for i, m := range h {
-		m.t = pos[m.t]
-		hs[i] = m
-	}
-	for i := 0; i < len(hs); {
-		j := i + 1
-		for j < len(hs) && hs[j].ret == hs[i].ret {
-			j++
+// appendHistory encodes the operations of s's threads, threads in the
+// order perm: each with what it knows of the others' operations.
+func appendHistory(b []byte, s *sstate, perm []int) []byte {
+	for _, t := range perm {
+		ops := s.th[t].ops
+		b = binary.AppendUvarint(b, uint64(len(ops)))
+		for k := range ops {
+			op := &ops[k]
+			b = appendOp(b, op)
+			b = binary.AppendUvarint(b, uint64(op.call))
+			b = binary.AppendUvarint(b, uint64(op.ret))
+			for _, counts := range [2][]uint16{op.before, op.sync} {
+				b = binary.AppendUvarint(b, uint64(len(counts)))
+				if counts == nil {
+					continue
+				}
+				for _, u := range perm {
+					b = binary.AppendUvarint(b, uint64(counts[u]))
+				}
+			}
 		}
-		slices.SortFunc(hs[i:j], func(a, b mark) int { return int(a.t - b.t) })
-		i = j
 	}
-	for _, m := range hs {
-		b = binary.AppendUvarint(b, uint64(m.t)<<1|uint64(b2i(m.ret)))
-		b = binary.AppendUvarint(b, uint64(m.instr))
-		b = binary.AppendVarint(b, m.val)
+	return b
+}
+
+// appendOp encodes what an operation is, apart from its place in the
+// history: its instruction, arguments, results and whether it returned.
+func appendOp(b []byte, op *opRec) []byte {
+	b = binary.AppendUvarint(b, uint64(op.instr))
+	b = appendVals(b, op.args)
+	b = appendVals(append(b, byte(min(op.ret, 1))), op.results)
+	return b
+}
+
+// appendVals encodes a list of values.
+func appendVals(b []byte, vs []int64) []byte {
+	b = binary.AppendUvarint(b, uint64(len(vs)))
+	for _, v := range vs {
+		b = binary.AppendVarint(b, v)
 	}
 	return b
 }

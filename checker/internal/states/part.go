@@ -99,7 +99,6 @@ type partFinding struct {
 	Depth int      // the moves to the violation
 	At    int      // the level whose expansion found it (-1: the initial steps)
 	Path  []uint32 // the moves' numbers
-	Msg   string
 }
 
 // before reports whether a violation at depth, found at level at by path,
@@ -116,15 +115,15 @@ func (f *partFinding) before(depth, at int, path []uint32) bool {
 }
 
 // note counts a violation and keeps it when it comes first.
-func note(found map[string]*partFinding, prop, msg string, count int64, depth, at int, path []uint32) {
+func note(found map[string]*partFinding, prop string, count int64, depth, at int, path []uint32) {
 	f := found[prop]
 	if f == nil {
-		found[prop] = &partFinding{Count: count, Depth: depth, At: at, Path: slices.Clone(path), Msg: msg}
+		found[prop] = &partFinding{Count: count, Depth: depth, At: at, Path: slices.Clone(path)}
 		return
 	}
 	f.Count += count
 	if f.before(depth, at, path) {
-		f.Depth, f.At, f.Path, f.Msg = depth, at, slices.Clone(path), msg
+		f.Depth, f.At, f.Path = depth, at, slices.Clone(path)
 	}
 }
 
@@ -149,7 +148,7 @@ func (x *states) searchParts(c engine.Cluster) error {
 	}
 	found := map[string]*partFinding{}
 	for _, v := range x.judge(outs) {
-		note(found, v.Prop, v.Msg, 1, 0, -1, nil)
+		note(found, v.Prop, 1, 0, -1, nil)
 	}
 	sr, err := c.Begin(x.cfg.Job, !x.perOp)
 	if err != nil {
@@ -188,7 +187,7 @@ func (x *states) searchParts(c engine.Cluster) error {
 			}
 			for _, prop := range slices.Sorted(maps.Keys(r.Found)) {
 				f := r.Found[prop]
-				note(found, prop, f.Msg, f.Count, f.Depth, f.At, f.Path)
+				note(found, prop, f.Count, f.Depth, f.At, f.Path)
 			}
 			stopped = stopped || r.Stopped
 			stateful = stateful || r.Stateful
@@ -215,7 +214,7 @@ func (x *states) searchParts(c engine.Cluster) error {
 				return err
 			}
 		}
-		x.found[prop] = &finding{count: f.Count, path: path, msg: f.Msg}
+		x.found[prop] = &finding{count: f.Count, path: path}
 	}
 	return nil
 }
@@ -394,7 +393,7 @@ func (sv *server) final(r *levelReport, level int, path []uint32, e expansion) e
 	x := sv.states
 	for _, sc := range e.next {
 		for _, v := range sc.viol {
-			note(r.Found, v.Prop, v.Msg, 1, level+1, level, append(path[:len(path):len(path)], uint32(sc.j)))
+			note(r.Found, v.Prop, 1, level+1, level, append(path[:len(path):len(path)], uint32(sc.j)))
 		}
 	}
 	if e.bounded {
@@ -406,7 +405,7 @@ func (sv *server) final(r *levelReport, level int, path []uint32, e expansion) e
 		}
 		x.free = x.free || !f.blocked
 		for _, v := range f.viol {
-			note(r.Found, v.Prop, v.Msg, 1, level, level, path)
+			note(r.Found, v.Prop, 1, level, level, path)
 		}
 	}
 	return nil

@@ -235,8 +235,8 @@ func (w *states) end(s *sstate) *outcome {
 		}
 		o.Threads[t] = st
 	}
-	if w.spec != nil && !w.perOp {
-		o.History = w.history(s.hist)
+	if w.wholeHistories() {
+		o.History = w.history(s)
 	}
 	f.viol = w.judge([]*engine.Outcome{o})
 	return f
@@ -303,7 +303,7 @@ func (x *states) record(v engine.Violation, from int32, m *move) {
 	if f.count > 1 && depth >= len(f.path) {
 		return
 	}
-	f.path, f.msg = make([]move, depth), v.Msg
+	f.path = make([]move, depth)
 	if m != nil {
 		f.path[depth-1] = *m
 		depth--

@@ -20,8 +20,6 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/anishathalye/porcupine"
-
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -32,7 +30,7 @@ type Config struct {
 	engine.Options
 	// Spec, when set, keeps the operations' histories for linearizability
 	// against it.
-	Spec *porcupine.Model
+	Spec model.Spec
 	// Judge judges the search's outcomes.
 	Judge engine.Judge
 	// Job describes the search to the workers of Options.Cluster.
@@ -53,9 +51,12 @@ type sthread struct {
 	st model.ThreadState
 	a  model.Action // next action, when Running
 	n  int          // events so far
-	// call is the call of the thread's current operation while it has
-	// made no visible step (histories only).
-	call *mark
+	// open says that the thread is inside an operation, called with
+	// args (operations judged one at a time).
+	open bool
+	args []int64
+	// ops are the thread's operations so far (whole histories).
+	ops []opRec
 }
 
 // sstate is a state of the program.
@@ -64,7 +65,6 @@ type sstate struct {
 	mem   model.Memory
 	clk   []uint32 // vector clocks (see clocks), when races are tracked
 	locks []uint64 // per access record (as clk's acc): the regular mutexes held at the access
-	hist  []mark   // operation calls and returns, when histories are checked
 }
 
 // finalState returns the registers and the memory of s's nl locations.
@@ -79,12 +79,17 @@ func (s *sstate) finalState(nl int) model.FinalState {
 	return fs
 }
 
-// mark is a call or return of an operation.
-type mark struct {
-	ret   bool
-	t     int32
-	instr int32
-	val   int64
+// opRec is an operation of a thread, when whole histories are checked:
+// its call's instruction, its arguments and results, the clock values of
+// its call and return markers (the thread's own, ranked as normalize
+// ranks them; ret 0: it has not returned), and, per thread, how many of
+// that thread's operations returned before its call (before) and were
+// called before its return (sync) in happens-before.
+type opRec struct {
+	instr         int32
+	args, results []int64
+	call, ret     uint32
+	before, sync  []uint16
 }
 
 // option is one way to make a move: the memory's way of performing the
@@ -105,7 +110,6 @@ type move struct {
 type finding struct {
 	count int64
 	path  []move // a shortest path to a violation
-	msg   string // linearizability: the history's verdict
 }
 
 // states explores a program by states.
@@ -113,7 +117,7 @@ type states struct {
 	*engine.Runner
 	cfg     Config
 	races   bool
-	spec    *porcupine.Model
+	spec    model.Spec
 	perOp   bool           // operations judged one at a time (see judgeOp)
 	opMemo  map[opKey]bool // judgeOp's verdicts
 	lay     clocks
@@ -144,7 +148,7 @@ func newStates(p *model.Program, m *model.Model, cfg Config) *states {
 		cfg.Judge = func(*engine.Outcome, func(string)) []engine.Violation { return nil }
 	}
 	x := &states{Runner: engine.NewRunner(p, m, cfg.Options, nil), cfg: cfg, races: cfg.Races, spec: cfg.Spec,
-		perOp:  cfg.Spec != nil && cfg.Spec.Partition == nil && cfg.Spec.PartitionEvent == nil && !cfg.WholeHistories,
+		perOp:  cfg.Spec != nil && !cfg.WholeHistories,
 		opMemo: map[opKey]bool{}}
 	x.clear()
 	x.lay = clocks{n: len(p.Threads), nl: len(p.Locs)}
@@ -206,7 +210,7 @@ func symmetricThreads(p *model.Program) [][]int {
 func (x *states) initial(b *builder) (*sstate, []*engine.Outcome, error) {
 	var outs []*engine.Outcome
 	s := &sstate{th: make([]*sthread, len(x.Prog.Threads)), mem: x.Model.Machine.Start(x.Prog)}
-	if x.races {
+	if x.races || x.wholeHistories() {
 		s.clk = make([]uint32, x.lay.size())
 		s.locks = make([]uint64, recKinds*x.lay.nl*x.lay.n)
 	}
@@ -241,22 +245,14 @@ func (x *states) start(s *sstate, t, parent int, b *builder) ([]*engine.Outcome,
 }
 
 // invisible reports whether an action can run at once, before any other
-// thread's: nothing observes its place among the others.
-//
-// With histories, a call and a return run at once too but place their
-// marks tightly: a call's at the operation's first visible step, a
-// return's after its last. An operation's interval then lies within its
-// interval in any interleaving of the same steps, and shrinking intervals
-// only adds real-time order, so a history that does not linearize is
-// still found. An operation with no visible step is one step: its call
-// and return together.
+// thread's: nothing observes its place among the others. Operation
+// markers are such: histories are ordered by happens-before, which the
+// markers' places among other threads' steps do not change.
 func (x *states) invisible(s *sstate, t int) bool {
 	th := s.th[t]
 	switch th.a.Kind {
-	case model.ActCall:
+	case model.ActCall, model.ActRet:
 		return true
-	case model.ActRet:
-		return x.spec == nil || x.perOp || th.call == nil
 	case model.ActFence:
 		x.ways = s.mem.Ways(t, &th.a, x.ways[:0])
 		return !x.races && len(x.ways) > 0
@@ -266,7 +262,7 @@ func (x *states) invisible(s *sstate, t int) bool {
 
 // clone copies s for a move of thread t.
 func (s *sstate) clone(t int) *sstate {
-	c := &sstate{th: slices.Clone(s.th), mem: s.mem.Clone(), hist: s.hist[:len(s.hist):len(s.hist)]}
+	c := &sstate{th: slices.Clone(s.th), mem: s.mem.Clone()}
 	if s.clk != nil {
 		c.clk = slices.Clone(s.clk)
 		c.locks = slices.Clone(s.locks)
@@ -278,7 +274,7 @@ func (s *sstate) clone(t int) *sstate {
 // own gives thread t of s a copy of its local state to change.
 func (s *sstate) own(t int) {
 	o := s.th[t]
-	th := &sthread{st: o.st, a: o.a, n: o.n, call: o.call}
+	th := &sthread{st: o.st, a: o.a, n: o.n, open: o.open, args: o.args, ops: o.ops[:len(o.ops):len(o.ops)]}
 	th.st.Regs = slices.Clone(o.st.Regs)
 	th.st.Deps = slices.Clone(o.st.Deps)
 	th.st.Reached = o.st.Reached[:len(o.st.Reached):len(o.st.Reached)]
@@ -363,17 +359,15 @@ func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*engine.Outco
 		b.add(t, e)
 		th.n++
 	}
-	if x.spec != nil && !x.perOp && th.call != nil && !x.invisible(s, t) {
-		s.hist = append(s.hist, *th.call)
-		th.call = nil
-	}
 	// write adds thread t's write of val to l in way w with ordering wo;
 	// rm is the message a read-modify-write read.
 	write := func(e model.Event, w model.Way, val int64, wo model.Ordering, rm *model.Message) {
 		var vc []uint32
 		if s.clk != nil {
 			k.tick(s.clk, t)
-			race(k.access(s.clk, s.locks, t, a.Loc, true, wo, x.held[t][a.Instr]))
+			if x.races {
+				race(k.access(s.clk, s.locks, t, a.Loc, true, wo, x.held[t][a.Instr]))
+			}
 			vc = k.release(s.clk, t, a.Loc, wo, rm)
 		}
 		b.write(t, e, s.mem.Write(t, a.Loc, w, val, wo, rm, vc))
@@ -387,7 +381,9 @@ func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*engine.Outco
 		if s.clk != nil {
 			k.tick(s.clk, t)
 			k.acquire(s.clk, t, m.Clock, a.Ord)
-			race(k.access(s.clk, s.locks, t, a.Loc, false, a.Ord, x.held[t][a.Instr]))
+			if x.races {
+				race(k.access(s.clk, s.locks, t, a.Loc, false, a.Ord, x.held[t][a.Instr]))
+			}
 		}
 		th.n++
 	case model.ActWrite, model.ActUnlock:
@@ -402,7 +398,9 @@ func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*engine.Outco
 		if s.clk != nil {
 			k.tick(s.clk, t)
 			k.acquire(s.clk, t, m.Clock, ro)
-			race(k.access(s.clk, s.locks, t, a.Loc, false, ro, x.held[t][a.Instr]))
+			if x.races {
+				race(k.access(s.clk, s.locks, t, a.Loc, false, ro, x.held[t][a.Instr]))
+			}
 		}
 		th.n++
 		if writes {
@@ -442,31 +440,31 @@ func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*engine.Outco
 		switch {
 		case x.spec == nil:
 		case x.perOp:
-			// A return ends the thread's last open call, as History pairs
-			// them; a return with none (an outer operation) is no operation.
+			// A return ends the thread's open call, as histories pair
+			// them.
 			if a.Kind == model.ActCall {
-				th.call = &mark{t: int32(t), instr: int32(a.Instr)}
-			} else if th.call != nil {
-				th.call = nil
+				th.open, th.args = true, a.Vals
+				if b == nil {
+					if err := x.callOp(t, &a); err != nil {
+						return nil, err
+					}
+				}
+			} else if th.open {
+				th.open = false
 				// The search judges; a witness's replay (b != nil) only
 				// records the events, which the judge then judges.
 				if b == nil {
-					ok, err := x.judgeOp(t, a.Instr, a.Val)
+					h, ok, err := x.judgeOp(t, th.args, &a)
 					if err != nil {
 						return nil, err
 					}
 					if !ok {
-						outcome().History = []porcupine.Operation{x.operation(t, a.Instr, a.Val, 0, 1)}
+						outcome().History = h
 					}
 				}
 			}
 		default:
-			m := mark{ret: a.Kind == model.ActRet, t: int32(t), instr: int32(a.Instr), val: a.Val}
-			if m.ret {
-				s.hist = append(s.hist, m)
-			} else {
-				th.call = &m
-			}
+			x.mark(s, t, &a)
 		}
 		event(a.SimpleEvent())
 	case model.ActFail:

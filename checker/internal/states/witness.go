@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
@@ -214,11 +213,10 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 	if e == nil {
 		return nil, engine.Internalf("the witness of %s is not an execution", prop)
 	}
-	var h []porcupine.Operation
 	if x.spec != nil {
-		h = engine.History(e.Graph)
+		e.History = x.Model.HistoryOf(e.Graph, nil)
 	}
-	for _, v := range x.cfg.Judge(e.Outcome(h), func(string) {}) {
+	for _, v := range x.cfg.Judge(e.Outcome(), func(string) {}) {
 		if v.Prop == prop {
 			return &engine.Witness{Execution: e, Violation: v}, nil
 		}
@@ -229,11 +227,6 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 		// has state; its finding stands only when the whole history
 		// confirms it.
 		return nil, nil
-	}
-	if prop == engine.Linearizability && f.msg != "" {
-		// The execution's presentation order is one of its real-time
-		// orders; the state's history had another.
-		return &engine.Witness{Execution: e, Violation: engine.Violation{Prop: prop, Msg: f.msg}}, nil
 	}
 	return nil, engine.Internalf("the witness path of %s does not violate it", prop)
 }
