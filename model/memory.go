@@ -25,12 +25,20 @@ func CheckMemory(what string) error {
 	if limit <= 0 || limit == math.MaxInt64 {
 		return nil
 	}
-	if ProcessMemory() <= uint64(limit)/10*9 {
-		return nil
-	}
-	runtime.GC()
-	if ProcessMemory() <= uint64(limit)/10*9 {
+	if !OverMemory(uint64(limit)) {
 		return nil
 	}
 	return fmt.Errorf("%s needs more memory than the bound allows (%d MB; raise --max-memory)", what, limit>>20)
+}
+
+// OverMemory reports whether the process holds more than nine tenths of
+// limit bytes once the collector has run and returned what it freed to
+// the system: memory an earlier exploration held and dropped does not
+// count against the next one.
+func OverMemory(limit uint64) bool {
+	if ProcessMemory() <= limit/10*9 {
+		return false
+	}
+	debug.FreeOSMemory()
+	return ProcessMemory() > limit/10*9
 }

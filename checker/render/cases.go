@@ -62,7 +62,11 @@ func CaseDetail(ref string, r *checker.CaseResult) string {
 		fmt.Fprintf(&b, "%v\n", r.Err)
 		return b.String()
 	case checker.CaseNoExpectation:
-		fmt.Fprintf(&b, "no expect clause selects this cell; it was checked: %s\n", r.Report.VerdictText())
+		if r.Report == nil {
+			b.WriteString("no expect clause selects this cell; not explored (--all explores it)\n")
+		} else {
+			fmt.Fprintf(&b, "no expect clause selects this cell; it was checked: %s\n", r.Report.VerdictText())
+		}
 		return b.String()
 	}
 	fmt.Fprintf(&b, "expected by %s (%s)\n", r.Clause, r.Clause.Pos)

@@ -21,7 +21,7 @@ import (
 
 func newTestCmd() *cobra.Command {
 	var run, junit string
-	var asJSON bool
+	var asJSON, all bool
 	var jobs int
 	var b bounds
 	var cl cluster
@@ -34,8 +34,10 @@ unless named), checks every cell its expect clauses decide — a variant under
 a model, with a configuration's parameters — and prints a line per cell as
 go test -v does: PASS, FAIL with what differs, the counterexample and the
 command that explores the cell alone, NOVERDICT when a bound cut the search
-short, SKIP for a cell no clause selects. A catalogue protocol may be named
-instead of a path. Cells run in parallel on --jobs cores (or on worker
+short, SKIP for a cell no clause selects (not explored unless --all asks).
+A catalogue protocol may be named instead of a path. --run selects cells by
+FILE/VARIANT/MODEL[/PARAMS] or PROTOCOL/VARIANT/MODEL[/PARAMS] (the file's
+path or the protocol's name); one that selects no cell is an error. Cells run in parallel on --jobs cores (or on worker
 processes: --procs, --cluster); the bounds apply to each cell.
 
 Exit status: 0 every cell as expected, 1 a verdict differs, 2 bad input (a
@@ -70,7 +72,7 @@ passes), 4 an internal error.`,
 			if err != nil {
 				return usageError(err)
 			}
-			suites, err := runTests(cmd, refs, sel, !asJSON, func(cases []checker.Case, done func(*checker.CaseResult)) error {
+			suites, err := runTests(cmd, refs, sel, all, !asJSON, func(cases []checker.Case, done func(*checker.CaseResult)) error {
 				return cl.runCases(cmd.Context(), cases, opt, jobs, done, cmd.ErrOrStderr())
 			})
 			if err != nil {
@@ -91,6 +93,7 @@ passes), 4 an internal error.`,
 	}
 	cmd.Flags().StringVar(&run, "run", "", "check only the cells whose PROTOCOL/VARIANT/MODEL[/PARAMS] matches this regular expression")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as one JSON document: a record per protocol and per cell")
+	cmd.Flags().BoolVar(&all, "all", false, "also explore the cells no expect clause selects (they are reported as skipped, and by default not explored)")
 	cmd.Flags().StringVar(&junit, "junit", "", "also write the results as JUnit XML to this file, for CI systems")
 	cmd.Flags().IntVar(&jobs, "jobs", runtime.NumCPU(), "check this many cells at once")
 	b.add(cmd)
@@ -165,7 +168,7 @@ func fileRef(path string) string {
 // with run and, when verbose, prints each cell's line as soon as
 // it and the cells before it are done, each protocol's summary after its
 // last cell, and the counts at the end.
-func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, verbose bool, run func([]checker.Case, func(*checker.CaseResult)) error) ([]*render.Suite, error) {
+func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, all, verbose bool, run func([]checker.Case, func(*checker.CaseResult)) error) ([]*render.Suite, error) {
 	w := cmd.OutOrStdout()
 	var suites []*render.Suite
 	var cases []checker.Case
@@ -180,7 +183,7 @@ func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, verbose boo
 			s.Expects = len(pr.Expects)
 			if err == nil && s.Expects > 0 {
 				for _, c := range cs {
-					if sel == nil || sel.MatchString(ref+"/"+c.Name()) {
+					if sel == nil || sel.MatchString(ref+"/"+c.Name()) || sel.MatchString(pr.Name+"/"+c.Name()) {
 						cases = append(cases, c)
 						owner = append(owner, len(suites)-1)
 					}
@@ -192,6 +195,9 @@ func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, verbose boo
 			return nil, err
 		}
 		s.Err = err
+	}
+	if sel != nil && len(cases) == 0 {
+		return nil, usageError(fmt.Errorf("--run %q selects no cell (it matches FILE/VARIANT/MODEL or PROTOCOL/VARIANT/MODEL, such as %s)", sel, runExample(suites)))
 	}
 	left := make([]int, len(suites)) // cases not yet done, by suite
 	for _, o := range owner {
@@ -220,21 +226,42 @@ func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, verbose boo
 			}
 		}
 	}
-	i := 0
-	err := run(cases, func(r *checker.CaseResult) {
-		o := owner[i]
-		i++
-		sumUp(o) // the suites before o are complete
-		s := suites[o]
-		s.Cases = append(s.Cases, r)
-		s.Elapsed += r.Elapsed
-		left[o]--
-		if verbose {
-			render.Case(w, s.Ref, r)
+	// A cell no clause selects is reported skipped, unexplored unless all
+	// asks; the others are checked, and every cell is reported in order.
+	results := make([]*checker.CaseResult, len(cases))
+	var checked []checker.Case
+	var at []int // at[k] is the index in cases of checked[k]
+	for i, c := range cases {
+		if c.Clause == nil && !all {
+			results[i] = &checker.CaseResult{Case: &cases[i]}
+			continue
 		}
-		if left[o] == 0 {
-			sumUp(o + 1)
+		checked = append(checked, c)
+		at = append(at, i)
+	}
+	next := 0 // the first case not reported yet
+	report := func() {
+		for ; next < len(cases) && results[next] != nil; next++ {
+			r, o := results[next], owner[next]
+			sumUp(o) // the suites before o are complete
+			s := suites[o]
+			s.Cases = append(s.Cases, r)
+			s.Elapsed += r.Elapsed
+			left[o]--
+			if verbose {
+				render.Case(w, s.Ref, r)
+			}
+			if left[o] == 0 {
+				sumUp(o + 1)
+			}
 		}
+	}
+	report()
+	k := 0
+	err := run(checked, func(r *checker.CaseResult) {
+		results[at[k]] = r
+		k++
+		report()
 	})
 	if err != nil {
 		return nil, err
@@ -256,6 +283,17 @@ func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, verbose boo
 		fmt.Fprintln(w, t)
 	}
 	return suites, nil
+}
+
+// runExample names a cell of the suites as --run matches it, or a
+// made-up one when they have none.
+func runExample(suites []*render.Suite) string {
+	for _, s := range suites {
+		if s.Err == nil {
+			return s.Ref + "/VARIANT/rc11"
+		}
+	}
+	return "dlsym/fixed/rc11"
 }
 
 // testExit returns the exit status of a test run: bad input first, then a

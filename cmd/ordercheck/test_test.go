@@ -41,13 +41,14 @@ func TestTestCommand(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "empty"), 0o755)
 	flip := flipped(t, t.TempDir())
 	runCases(t, []cliCase{
-		{"catalogue files", []string{"test", "../../protocols"}, 0, " passed, 0 failed, 0 no verdict\n", ""},
+		{"catalogue files", []string{"test", "../../protocols"}, 0, " passed, 0 failed, 0 no verdict, 8 without expectation\n", ""},
 		{"catalogue name", []string{"test", "dlsym"}, 0, "--- PASS: dlsym fixed/rc11 (", ""},
 		{"every cell", []string{"test", "testdata/test/mp.oc"}, 0, "--- PASS: testdata/test/mp.oc relaxed/rc11 (", ""},
 		{"summary", []string{"test", "testdata/test"}, 0, "ok\ttestdata/test/mp.oc\t", ""},
 		{"counts", []string{"test", "testdata/test"}, 0, "\n18 passed, 0 failed, 0 no verdict\n", ""},
 		{"run selects", []string{"test", "testdata/test", "--run", "fixed/rc11$"}, 0, "\n1 passed, 0 failed, 0 no verdict\n", ""},
-		{"run selects nothing", []string{"test", "testdata/test", "--run", "nosuch"}, 0, "?\ttestdata/test/mp.oc\t[no cells match --run]\n", ""},
+		{"run selects nothing", []string{"test", "testdata/test", "--run", "nosuch"}, 2, "", "--run \"nosuch\" selects no cell"},
+		{"run by protocol name", []string{"test", "testdata/test", "--run", "^mp/fixed/rc11$"}, 0, "\n1 passed, 0 failed, 0 no verdict\n", ""},
 		{"bad run", []string{"test", "--run", "("}, 2, "", "--run: error parsing regexp"},
 		{"bad jobs", []string{"test", "--jobs", "0"}, 2, "", "--jobs 0: must be at least 1"},
 		{"failing cell", []string{"test", flip}, 1, "--- FAIL: " + flip + " relaxed/rc11 (", ""},

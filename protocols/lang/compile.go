@@ -1546,15 +1546,15 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 
 // operation compiles an operation called at: its call marker with the
 // arguments args, its body, and its return marker with the values its
-// return statements give (one 0 when they give none). It returns the
-// register of its first result.
+// return statements give (none when they give none). It returns the
+// register of its first result (0 when it has none).
 func (t *threadComp) operation(name string, args []*model.Expr, body *Block, at model.Pos) (model.Reg, error) {
 	for _, f := range t.rets {
 		if f.op {
 			return model.NoReg, errAt(at, "operation %s inside operation %s: operations do not nest (each is one call and one return of the history)", name, f.name)
 		}
 	}
-	n := 1
+	n := 0
 	var first *ReturnStmt
 	var err error
 	walkStmts(body, func(s Stmt, _ stmtPlace) {
@@ -1571,17 +1571,17 @@ func (t *threadComp) operation(name string, args []*model.Expr, body *Block, at 
 		return model.NoReg, err
 	}
 	t.emit(model.Instr{Op: model.OpCall, Msg: name, Args: args, Pos: at, Text: "call " + name})
-	ret := &retFrame{name: name, op: true}
-	for range n {
+	ret := &retFrame{name: name, op: true, dst: t.temp()}
+	ret.dsts = append(ret.dsts, ret.dst)
+	for range n - 1 {
 		ret.dsts = append(ret.dsts, t.temp())
 	}
-	ret.dst = ret.dsts[0]
 	t.rets = append(t.rets, ret)
 	err = t.block(body)
 	t.rets = t.rets[:len(t.rets)-1]
 	t.patch(ret.jumps, t.pc())
 	var results []*model.Expr
-	for _, r := range ret.dsts {
+	for _, r := range ret.dsts[:n] {
 		results = append(results, model.RegExpr(r))
 	}
 	t.emit(model.Instr{Op: model.OpRet, Msg: name, Args: results, Pos: at, Text: "return from " + name})

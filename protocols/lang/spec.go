@@ -869,7 +869,11 @@ func (s *Spec) run(st model.SpecState, op *model.Operation, self int, results []
 	if so == nil {
 		return false, st, nil
 	}
-	if !pending && !so.Open && so.Results != nil && !slices.ContainsFunc(so.Results, func(r SpecResult) bool { return len(results) > 0 && r.Val == results[0] }) {
+	first := int64(0) // an operation that returns no value returns 0
+	if len(results) > 0 {
+		first = results[0]
+	}
+	if !pending && !so.Open && so.Results != nil && !slices.ContainsFunc(so.Results, func(r SpecResult) bool { return r.Val == first }) {
 		return false, st, nil
 	}
 	r := &specRun{vars: s.decode(st, views), op: op, self: self, results: results, pending: pending, views: views}
@@ -912,8 +916,13 @@ func (s *Spec) Describe(op *model.Operation) string {
 		args = append(args, strconv.FormatInt(a, 10))
 	}
 	call := fmt.Sprintf("%s(%s)", op.Name, strings.Join(args, ", "))
-	if op.Pending {
+	switch {
+	case op.Pending:
 		return call + " (pending)"
+	case len(op.Results) == 0 && s.op(op.Name) != nil && s.op(op.Name).Results == nil:
+		return call // no value, and none expected
+	case len(op.Results) == 0:
+		return call + " -> " + s.describeResults(op.Name, []int64{0})
 	}
 	return call + " -> " + s.describeResults(op.Name, op.Results)
 }

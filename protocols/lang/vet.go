@@ -109,6 +109,9 @@ func (pr *Protocol) Vet() []Finding {
 		named[f.Prop] = true
 	}
 	hasOps := false
+	for _, proc := range pr.Procs {
+		hasOps = hasOps || proc.Op
+	}
 	for _, b := range blocks {
 		walkStmts(b, func(s Stmt, _ stmtPlace) {
 			if _, ok := s.(*OpStmt); ok {
@@ -119,7 +122,7 @@ func (pr *Protocol) Vet() []Finding {
 	for _, p := range pr.Props {
 		switch {
 		case p.Name == "linearizability" && !hasOps:
-			add(p.Pos, "property linearizability has no operation to check: no thread has an op block")
+			add(p.Pos, "property linearizability has no operation to check: no thread has an op block or calls an op")
 		case !slices.Contains(builtinProps, p.Name) && !named[p.Name]:
 			add(p.Pos, "property %s is never checked: no assert or final condition names it, so it always holds", p.Name)
 		}

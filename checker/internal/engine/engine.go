@@ -400,7 +400,7 @@ func (x *Runner) Step() error {
 			x.Options.Progress(st)
 		}
 	}
-	if x.Options.MaxMemory > 0 && n%1024 == 1 && model.ProcessMemory() > x.Options.MaxMemory/10*9 {
+	if x.Options.MaxMemory > 0 && n%1024 == 1 && model.OverMemory(x.Options.MaxMemory) {
 		return x.stop(MaxMemory)
 	}
 	return nil
