@@ -44,6 +44,37 @@ thread a {
 thread b {
   store(flag, 2, rel)
 }`, true, true, ""},
+		{"await on a compare-exchange that never succeeds", `
+shared l = 1
+property deadlock
+thread t {
+  await cas(l, 0, 1, acq, acq) == 1
+}`, true, true, "t waits at the await of"},
+		{"await on a compare-exchange another thread lets succeed", `
+shared l = 1
+property deadlock
+thread t {
+  await cas(l, 0, 1, acq, acq) == 1
+}
+thread u {
+  store(l, 0, rel)
+}`, false, false, ""},
+		{"lock-order inversion with compare-exchange locks", `
+shared l1 = 0
+shared l2 = 0
+property deadlock
+thread a {
+  await cas(l1, 0, 1, acq, rlx) == 1
+  await cas(l2, 0, 1, acq, rlx) == 1
+  store(l2, 0, rel)
+  store(l1, 0, rel)
+}
+thread b {
+  await cas(l2, 0, 1, acq, rlx) == 1
+  await cas(l1, 0, 1, acq, rlx) == 1
+  store(l1, 0, rel)
+  store(l2, 0, rel)
+}`, true, false, "waits at the await of"},
 		{"circular wait", `
 shared fa = 0
 shared fb = 0

@@ -117,3 +117,44 @@ thread counter {
 		}
 	}
 }
+
+// TestSpeculationStopsInTime checks that arm and riscv, explored by
+// speculation, honour a timeout and a cancellation within a second on a
+// program whose speculation takes minutes: the Treiber stack of the
+// examples with two pushers and a popper (its search once ran past both,
+// stopping only at leaves it never reached).
+func TestSpeculationStopsInTime(t *testing.T) {
+	pr, err := checker.Load("../protocols/examples/treiber.oc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Instance("fixed", map[string]string{"POPS": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"arm", "riscv"} {
+		m := mustModel(t, name)
+		t.Run(name+"/timeout", func(t *testing.T) {
+			start := time.Now()
+			rep, err := inst.Check(m, checker.Options{Timeout: 2 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took > 3*time.Second || rep.Stats.Limit != checker.Timeout {
+				t.Errorf("stopped after %v by %s, want the timeout within 3 s", took, rep.Stats.Limit)
+			}
+		})
+		t.Run(name+"/cancel", func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			start := time.Now()
+			rep, err := inst.Check(m, checker.Options{Context: ctx})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took > 2*time.Second || rep.Stats.Limit != checker.Interrupted {
+				t.Errorf("stopped after %v by %s, want the cancellation within a second", took, rep.Stats.Limit)
+			}
+		})
+	}
+}

@@ -579,7 +579,8 @@ func (g *Graph) PendingWrite(t int, a *Action) (Event, int) {
 // again from where its evaluation starts with every read taking mem's
 // value, is still false. A thread blocked on an assume (a pruning, not a
 // wait) is never hopeless, nor one whose await's evaluation does more than
-// read memory.
+// read memory (a compare-exchange that fails on the final value only
+// reads it).
 func (p *Program) Hopeless(t int, st *ThreadState, mem []int64) bool {
 	code := p.Threads[t].Code
 	if st.Status != Blocked || st.WaitLoc != NoLoc || st.PC >= len(code) || !code[st.PC].Await {
@@ -594,6 +595,13 @@ func (p *Program) Hopeless(t int, st *ThreadState, mem []int64) bool {
 			return false
 		case a.Kind == ActNone:
 			return s.Status == Blocked && s.PC == st.PC
+		case a.Kind == ActCAS:
+			// A compare-exchange that fails on the final value writes
+			// nothing: it reads, and fails again each round (a weak one
+			// may fail spuriously, never succeed where a strong one fails).
+			if writes, _, _ := a.Outcome(mem[a.Loc], false); writes {
+				return false // it would succeed: the thread goes on
+			}
 		case a.Kind != ActRead:
 			return false // its condition does more than read memory
 		}

@@ -953,6 +953,11 @@ func (t *threadComp) stmt(s Stmt) error {
 		}
 		in := model.Instr{Op: model.OpAssume, Cond: cond, Pos: s.At, Text: "assume"}
 		if s.Await {
+			for _, c := range t.th.Code[start:] {
+				if c.Op == model.OpRMW {
+					return errAt(c.Pos, "an await's condition may not make a read-modify-write (%s): each round of the wait would write again; wait with a load or a cas, or write a loop with max", c.Text)
+				}
+			}
 			in.Await, in.Target, in.Text = true, start, "await"
 		}
 		t.emit(in)

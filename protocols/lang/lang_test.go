@@ -84,6 +84,7 @@ func TestErrors(t *testing.T) {
 		{"unknown property", thread("  assert q: x == 0"), "", nil, "7:3: unknown property q"},
 		{"unknown procedure", thread("  f()"), "", nil, "7:3: unknown procedure f"},
 		{"lock a variable", thread("  lock(x)"), "", nil, "7:3: lock takes a mutex"},
+		{"await on a read-modify-write", thread("  await fetch_add(x, 1, acq) == 3"), "", nil, "7:9: an await's condition may not make a read-modify-write (fetch_add)"},
 		{"read a mutex", thread("  r = m"), "", nil, "7:7: m is a mutex"},
 		{"unknown parameter", thread("  x = 1"), "", map[string]string{"K": "1"}, "has no parameter \"K\""},
 		{"unknown variant", thread("  x = 1"), "fast", nil, "has no variant \"fast\""},

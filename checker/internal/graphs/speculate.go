@@ -97,6 +97,9 @@ func speculate(r *engine.Runner) error {
 		if t == len(p.Threads) {
 			return matchings(r, runs, pick)
 		}
+		if err := r.Step(); err != nil {
+			return err
+		}
 		for i := range runs[t] {
 			pick[t] = i
 			if err := combine(t + 1); err != nil {
@@ -276,10 +279,13 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 	}
 	var loc func(k int) error
 	loc = func(k int) error {
+		// Every choice counts against the bounds, so that a bound (a
+		// timeout, a cancellation, memory) stops the search within a
+		// moment of being reached, however many choices lead to no leaf.
+		if err := r.Step(); err != nil {
+			return err
+		}
 		if k == len(order) {
-			if err := r.Step(); err != nil {
-				return err
-			}
 			if !consistent() {
 				return nil
 			}
@@ -322,8 +328,8 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 			return true
 		}
 		reads := slices.DeleteFunc(slices.Concat(acc[l]...), func(a model.EventRef) bool { return g.Ev(a).Kind != model.KRead })
-		err := choose(g, reads, writes[l], func() error {
-			return interleave(writes[l], placed, nil, fits, func(co []model.EventRef) error {
+		err := choose(g, reads, writes[l], r.Step, func() error {
+			return interleave(writes[l], placed, nil, fits, r.Step, func(co []model.EventRef) error {
 				g.Co[l] = co
 				if !coherent(g, model.Loc(l), acc[l]) {
 					return nil
@@ -349,16 +355,20 @@ func matchings(r *engine.Runner, runs [][]run, pick []int) error {
 
 // choose calls f for every choice of sources for reads: writes of their
 // location and value (the initial one included), but neither a read's
-// own RMW's nor a later one of its own thread.
-func choose(g *model.Graph, reads []model.EventRef, ws [][]model.EventRef, f func() error) error {
+// own RMW's nor a later one of its own thread. Each choice is a step
+// (the runner's bounds).
+func choose(g *model.Graph, reads []model.EventRef, ws [][]model.EventRef, step, f func() error) error {
 	if len(reads) == 0 {
 		return f()
+	}
+	if err := step(); err != nil {
+		return err
 	}
 	rd := reads[0]
 	e := g.Ev(rd)
 	try := func(w model.EventRef) error {
 		e.Rf = w
-		return choose(g, reads[1:], ws, f)
+		return choose(g, reads[1:], ws, step, f)
 	}
 	if g.WriteValue(model.InitRef(e.Loc)) == e.Val {
 		if err := try(model.InitRef(e.Loc)); err != nil {
@@ -380,8 +390,11 @@ func choose(g *model.Graph, reads []model.EventRef, ws [][]model.EventRef, f fun
 
 // interleave calls f with every interleaving of the threads' write
 // sequences ws (placed[t] of thread t's are placed) appended to co, in
-// which each write fits where it is put.
-func interleave(ws [][]model.EventRef, placed []int, co []model.EventRef, fits func(model.EventRef, []model.EventRef) bool, f func([]model.EventRef) error) error {
+// which each write fits where it is put. Each placing is a step.
+func interleave(ws [][]model.EventRef, placed []int, co []model.EventRef, fits func(model.EventRef, []model.EventRef) bool, step func() error, f func([]model.EventRef) error) error {
+	if err := step(); err != nil {
+		return err
+	}
 	done := true
 	for t := range ws {
 		if placed[t] == len(ws[t]) {
@@ -393,7 +406,7 @@ func interleave(ws [][]model.EventRef, placed []int, co []model.EventRef, fits f
 			continue
 		}
 		placed[t]++
-		err := interleave(ws, placed, append(co, w), fits, f)
+		err := interleave(ws, placed, append(co, w), fits, step, f)
 		placed[t]--
 		if err != nil {
 			return err
