@@ -48,7 +48,9 @@ func (q queueSpec) Step(st SpecState, h *History, i int) []SpecStep {
 	return nil
 }
 
-func (queueSpec) Describe(op *Operation) string { return fmt.Sprintf("%s%v -> %v", op.Name, op.Args, op.Results) }
+func (queueSpec) Describe(op *Operation) string {
+	return fmt.Sprintf("%s%v -> %v", op.Name, op.Args, op.Results)
+}
 
 func (queueSpec) DescribeState(st SpecState) string { return string(st) }
 

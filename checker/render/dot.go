@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os/exec"
 
 	"gonum.org/v1/gonum/graph"
@@ -160,10 +161,12 @@ func SVG(dotSrc []byte, path string) error {
 	if err != nil {
 		return fmt.Errorf("--svg needs Graphviz's dot, which is not installed (apt-get install graphviz); --dot writes the graph without it")
 	}
-	c := exec.Command(bin, "-Tsvg", "-o", path)
+	c := exec.Command(bin, "-Tsvg")
 	c.Stdin = bytes.NewReader(dotSrc)
-	if out, err := c.CombinedOutput(); err != nil {
-		return fmt.Errorf("dot: %v: %s", err, out)
+	var out, errOut bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errOut
+	if err := c.Run(); err != nil {
+		return fmt.Errorf("dot: %v: %s", err, errOut.Bytes())
 	}
-	return nil
+	return WriteFile(path, func(w io.Writer) error { _, err := w.Write(out.Bytes()); return err })
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
 )

@@ -39,5 +39,5 @@ func Linearization(w io.Writer, protocol string, l *checker.Linearization, timeo
 // LinearizationHTML writes porcupine's visualisation of a checked history
 // to the file at path.
 func LinearizationHTML(path string, spec *porcupine.Model, l *checker.Linearization) error {
-	return porcupine.VisualizePath(*spec, l.Info, path)
+	return WriteFile(path, func(w io.Writer) error { return porcupine.Visualize(*spec, l.Info, w) })
 }

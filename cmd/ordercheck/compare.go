@@ -1,8 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
-	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -38,6 +39,9 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			f, err := render.ParseFormat(format)
 			if err != nil {
 				return usageError(err)
+			}
+			if err := probeOutputs(map[string]string{"output": output}); err != nil {
+				return err
 			}
 			copt := checker.CompareOptions{Variants: variants}
 			if copt.Options, err = b.options(cmd.Context()); err != nil {
@@ -95,13 +99,27 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 // writeFile writes a file through write; a file that cannot be made is a
 // usage error.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
+	if err := render.WriteFile(path, write); err != nil {
 		return usageError(err)
 	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
+	return nil
+}
+
+// probeOutputs checks, before any work, that the files the flags name can
+// be written (an empty path: no file), so that a bad path is bad usage at
+// once rather than after the exploration.
+func probeOutputs(flags map[string]string) error {
+	names := make([]string, 0, len(flags))
+	for flag := range flags {
+		names = append(names, flag)
 	}
-	return f.Close()
+	sort.Strings(names)
+	for _, flag := range names {
+		if path := flags[flag]; path != "" {
+			if err := render.ProbeOutput(path); err != nil {
+				return usageError(fmt.Errorf("--%s: %v", flag, err))
+			}
+		}
+	}
+	return nil
 }

@@ -46,6 +46,9 @@ internal error.`,
 			if err := out.check(inst.Protocol); err != nil {
 				return err
 			}
+			if err := probeOutputs(map[string]string{"html": html}); err != nil {
+				return err
+			}
 			release, err := cl.explore(cmd.Context(), inst, &opt, cmd.ErrOrStderr())
 			if err != nil {
 				return err

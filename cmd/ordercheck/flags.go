@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -191,8 +192,11 @@ func (o *outputs) add(cmd *cobra.Command) {
 }
 
 // check makes sure, before any work, that --property names a property of
-// the protocol.
+// the protocol and the files can be written.
 func (o *outputs) check(pr *checker.Protocol) error {
+	if err := probeOutputs(map[string]string{"trace": o.trace, "dot": o.dot, "svg": o.svg}); err != nil {
+		return err
+	}
 	if o.property == "" || slices.Contains(pr.PropNames(), o.property) {
 		return nil
 	}
@@ -218,12 +222,7 @@ func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []stri
 		return nil
 	}
 	if o.trace != "" {
-		f, err := os.Create(o.trace)
-		if err != nil {
-			return usageError(err)
-		}
-		defer f.Close()
-		if err := inst.Trace(w).WriteJSON(f); err != nil {
+		if err := writeFile(o.trace, inst.Trace(w).WriteJSON); err != nil {
 			return err
 		}
 	}
@@ -233,8 +232,8 @@ func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []stri
 			return err
 		}
 		if o.dot != "" {
-			if err := os.WriteFile(o.dot, src, 0o644); err != nil {
-				return usageError(err)
+			if err := writeFile(o.dot, func(w io.Writer) error { _, err := w.Write(src); return err }); err != nil {
+				return err
 			}
 		}
 		if o.svg != "" {

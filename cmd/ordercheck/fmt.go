@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -59,11 +59,7 @@ Exit status: 0 done (with -l or -d: and every file was already formatted),
 					fmt.Fprint(w, render.UnifiedDiff(f+".orig", f, src, out))
 				case write:
 					if changed {
-						st, err := os.Stat(f)
-						if err != nil {
-							return usageError(err)
-						}
-						if err := os.WriteFile(f, []byte(out), st.Mode().Perm()); err != nil {
+						if err := render.WriteFileUnchanged(f, []byte(src), func(w io.Writer) error { _, err := io.WriteString(w, out); return err }); err != nil {
 							return usageError(err)
 						}
 					}

@@ -47,6 +47,9 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 			case timeout < 0:
 				return usageError(fmt.Errorf("--timeout %v: must not be negative (0: no limit)", timeout))
 			}
+			if err := probeOutputs(map[string]string{"html": html}); err != nil {
+				return err
+			}
 			pr, err := checker.Load(args[0])
 			if err != nil {
 				return usageError(err)

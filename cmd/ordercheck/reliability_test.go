@@ -262,3 +262,63 @@ func TestHostileSources(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputsSurvive checks every writer of a file through the command:
+// under a file-size limit smaller than the output, the file keeps its old
+// text (fmt -w of a large file, the review page, a trace); and a path
+// that cannot be written is refused before any work, however long the
+// work would be.
+func TestOutputsSurvive(t *testing.T) {
+	dir := t.TempDir()
+	bin := buildCommand(t, dir)
+	const old = "the old text\n"
+	// An unformatted protocol file of a megabyte.
+	big := filepath.Join(dir, "big.oc")
+	src := "protocol big\nshared x = 0\nthread t {\n" + strings.Repeat("  x   =   1\n", 90000) + "}\n"
+	if err := os.WriteFile(big, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		file string // the file written, holding old (or src) before
+		args []string
+	}{
+		{"fmt -w", big, []string{"fmt", "-w", big}},
+		{"compare -o", filepath.Join(dir, "review.html"), []string{"compare", "dlsym", "--format", "html", "-o", filepath.Join(dir, "review.html")}},
+		{"explore --trace", filepath.Join(dir, "t.json"), []string{"explore", "dlsym", "--trace", filepath.Join(dir, "t.json")}},
+		{"test --junit", filepath.Join(dir, "j.xml"), []string{"test", "dlsym", "--junit", filepath.Join(dir, "j.xml")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := src
+			if tc.file != big {
+				before = old
+				if err := os.WriteFile(tc.file, []byte(old), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command("sh", "-c", `ulimit -f 2; exec "$@"`, "sh", bin)
+			cmd.Args = append(cmd.Args, tc.args...)
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("the command succeeded under a 1 KB file-size limit: %s", out)
+			}
+			if b, _ := os.ReadFile(tc.file); string(b) != before {
+				t.Errorf("the file holds %d bytes, not its old text: %s", len(b), out)
+			}
+		})
+	}
+	for _, args := range [][]string{
+		{"explore", "dlsym", "--param", "N=9", "--model", "sc", "--trace", "/nonexistent/t.json"},
+		{"explore", "dlsym", "--param", "N=9", "--model", "sc", "--dot", "/nonexistent/t.dot"},
+		{"explore", "dlsym", "--param", "N=9", "--model", "sc", "--html", "/nonexistent/t.html"},
+		{"compare", "dlsym", "--param", "N=9", "-o", "/nonexistent/c.txt"},
+		{"test", "dlsym", "--junit", dir},
+		{"tune", "dlsym", "--param", "N=9", "--html", "/nonexistent/t.html"},
+	} {
+		start := time.Now()
+		code, _, errText := runCLI(args...)
+		if code != exitUsage || time.Since(start) > 5*time.Second || !strings.Contains(errText, "cannot write") && !strings.Contains(errText, "not a regular file") {
+			t.Errorf("%v: exit %d after %v: %s", args, code, time.Since(start), errText)
+		}
+	}
+}

@@ -61,6 +61,9 @@ passes), 4 an internal error.`,
 			if err != nil {
 				return err
 			}
+			if err := probeOutputs(map[string]string{"junit": junit}); err != nil {
+				return err
+			}
 			if !cmd.Flags().Changed("workers") {
 				opt.Workers = 1 // the cells share the cores
 			}

@@ -54,6 +54,9 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 				return err
 			}
 			opt.Progress = nil
+			if err := probeOutputs(map[string]string{"html": html}); err != nil {
+				return err
+			}
 			pr, err := checker.Load(args[0])
 			if err != nil {
 				return usageError(err)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 
-
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
