@@ -253,8 +253,8 @@ func TestHostileSources(t *testing.T) {
 		{[]string{"litmus", parens}, "nested more than 1000 deep"},
 		{[]string{"litmus", nots}, "nested more than 1000 deep"},
 		{[]string{"litmus", cond}, "nested more than 1000 deep"},
-		{[]string{"litmus", "/dev/zero"}, "larger than 32 MB"},
-		{[]string{"explore", "/dev/zero"}, "larger than 32 MB"},
+		{[]string{"litmus", "/dev/zero"}, "not a regular file (a device)"},
+		{[]string{"explore", "/dev/zero"}, "not a regular file (a device)"},
 	} {
 		code, _, errText := runCLI(tc.args...)
 		if code != exitUsage || !strings.Contains(errText, tc.msg) {
@@ -319,6 +319,37 @@ func TestOutputsSurvive(t *testing.T) {
 		code, _, errText := runCLI(args...)
 		if code != exitUsage || time.Since(start) > 5*time.Second || !strings.Contains(errText, "cannot write") && !strings.Contains(errText, "not a regular file") {
 			t.Errorf("%v: exit %d after %v: %s", args, code, time.Since(start), errText)
+		}
+	}
+}
+
+// TestSpecialFiles checks that a FIFO named like a protocol file in a
+// folder is skipped, with a word, by every command that walks folders (it
+// used to block them), and is bad input when named.
+func TestSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.oc")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	src, err := os.ReadFile("../../protocols/examples/once.oc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "once.oc"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"fmt", "-l", dir}, {"vet", dir}, {"test", dir}} {
+		start := time.Now()
+		code, _, errText := runCLI(args...)
+		if code != 0 || time.Since(start) > 5*time.Second || !strings.Contains(errText, "skipped "+fifo+": not a regular file") {
+			t.Errorf("%v: exit %d after %v: %s", args, code, time.Since(start), errText)
+		}
+	}
+	for _, args := range [][]string{{"explore", fifo}, {"litmus", fifo}, {"fmt", fifo}, {"test", fifo}} {
+		code, out, errText := runCLI(args...)
+		if code != exitUsage || !strings.Contains(out+errText, "not a regular file (a FIFO)") {
+			t.Errorf("%v: exit %d: %s%s", args, code, out, errText)
 		}
 	}
 }

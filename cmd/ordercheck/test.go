@@ -71,7 +71,7 @@ passes), 4 an internal error.`,
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			refs, err := findProtocols(args)
+			refs, err := findProtocols(args, cmd.ErrOrStderr())
 			if err != nil {
 				return usageError(err)
 			}
@@ -107,9 +107,10 @@ passes), 4 an internal error.`,
 
 // findProtocols returns the protocols the arguments name: the *.oc files
 // under each folder (sorted), each file named, each catalogue protocol
-// named.
-func findProtocols(args []string) ([]string, error) {
-	var out []string
+// named. A folder's special files (a FIFO, a device) are skipped, each
+// said on warn; a special file named is bad input when it is read.
+func findProtocols(args []string, warn io.Writer) ([]string, error) {
+	var out, skipped []string
 	seen := map[string]bool{}
 	add := func(ref string) {
 		if !seen[ref] {
@@ -140,6 +141,10 @@ func findProtocols(args []string) ([]string, error) {
 				return filepath.SkipDir
 			}
 			if !d.IsDir() && strings.HasSuffix(name, ".oc") {
+				if !d.Type().IsRegular() {
+					skipped = append(skipped, path)
+					return nil
+				}
 				files = append(files, path)
 			}
 			return nil
@@ -151,6 +156,10 @@ func findProtocols(args []string) ([]string, error) {
 			return nil, fmt.Errorf("%s: no protocol files (*.oc)", arg)
 		}
 		sort.Strings(files)
+		for _, f := range skipped {
+			fmt.Fprintf(warn, "ordercheck: skipped %s: not a regular file\n", f)
+		}
+		skipped = nil
 		for _, f := range files {
 			add(fileRef(f))
 		}

@@ -3,6 +3,7 @@ package syntax
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -19,6 +20,13 @@ const MaxNesting = 1000
 // ReadFile returns the text of the source file at path, refusing one
 // larger than MaxSource.
 func ReadFile(path string) (string, error) {
+	// A FIFO would block the open, a device never end: only a regular
+	// file is a source.
+	if st, err := os.Stat(path); err != nil {
+		return "", err
+	} else if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file (%s): not a source file ordercheck reads", path, fileKind(st.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -32,4 +40,19 @@ func ReadFile(path string) (string, error) {
 		return "", fmt.Errorf("%s: larger than %d MB: not a source file ordercheck reads", path, MaxSource>>20)
 	}
 	return string(b), nil
+}
+
+// fileKind names the kind of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
