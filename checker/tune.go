@@ -1,12 +1,14 @@
 package checker
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -188,7 +190,9 @@ type TuneOptions struct {
 	Models []*model.Model
 	// Props are the properties to keep, by name; nil: all the protocol's.
 	Props []string
-	// Options bound each check.
+	// Options bound each check, but for the timeout, which bounds the
+	// whole search (each check gets what is left of it), and the context,
+	// whose cancellation stops it (Tuning.Stopped).
 	Options Options
 	// MaxAssignments refuses a search over more assignments than this
 	// (0: a million).
@@ -280,6 +284,11 @@ type Tuning struct {
 	// Bounded is set when some check was cut short by a bound: a bounded
 	// check counts as failing, so the minimum is "under the bound".
 	Bounded bool
+	// Stopped names the bound that stopped the whole search before it
+	// finished (the timeout, which bounds the whole tune, or an
+	// interruption); "" when it ran to its end. What it found is then
+	// unfinished: no minimum, no weakening, nothing unfixable.
+	Stopped Limit
 	// Atomics says plain accesses could become atomic (TuneOptions).
 	Atomics bool
 	// One says Minimal holds one minimal assignment of several possible:
@@ -370,6 +379,26 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 	}
 	t.Assignments = total
 	s := &tuneSearch{t: t, in: in, prog: prog, opt: opt.Options}
+	if opt.Options.Timeout > 0 {
+		s.deadline = time.Now().Add(opt.Options.Timeout)
+	}
+	res, err := s.run(props, total, limit)
+	if errors.Is(err, errTuneStopped) {
+		t.Bounded = true
+		t.Minimal, t.Below, t.Unfixable = nil, nil, nil
+		return t, nil
+	}
+	return res, err
+}
+
+// errTuneStopped stops a search whose time ran out or that was
+// interrupted (Tuning.Stopped).
+var errTuneStopped = errors.New("tune stopped")
+
+// run searches for the minimal assignments of the properties props among
+// total assignments, finding every one when there are at most limit.
+func (s *tuneSearch) run(props []string, total, limit int) (*Tuning, error) {
+	t := s.t
 	// With every site at its strongest: what no ordering can fix.
 	keep, err := s.unfixable(s.ords(s.top()), props)
 	if err != nil {
@@ -586,6 +615,7 @@ type tuneSearch struct {
 	// witnesses are the latest counterexamples of failed checks, most
 	// recent last, which refuted tries on other assignments.
 	witnesses []tuneWitness
+	deadline  time.Time // when the whole search's timeout runs out
 }
 
 // tuneWitness is a counterexample a check found: an execution (as a trace,
@@ -784,13 +814,21 @@ func (s *tuneSearch) explore(ords []model.Ordering, props []string, broken func(
 	judges := Properties(s.in.Protocol.SeqSpec(), props...)
 	races := raceMemo{}
 	for _, m := range s.t.Models {
+		opt, err := s.budget()
+		if err != nil {
+			return err
+		}
 		s.t.Checks++
-		rep, err := checkRaces(p, m, judges, s.opt, races)
+		rep, err := checkRaces(p, m, judges, opt, races)
 		if err != nil {
 			return err
 		}
 		if !rep.Stats.Exhaustive() {
 			s.t.Bounded = true
+			if rep.Stats.Limit == Timeout && !s.deadline.IsZero() || rep.Stats.Limit == Interrupted {
+				s.t.Stopped = rep.Stats.Limit
+				return errTuneStopped
+			}
 		}
 		for _, pr := range rep.Props {
 			if pr.Status != Holds && !broken(m, rep, pr) {
@@ -801,12 +839,33 @@ func (s *tuneSearch) explore(ords []model.Ordering, props []string, broken func(
 	return nil
 }
 
+// budget returns the options of the next check: the timeout is the whole
+// search's, so each check gets what is left of it; once it is spent, or
+// the context cancelled, the search stops (errTuneStopped).
+func (s *tuneSearch) budget() (Options, error) {
+	opt := s.opt
+	if ctx := opt.Context; ctx != nil && ctx.Err() != nil {
+		s.t.Stopped = Interrupted
+		return opt, errTuneStopped
+	}
+	if !s.deadline.IsZero() {
+		left := time.Until(s.deadline)
+		if left <= 0 {
+			s.t.Stopped = Timeout
+			return opt, errTuneStopped
+		}
+		opt.Timeout = left
+	}
+	return opt, nil
+}
+
 // unfixable checks the assignment with every site seq_cst and returns the
-// properties it keeps; the others are recorded as unfixable.
+// properties it keeps; the violated ones are recorded as unfixable (a
+// property a bound left undecided is kept, and the tuning bounded).
 func (s *tuneSearch) unfixable(top []model.Ordering, props []string) ([]string, error) {
 	broken := map[string]bool{}
 	err := s.explore(top, props, func(m *model.Model, rep *Report, pr PropResult) bool {
-		if !broken[pr.Name] {
+		if pr.Status == Violated && !broken[pr.Name] {
 			broken[pr.Name] = true
 			s.t.Unfixable = append(s.t.Unfixable, Unfixable{Prop: pr.Name, Model: m, Report: rep})
 		}

@@ -363,7 +363,10 @@ func (s *search) End() {
 	s.command(command{End: true})
 	jobs, err := s.c.js.Stream(ctx, jobStream)
 	subj := "ordercheck.jobs." + s.id
-	for err == nil && ctx.Err() == nil {
+	// Wait for the workers to hand their partitions back, unless the
+	// coordinator was interrupted: then it must report what it has at
+	// once, and purging the jobs is enough.
+	for err == nil && ctx.Err() == nil && s.c.ctx.Err() == nil {
 		info, ierr := jobs.Info(ctx, jetstream.WithSubjectFilter(subj))
 		if ierr != nil || info.State.Subjects[subj] == 0 {
 			break

@@ -170,7 +170,7 @@ func witnessSteps(w *checker.Witness) ([]witnessStep, []string) {
 		}
 	}
 	if elided := g.Size() - len(refs); elided > 0 {
-		notes = append(notes, fmt.Sprintf("(%d events outside the violation's causal cone left out)", elided))
+		notes = append(notes, fmt.Sprintf("(%s outside the violation's causal cone left out)", plural(int64(elided), "event")))
 	}
 	return steps, notes
 }
@@ -437,4 +437,12 @@ func linEdges(w *checker.Witness) (before, missing [][2]model.EventRef) {
 		missing = append(missing, [2]model.EventRef{ops[e.From].Call, ops[e.To].Ret})
 	}
 	return before, missing
+}
+
+// plural writes n and noun, with an s unless n is 1: "1 event", "2 events".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -26,6 +26,10 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 		variant = ", variant " + in.Variant
 	}
 	fmt.Fprintf(w, "tune %s%s under %s\n", in.Protocol.Ref(), variant, strings.Join(models, ", "))
+	if t.Stopped != checker.NoLimit {
+		fmt.Fprintf(w, "the search was cut short (%s) after %s, before it could tell what keeps %s: no verdict.\n", t.Stopped, plural(int64(t.Checks), "check"), strings.Join(t.Props, ", "))
+		return
+	}
 	for _, u := range t.Unfixable {
 		hint := "a logic bug, beyond orderings"
 		if u.Prop == checker.PropDataRace && !t.Atomics {
@@ -173,6 +177,9 @@ type JSONTuning struct {
 	Refuted    int            `json:"refuted"` // assignments refuted by an earlier check's counterexample, not explored
 	Assign     int            `json:"assignments"`
 	Bounded    bool           `json:"bounded"`
+	// Stopped names the bound that stopped the whole search (timeout,
+	// interrupted), when one did.
+	Stopped string `json:"stopped,omitempty"`
 	// One: Minimal holds one minimal assignment of possibly several.
 	One bool `json:"one_of_several,omitempty"`
 }
@@ -201,7 +208,7 @@ type JSONWeakened struct {
 
 // TuningJSON returns the result of tune as data.
 func TuningJSON(t *checker.Tuning) JSONTuning {
-	out := JSONTuning{Protocol: t.Instance.Protocol.Ref(), Variant: t.Instance.Variant, Props: t.Props, Checks: t.Checks, Refuted: t.Refuted, Assign: t.Assignments, Bounded: t.Bounded, One: t.One, Sites: []JSONSite{}, Minimal: [][]string{}}
+	out := JSONTuning{Protocol: t.Instance.Protocol.Ref(), Variant: t.Instance.Variant, Props: t.Props, Checks: t.Checks, Refuted: t.Refuted, Assign: t.Assignments, Bounded: t.Bounded, Stopped: t.Stopped.String(), One: t.One, Sites: []JSONSite{}, Minimal: [][]string{}}
 	for _, m := range t.Models {
 		out.Models = append(out.Models, m.Name)
 	}

@@ -199,20 +199,31 @@ func startWorkers(url string, n int) (stop func(), err error) {
 		return nil, err
 	}
 	var cmds []*exec.Cmd
+	var pipes []io.Closer
 	stop = func() {
-		for _, cmd := range cmds {
+		for i, cmd := range cmds {
+			pipes[i].Close()
 			cmd.Process.Kill()
 			cmd.Wait()
 		}
 	}
 	for i := range n {
-		cmd := exec.Command(exe, "worker", "--cluster", url, "--name", "proc"+strconv.Itoa(i+1), "--quiet")
+		// A worker of ours reads its standard input until it closes: when
+		// this process dies, even killed, the pipe closes and the worker
+		// stops.
+		cmd := exec.Command(exe, "worker", "--cluster", url, "--name", "proc"+strconv.Itoa(i+1), "--quiet", "--with-parent")
 		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
+		pipe, err := cmd.StdinPipe()
+		if err != nil {
 			stop()
 			return nil, err
 		}
-		cmds = append(cmds, cmd)
+		if err := cmd.Start(); err != nil {
+			pipe.Close()
+			stop()
+			return nil, err
+		}
+		cmds, pipes = append(cmds, cmd), append(pipes, pipe)
 	}
 	return stop, nil
 }
@@ -221,7 +232,7 @@ func newWorkerCmd() *cobra.Command {
 	var c cluster
 	var jobs int
 	var name string
-	var quiet bool
+	var quiet, withParent bool
 	cmd := &cobra.Command{
 		Use:   "worker --cluster URL",
 		Short: "Check the cells and partitions other ordercheck processes send through NATS",
@@ -253,7 +264,17 @@ or no server at URL.`,
 			if !quiet {
 				opt.Log = cmd.ErrOrStderr()
 			}
-			return dist.Work(cmd.Context(), nc, opt)
+			ctx := cmd.Context()
+			if withParent {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+				go func() {
+					io.Copy(io.Discard, cmd.InOrStdin()) // until the parent's end closes
+					cancel()
+				}()
+			}
+			return dist.Work(ctx, nc, opt)
 		},
 	}
 	cmd.Flags().StringVar(&c.url, "cluster", "", "the NATS server to take jobs from (nats://HOST:PORT on loopback, tls://HOST:PORT elsewhere)")
@@ -261,5 +282,7 @@ or no server at URL.`,
 	cmd.Flags().IntVar(&jobs, "jobs", 1, "check this many cells (or hold this many partitions) at once")
 	cmd.Flags().StringVar(&name, "name", "", "the worker's name in reports (default: host:pid)")
 	cmd.Flags().BoolVar(&quiet, "quiet", false, "print no line per job")
+	cmd.Flags().BoolVar(&withParent, "with-parent", false, "stop when standard input closes (the workers --procs starts: they die with their parent)")
+	cmd.Flags().MarkHidden("with-parent")
 	return cmd
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -175,6 +176,9 @@ func TestInterrupt(t *testing.T) {
 		{"explore", "dlsym", "--variant", "fixed", "--param", "N=6", "--engine", "dpor"},
 		{"simulate", "dlsym", "--variant", "fixed", "--runs", "100000000"},
 		{"litmus", litmusFile, "--workers", "1"},
+		{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--procs", "2"},
+		{"tune", "dlsym", "--param", "N=6", "--fences"},
+		{"test", "../../protocols/examples/treiber.oc", "--all"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(bin, args...)
@@ -197,8 +201,64 @@ func TestInterrupt(t *testing.T) {
 			if code != exitNoVerdict {
 				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitNoVerdict, out.String(), errb.String())
 			}
+			if strings.Contains(errb.String(), "ordercheck: interrupted") {
+				t.Errorf("stopped without printing what it had:\nstdout: %s\nstderr: %s", out.String(), errb.String())
+			}
+			workersGone(t, bin)
 		})
 	}
+}
+
+// workersGone checks that no worker process of the command bin is left
+// (Linux: from /proc).
+func workersGone(t *testing.T, bin string) {
+	t.Helper()
+	workers := func() []int {
+		var pids []int
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			if args := strings.Split(string(cmdline), "\x00"); len(args) > 1 && args[0] == bin && args[1] == "worker" {
+				pids = append(pids, pid)
+			}
+		}
+		return pids
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		pids := workers()
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("worker processes left: %v", pids)
+			for _, pid := range pids {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestWorkersDieWithTheirParent kills a coordinator that started worker
+// processes (--procs): they stop too, rather than wait for a server that
+// is gone.
+func TestWorkersDieWithTheirParent(t *testing.T) {
+	dir := t.TempDir()
+	bin := buildCommand(t, dir)
+	cmd := exec.Command(bin, "explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--procs", "2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	workersGone(t, bin)
 }
 
 // TestMessagesStayShort checks that a megabyte of name in the input makes
