@@ -1,7 +1,6 @@
 package checker
 
 import (
-	"os"
 	"strings"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -27,7 +26,8 @@ type Protocol struct {
 // is the path of a file (it contains a slash or ends in .oc), that
 // protocol file (see Parse).
 func Load(name string) (*Protocol, error) {
-	if _, err := os.Stat(name); err == nil && (strings.Contains(name, "/") || strings.HasSuffix(name, ".oc")) {
+	if strings.Contains(name, "/") || strings.HasSuffix(name, ".oc") {
+		// A path, never a catalogue name.
 		src, err := syntax.ReadFile(name)
 		if err != nil {
 			return nil, err

@@ -320,6 +320,8 @@ type Unfixable struct {
 // assignment: the ordering tried and, when it breaks something, the
 // property, the model and the report (with its counterexample).
 type Weakening struct {
+	// From is the site's ordering it weakens; Ord the one a step below.
+	From   model.Ordering
 	Ord    model.Ordering
 	Prop   string
 	Model  *model.Model
@@ -542,10 +544,10 @@ func (s *tuneSearch) weakenings() error {
 				}
 				weaker = weaker || ok
 				if !ok && (t.Below[i] == nil || t.Below[i].Report == nil) {
-					w.Ord = site.Levels[lower]
+					w.From, w.Ord = site.Levels[base[i]], site.Levels[lower]
 					t.Below[i] = w
 				} else if ok && t.Below[i] == nil {
-					t.Below[i] = &Weakening{Ord: site.Levels[lower]}
+					t.Below[i] = &Weakening{From: site.Levels[base[i]], Ord: site.Levels[lower]}
 				}
 			}
 		}

@@ -12,6 +12,10 @@
 package checkertest
 
 import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,6 +44,9 @@ func Run(t *testing.T, ref string) {
 // skipped, unexplored; a protocol without expect clauses fails.
 func RunOptions(t *testing.T, ref string, opt checker.Options) {
 	t.Helper()
+	// The cells fail in subtests, whose messages go test places in this
+	// package: each names the caller's line too.
+	at := caller()
 	pr, err := checker.Load(ref)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +73,7 @@ func RunOptions(t *testing.T, ref string, opt checker.Options) {
 	}
 	root.run(t, func(t *testing.T, c *checker.Case) {
 		t.Parallel()
-		check(t, ref, c, opt)
+		check(t, ref, at, c, opt)
 	})
 }
 
@@ -114,8 +121,22 @@ func (n *node) run(t *testing.T, f func(*testing.T, *checker.Case)) {
 	}
 }
 
-// check checks one case and reports it on t.
-func check(t *testing.T, ref string, c *checker.Case, opt checker.Options) {
+// caller returns the file:line of the first caller outside this package.
+func caller() string {
+	for skip := 2; ; skip++ {
+		pc, file, line, ok := runtime.Caller(skip)
+		if !ok {
+			return "?"
+		}
+		if fn := runtime.FuncForPC(pc); fn == nil || !strings.HasPrefix(fn.Name(), "github.com/ordercheck/ordercheck/checker/checkertest.") {
+			return fmt.Sprintf("%s:%d", filepath.Base(file), line)
+		}
+	}
+}
+
+// check checks one case and reports it on t; at is the line of the test
+// that asked for it.
+func check(t *testing.T, ref, at string, c *checker.Case, opt checker.Options) {
 	if c.Clause == nil {
 		t.Skip("no expect clause selects this cell: not explored")
 	}
@@ -128,8 +149,8 @@ func check(t *testing.T, ref string, c *checker.Case, opt checker.Options) {
 		if testing.Short() {
 			t.Skipf("no verdict under -short:\n%s", render.CaseDetail(ref, r))
 		}
-		t.Errorf("no verdict:\n%s", render.CaseDetail(ref, r))
+		t.Errorf("(checked from %s) no verdict:\n%s", at, render.CaseDetail(ref, r))
 	default:
-		t.Errorf("\n%s", render.CaseDetail(ref, r))
+		t.Errorf("(checked from %s)\n%s", at, render.CaseDetail(ref, r))
 	}
 }

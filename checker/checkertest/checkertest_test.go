@@ -48,12 +48,18 @@ func TestScratchModule(t *testing.T) {
 			t.Errorf("go test -v lacks %q:\n%s", want, out)
 		}
 	}
+	write("missing_test.go", "package mp_test\n\nimport (\n\t\"testing\"\n\n\t\"github.com/ordercheck/ordercheck/checker/checkertest\"\n)\n\nfunc TestMissing(t *testing.T) { checkertest.Run(t, \"testdata/nope.oc\") }\n")
+	out, err = scratch.GoTest(dir, "-run", "TestMissing", ".")
+	if err == nil || !strings.Contains(out, "no such file or directory") || strings.Contains(out, "unknown protocol") {
+		t.Errorf("a missing file:\n%s", out)
+	}
+	os.Remove(filepath.Join(dir, "missing_test.go"))
 	write("testdata/mp.oc", strings.Replace(protocol, "expect relaxed under arm, riscv, rc11, rc11-consume:", "expect relaxed under arm, riscv, rc11-consume:", 1))
 	out, err = goTestRun()
 	if err == nil {
 		t.Fatalf("a flipped expectation passes:\n%s", out)
 	}
-	for _, want := range []string{"--- FAIL: TestProtocols/relaxed/rc11 ", "delivered is violated, expected to hold", "counterexample for delivered:", "explore it alone: ordercheck explore testdata/mp.oc --variant relaxed --model rc11"} {
+	for _, want := range []string{"--- FAIL: TestProtocols/relaxed/rc11 ", "(checked from mp_test.go:", "delivered is violated, expected to hold", "counterexample for delivered:", "explore it alone: ordercheck explore testdata/mp.oc --variant relaxed --model rc11"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the failure lacks %q:\n%s", want, out)
 		}

@@ -91,7 +91,9 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 	for i, b := range t.Below {
 		s := t.Sites[i]
 		from := s.Current
-		if !t.CurrentHolds {
+		if b != nil {
+			from = b.From
+		} else if !t.CurrentHolds {
 			from = t.Minimal[0][i]
 		}
 		switch {

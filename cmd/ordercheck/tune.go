@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +13,24 @@ import (
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 )
+
+// siteMatches reports whether arg, as --explain takes it, names the site
+// at pos (FILE:LINE:COL): the whole of it, its path relative to the
+// current folder ("./" or not), or its LINE:COL.
+func siteMatches(pos, arg string) bool {
+	if pos == arg {
+		return true
+	}
+	file, _, ok := strings.Cut(arg, ":")
+	if !ok {
+		return false // no line: not a site
+	}
+	if file != "" && !strings.ContainsAny(file[:1], "0123456789") {
+		arg = filepath.Clean(file) + arg[len(file):]
+		return pos == arg || strings.HasSuffix(pos, "/"+arg)
+	}
+	return strings.Count(arg, ":") == 1 && strings.HasSuffix(pos, ":"+arg)
+}
 
 func newTuneCmd() *cobra.Command {
 	var variant, explain, html string
@@ -93,7 +112,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			w := cmd.OutOrStdout()
 			if explain != "" {
 				for i, s := range t.Sites {
-					if s.Pos.String() != explain && !strings.HasSuffix(s.Pos.String(), explain) {
+					if !siteMatches(s.Pos.String(), explain) {
 						continue
 					}
 					bw := t.Below[i]
@@ -101,7 +120,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 						fmt.Fprintf(w, "%s: nothing breaks one step below %s\n", s.Pos, s.Current)
 						return nil
 					}
-					fmt.Fprintf(w, "%s one step weaker (%s → %s) under %s:\n\n", s.Pos, s.Current, bw.Ord, bw.Model.Name)
+					fmt.Fprintf(w, "%s one step weaker (%s → %s) under %s:\n\n", s.Pos, bw.From, bw.Ord, bw.Model.Name)
 					render.Report(w, bw.Report)
 					return nil
 				}

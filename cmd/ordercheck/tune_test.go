@@ -21,6 +21,10 @@ func TestTuneCommand(t *testing.T) {
 		{"atomics", []string{"tune", "execenv", "--variant", "original", "--model", "sc", "--atomics"}, 1, "  protocols/execenv/execenv.oc:179:7   E_P.module_inst = &I_C                 na       rlx\n", ""},
 		{"explain", []string{"tune", "dlsym", "--variant", "fixed", "--explain", "dlsym.oc:68:11"}, 0, "counterexample for data-race:", ""},
 		{"explain a non-site", []string{"tune", "dlsym", "--explain", "dlsym.oc:1:1"}, 2, "", "--explain dlsym.oc:1:1: not a site"},
+		{"explain a number", []string{"tune", "dlsym", "--explain", "1"}, 2, "", "--explain 1: not a site"},
+		{"explain a ./ path", []string{"tune", "dlsym", "--variant", "fixed", "--explain", "./protocols/dlsym/dlsym.oc:68:11"}, 0, "one step weaker (acq → rlx)", ""},
+		{"explain a line and column", []string{"tune", "dlsym", "--variant", "fixed", "--explain", "68:11"}, 0, "one step weaker (acq → rlx)", ""},
+		{"explain from the minimal ordering", []string{"tune", "dlsym", "--variant", "unordered", "--explain", "dlsym.oc:68:11"}, 0, "(acq → rlx)", ""},
 		{"unknown property", []string{"tune", "dlsym", "--property", "lib-int"}, 2, "", "did you mean"},
 		{"fences", []string{"tune", "testdata/test/novariants.oc", "--fences", "--model", "rc11"}, 1, "a fence before: store(flag, 1, rlx)", ""},
 	})

@@ -447,7 +447,13 @@ func mentions(e Expr, n string) bool {
 // (described as what).
 func (c *specComp) stateVar(n *Name, k SpecKind, what string) (int, error) {
 	i, ok := c.vars[n.Name]
-	if !ok {
+	_, param := c.params[n.Name]
+	switch {
+	case !ok && n.Name == resultName:
+		return 0, errAt(n.At, "%s is what the operation returned: a spec reads it (require %s == ...), never writes it", resultName, resultName)
+	case !ok && param:
+		return 0, errAt(n.At, "%s is a parameter of the operation: a spec writes only its state variables", n.Name)
+	case !ok:
 		return 0, errAt(n.At, "%s is not a state variable of the spec%s", n.Name, model.DidYouMean(n.Name, c.names()))
 	}
 	if c.spec.State[i].Kind != k {

@@ -101,6 +101,7 @@ func TestSpecErrors(t *testing.T) {
 		{"unspecified operation", proto("spec { op got { } }"), "4:3: operation get is not in the spec at e.oc:6:1 (it specifies got) (did you mean"},
 		{"unknown name", proto("spec { state n = 0\n op get { require resul == n } }"), "7:19: resul is neither a state variable of the spec, a parameter nor result (did you mean result?)"},
 		{"assign a non-state", proto("spec { state n = 0\n op get { m = 1 } }"), "7:11: m is not a state variable of the spec"},
+		{"assign the result", proto("spec { state n = 0\n op get { result = 1 } }"), "7:11: result is what the operation returned: a spec reads it"},
 		{"memory in a spec", proto("spec { op get { store(x, 1, rlx) } }"), "6:23: x is not a state variable of the spec"},
 		{"lock in a spec", proto("spec { op get { lock(m) } }"), "6:17: a spec's operation may only assign its state"},
 		{"store to a sequence", proto("spec { state q = []\n op get { store(q, 1, rel) } }"), "7:17: q is not an integer"},
