@@ -531,3 +531,26 @@ thread r {
 		t.Errorf("explored via %v: seen %s, want violated", rep.Via, rep.Props[1].Status)
 	}
 }
+
+// TestAssertBeforeFirstAction checks that an assertion a thread evaluates
+// before any event of its own (one whose condition is constant) is
+// reached, by both engines: the property holds, not "only vacuously".
+func TestAssertBeforeFirstAction(t *testing.T) {
+	pr, err := checker.Parse("fold.oc", "protocol fold\nproperty ok\nthread t {\n  assert ok: 1 == 1, \"always\"\n}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Instance("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range []checker.Engine{checker.EngineStates, checker.EngineDPOR} {
+		rep, err := inst.Check(mustModel(t, "sc"), checker.Options{Engine: eng})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := rep.Props[0]; p.Status != checker.Holds || p.Reached == 0 || p.Message != "" {
+			t.Errorf("by %s: %s, reached %d, %q", eng, p.Status, p.Reached, p.Message)
+		}
+	}
+}

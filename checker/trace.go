@@ -25,13 +25,30 @@ type Trace struct {
 	Message  string            `json:"message"`
 	Threads  []TraceThread     `json:"threads"`
 	// Steps is the order the events were added in: [thread, index] pairs.
-	Steps [][2]int32 `json:"steps"`
+	Steps []Pair `json:"steps"`
 	// Co gives, per location written, its writes in modification order.
-	Co map[string][][2]int32 `json:"co"`
+	Co map[string][]Pair `json:"co"`
 	// ProtocolText is the protocol file's text, for a trace of a file, so
 	// that it replays where the file is not (another directory, another
 	// machine).
 	ProtocolText string `json:"protocol_text,omitempty"`
+}
+
+// Pair names an event of a trace: [thread, index].
+type Pair [2]int32
+
+// UnmarshalJSON reads exactly two integers: a longer or shorter array is
+// not an event's name (encoding/json would drop or zero the difference).
+func (p *Pair) UnmarshalJSON(b []byte) error {
+	var xs []int32
+	if err := json.Unmarshal(b, &xs); err != nil {
+		return err
+	}
+	if len(xs) != 2 {
+		return fmt.Errorf("an event is [thread, index], not %s", b)
+	}
+	*p = Pair{xs[0], xs[1]}
+	return nil
 }
 
 // TraceFormat names the trace format version.
@@ -49,7 +66,7 @@ type TraceEvent struct {
 	Kind     string    `json:"kind"` // R, W, F, C, E, S
 	Loc      string    `json:"loc,omitempty"`
 	Value    int64     `json:"value"`
-	Rf       *[2]int32 `json:"rf,omitempty"` // absent: the initial value
+	Rf       *Pair     `json:"rf,omitempty"` // absent: the initial value
 	Spurious bool      `json:"spurious,omitempty"`
 	// Vals are an operation marker's values: a call's arguments, a
 	// return's results, when it has more than Value says.
@@ -71,7 +88,7 @@ func (in *Instance) Trace(w *Witness) *Trace {
 func NewTrace(w *Witness) *Trace {
 	g := w.Graph
 	p := g.Prog
-	t := &Trace{Format: TraceFormat, Protocol: p.Name, Model: w.Model.Name, Property: w.Violation.Prop, Message: w.Violation.Msg, Co: map[string][][2]int32{}}
+	t := &Trace{Format: TraceFormat, Protocol: p.Name, Model: w.Model.Name, Property: w.Violation.Prop, Message: w.Violation.Msg, Co: map[string][]Pair{}}
 	for ti, evs := range g.Threads {
 		th := TraceThread{Name: p.Threads[ti].Name}
 		for i := range evs {
@@ -84,18 +101,18 @@ func NewTrace(w *Witness) *Trace {
 				te.Loc = p.Locs[e.Loc].Name
 			}
 			if e.Kind == model.KRead && !e.Rf.IsInit() {
-				te.Rf = &[2]int32{e.Rf.T, e.Rf.I}
+				te.Rf = &Pair{e.Rf.T, e.Rf.I}
 			}
 			th.Events = append(th.Events, te)
 		}
 		t.Threads = append(t.Threads, th)
 	}
 	for _, r := range g.Steps() {
-		t.Steps = append(t.Steps, [2]int32{r.T, r.I})
+		t.Steps = append(t.Steps, Pair{r.T, r.I})
 	}
 	for l, co := range g.Co {
 		for _, w := range co {
-			t.Co[p.Locs[l].Name] = append(t.Co[p.Locs[l].Name], [2]int32{w.T, w.I})
+			t.Co[p.Locs[l].Name] = append(t.Co[p.Locs[l].Name], Pair{w.T, w.I})
 		}
 	}
 	return t

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,6 +126,12 @@ func ReadHistory(r io.Reader) (*HistoryFile, error) {
 		}
 		h.Operations = append(h.Operations, rec)
 	}
+	// One object (no object field) or each operation's own.
+	if named := slices.IndexFunc(h.Operations, func(r HistoryRecord) bool { return r.Object != 0 }); named >= 0 {
+		if i := slices.IndexFunc(h.Operations, func(r HistoryRecord) bool { return r.Object == 0 }); i >= 0 {
+			return nil, fmt.Errorf("operations[%d].object: missing, while operations[%d] names its object: a history is one object's (no operation names one) or each operation names its own", i, named)
+		}
+	}
 	// One client's operations one after the other.
 	byClient := map[int][]int{}
 	for i, r := range h.Operations {
@@ -156,7 +163,7 @@ func (h *HistoryFile) Validate(spec *lang.Spec) error {
 		if op == nil {
 			return fmt.Errorf("operations[%d].input: %s is not an operation of %s%s (it has %s)", i, r.Input, h.Protocol, model.DidYouMean(r.Input, names), strings.Join(names, ", "))
 		}
-		if len(op.Results) == 0 {
+		if len(op.Results) == 0 || op.Open {
 			continue
 		}
 		var results []string

@@ -66,6 +66,9 @@ func TestReplayEditedTraces(t *testing.T) {
 		{name: "a step twice", edit: func(tr trace) { s := steps(tr); s[2] = s[1] }, code: 2, msg: "out of program order"},
 		{name: "a step missing", edit: func(tr trace) { s := steps(tr); tr["steps"] = s[:len(s)-1] }, code: 2, msg: "are in no step"},
 		{name: "negative step", edit: func(tr trace) { steps(tr)[0] = []any{-1, 0} }, code: 2, msg: "steps[0]: [-1 0] names no event"},
+		{name: "a step of three", edit: func(tr trace) { steps(tr)[0] = []any{0, 0, 5} }, code: 2, msg: "an event is [thread, index], not [0,0,5]"},
+		{name: "an rf of one", edit: func(tr trace) { ev(tr, 1, 1)["rf"] = []any{0} }, code: 2, msg: "an event is [thread, index], not [0]"},
+		{name: "a co entry of three", edit: func(tr trace) { co(tr, "cache")[0] = []any{0, 5, 1} }, code: 2, msg: "an event is [thread, index]"},
 		{name: "a read before its write", edit: func(tr trace) {
 			s := steps(tr)
 			// caller[1]'s steps first: its cache read comes before caller[0]'s store.
@@ -216,6 +219,7 @@ func TestLinearizeEditedHistories(t *testing.T) {
 		{name: "negative client", edit: func(h history) { op(h, 0)["client"] = -1 }, code: 2, msg: "operations[0].client: -1 is negative"},
 		{name: "object zero", edit: func(h history) { op(h, 0)["object"] = 0 }, code: 2, msg: "operations[0].object: 0; objects count from 1"},
 		{name: "negative object", edit: func(h history) { op(h, 0)["object"] = -3 }, code: 2, msg: "operations[0].object: -3"},
+		{name: "one operation without its object", edit: func(h history) { delete(op(h, 2), "object") }, code: 2, msg: "operations[2].object: missing, while operations[0] names its object"},
 		{name: "return before call", edit: func(h history) { op(h, 0)["return"] = op(h, 0)["call"].(float64) - 1 }, code: 2, msg: "operations[0]: returns"},
 		{name: "a client's calls overlap", edit: func(h history) {
 			a, b := op(h, 0), op(h, 1)

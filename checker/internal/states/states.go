@@ -241,7 +241,17 @@ func (x *states) start(s *sstate, t, parent int, b *builder) ([]*engine.Outcome,
 		return nil, err
 	}
 	s.th[t] = &sthread{st: st, a: a}
-	return x.settle(s, t, b)
+	var outs []*engine.Outcome
+	if len(st.Reached) > 0 {
+		// Assertions before its first action: reached all the same.
+		o := &engine.Outcome{Prog: x.Prog}
+		for _, pc := range st.Reached {
+			o.Asserted = append(o.Asserted, engine.Site{Thread: t, Instr: pc})
+		}
+		outs = append(outs, o)
+	}
+	more, err := x.settle(s, t, b)
+	return append(outs, more...), err
 }
 
 // invisible reports whether an action can run at once, before any other
