@@ -63,11 +63,11 @@ type TraceThread struct {
 // TraceEvent is one event: its kind, location, value, and for a read the
 // write it read from ("init" or [thread, index]).
 type TraceEvent struct {
-	Kind     string    `json:"kind"` // R, W, F, C, E, S
-	Loc      string    `json:"loc,omitempty"`
-	Value    int64     `json:"value"`
-	Rf       *Pair     `json:"rf,omitempty"` // absent: the initial value
-	Spurious bool      `json:"spurious,omitempty"`
+	Kind     string `json:"kind"` // R, W, F, C, E, S
+	Loc      string `json:"loc,omitempty"`
+	Value    int64  `json:"value"`
+	Rf       *Pair  `json:"rf,omitempty"` // absent: the initial value
+	Spurious bool   `json:"spurious,omitempty"`
 	// Vals are an operation marker's values: a call's arguments, a
 	// return's results, when it has more than Value says.
 	Vals []int64 `json:"vals,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // memoryShare is the share of the machine's memory an exploration may
@@ -31,7 +32,8 @@ func defaultMemoryText() string {
 }
 
 // machineMemory returns the memory this process may use: the machine's,
-// or its cgroup's limit when that is lower; 0 when unknown.
+// or its cgroup's limit or its address-space limit (ulimit -v) when that
+// is lower; 0 when unknown.
 func machineMemory() uint64 {
 	var total uint64
 	if f, err := os.Open("/proc/meminfo"); err == nil {
@@ -50,6 +52,10 @@ func machineMemory() uint64 {
 		if lim, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && (total == 0 || lim < total) {
 			total = lim
 		}
+	}
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err == nil && rl.Cur != ^uint64(0) && (total == 0 || rl.Cur < total) {
+		total = rl.Cur
 	}
 	return total
 }

@@ -301,6 +301,8 @@ func TestHostileSources(t *testing.T) {
 	cond := write("cond.litmus", "C deep\n{}\nP0(atomic_int* x) {\n  int r0 = 1;\n}\nexists "+strings.Repeat("(", n)+"0:r0=0"+strings.Repeat(")", n)+"\n")
 	ocBlocks := write("blocks.oc", "protocol deep\nshared x = 0\nthread t {\n"+strings.Repeat("if 1 { ", n)+"x = 1"+strings.Repeat(" }", n)+"\n}\n")
 	ocParens := write("parens.oc", "protocol deep\nshared x = 0\nthread t {\n  x = "+strings.Repeat("(", n)+"1"+strings.Repeat(")", n)+"\n}\n")
+	ocSum := write("sum.oc", "protocol flat\nshared x = 0\nthread t {\n  x = 1"+strings.Repeat(" + 1", n)+"\n}\n")
+	sum := write("sum.litmus", "C flat\n{}\nP0(atomic_int* x) {\n  int r0 = 1"+strings.Repeat(" + 1", n)+";\n}\nexists (0:r0=0)\n")
 	ocNots := write("nots.oc", "protocol deep\nshared x = 0\nthread t {\n  x = "+strings.Repeat("-", n)+"1\n}\n")
 	for _, tc := range []struct {
 		args []string
@@ -309,6 +311,8 @@ func TestHostileSources(t *testing.T) {
 		{[]string{"explore", ocBlocks}, "blocks.oc:4:6997: nested more than 1000 deep"},
 		{[]string{"explore", ocParens}, "parens.oc:4:1006: nested more than 1000 deep"},
 		{[]string{"explore", ocNots}, "nots.oc:4:1006: nested more than 1000 deep"},
+		{[]string{"explore", ocSum}, "sum.oc:4:4005: nested more than 1000 deep"},
+		{[]string{"litmus", sum}, "sum.litmus:4:4010: nested more than 1000 deep"},
 		{[]string{"litmus", blocks}, "blocks.litmus:4:1001: nested more than 1000 deep"},
 		{[]string{"litmus", parens}, "nested more than 1000 deep"},
 		{[]string{"litmus", nots}, "nested more than 1000 deep"},

@@ -745,11 +745,16 @@ func (p *parser) binary(min int) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
+	// Each operator of a chain (a + b + c ...) nests the tree one deeper:
+	// a chain counts against MaxNesting as parentheses do.
+	for n := 1; ; n++ {
 		t := p.Peek()
 		prec, ok := precedence[t.Text]
 		if t.Kind != syntax.Punct || !ok || prec < min {
 			return x, nil
+		}
+		if p.depth+n > MaxNesting {
+			return nil, errAt(t.Pos, "nested more than %d deep (blocks and expressions; a chain of operators counts one level per operator)", MaxNesting)
 		}
 		p.Next()
 		y, err := p.binary(prec + 1)

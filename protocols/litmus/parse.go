@@ -499,11 +499,15 @@ func (p *parser) binary(minPrec int) (*model.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
+	// Each operator of a chain nests the tree one deeper.
+	for n := 1; ; n++ {
 		t := p.Peek()
 		prec, ok := binPrec[t.Text]
 		if t.Kind != tPunct || !ok || prec < minPrec {
 			return x, nil
+		}
+		if p.depth+n > syntax.MaxNesting {
+			return nil, p.errf(t, "nested more than %d deep (a chain of operators counts one level per operator)", syntax.MaxNesting)
 		}
 		p.Next()
 		y, err := p.binary(prec + 1)
