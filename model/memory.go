@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -15,6 +16,16 @@ func ProcessMemory() uint64 {
 	return ms.Sys - ms.HeapReleased
 }
 
+// ErrMemoryBound is the error of work the memory bound cut short: no
+// verdict, as an exploration that reaches the bound gives none.
+var ErrMemoryBound = errors.New("no verdict")
+
+// memoryError is an ErrMemoryBound that says what the bound cut short.
+type memoryError string
+
+func (e memoryError) Error() string        { return string(e) }
+func (e memoryError) Is(target error) bool { return target == ErrMemoryBound }
+
 // CheckMemory fails once the process holds nine tenths of the runtime's
 // memory limit (which the command sets to --max-memory), so that reading
 // and compiling a huge input stop within the bound as exploring does; it
@@ -28,17 +39,20 @@ func CheckMemory(what string) error {
 	if !OverMemory(uint64(limit)) {
 		return nil
 	}
-	return fmt.Errorf("%s needs more memory than the bound allows (%d MB; raise --max-memory)", what, limit>>20)
+	return memoryError(fmt.Sprintf("%s needs more memory than the bound allows (%d MB; raise --max-memory)", what, limit>>20))
 }
 
 // OverMemory reports whether the process holds more than nine tenths of
-// limit bytes once the collector has run and returned what it freed to
-// the system: memory an earlier exploration held and dropped does not
-// count against the next one.
+// limit bytes, once the collector has run.
 func OverMemory(limit uint64) bool {
 	if ProcessMemory() <= limit/10*9 {
 		return false
 	}
-	debug.FreeOSMemory()
+	runtime.GC()
 	return ProcessMemory() > limit/10*9
 }
+
+// ReleaseMemory returns to the system the memory the process holds
+// beyond what it uses, so that an exploration starting now is not charged
+// with what an earlier one held and dropped.
+func ReleaseMemory() { debug.FreeOSMemory() }

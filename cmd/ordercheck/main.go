@@ -138,6 +138,9 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		if ee.err != nil {
 			fmt.Fprintln(stderr, "ordercheck:", syntax.Shorten(ee.err.Error()))
 		}
+		if errors.Is(ee.err, model.ErrMemoryBound) {
+			return exitNoVerdict // a bound cut the work short, wherever it was
+		}
 		return ee.code
 	}
 	// Flag and argument errors from cobra are usage errors.

@@ -306,7 +306,7 @@ func (c *compiler) program() (*model.Program, error) {
 			return nil, err
 		}
 		if err := model.CheckMemory("compiling the protocol"); err != nil {
-			return nil, errAt(in.d.Pos, "%v", err)
+			return nil, &Error{Pos: in.d.Pos, Msg: err.Error(), Err: err}
 		}
 		tcs = append(tcs, tc)
 	}

@@ -40,13 +40,18 @@ func (t Token) String() string {
 	return fmt.Sprintf("%q", t.Text)
 }
 
-// Error is a located error in a source file.
+// Error is a located error in a source file; Err, when set, is the error
+// it stands for (a bound reached while reading: model.ErrMemoryBound).
 type Error struct {
 	Pos model.Pos
 	Msg string
+	Err error
 }
 
 func (e *Error) Error() string { return Shorten(e.Pos.String() + ": " + e.Msg) }
+
+// Unwrap returns the error it stands for, if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 // puncts lists the multi-character punctuation first, so that the longest match wins.
 var puncts = []string{"/\\", "\\/", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "->",
@@ -99,7 +104,7 @@ func (lx *Lexer) SkipSpace() error {
 			depth := 0
 			for {
 				if lx.off >= len(lx.src) {
-					return &Error{start, "unterminated comment (* ... *)"}
+					return &Error{Pos: start, Msg: "unterminated comment (* ... *)"}
 				}
 				if strings.HasPrefix(lx.src[lx.off:], "(*") {
 					depth++
@@ -118,7 +123,7 @@ func (lx *Lexer) SkipSpace() error {
 			start := lx.Pos()
 			end := strings.Index(rest[2:], "*/")
 			if end < 0 {
-				return &Error{start, "unterminated comment /* ... */"}
+				return &Error{Pos: start, Msg: "unterminated comment /* ... */"}
 			}
 			lx.comment(rest[:end+4], start)
 			lx.Advance(end + 4)
@@ -166,7 +171,7 @@ func (lx *Lexer) Next() (Token, error) {
 	case c == '"':
 		end := strings.IndexByte(lx.src[lx.off+1:], '"')
 		if end < 0 {
-			return Token{}, &Error{p, "unterminated string"}
+			return Token{}, &Error{Pos: p, Msg: "unterminated string"}
 		}
 		text := lx.src[lx.off+1 : lx.off+1+end]
 		lx.Advance(end + 2)
@@ -178,7 +183,7 @@ func (lx *Lexer) Next() (Token, error) {
 			return Token{Punct, pu, p}, nil
 		}
 	}
-	return Token{}, &Error{p, fmt.Sprintf("unexpected character %q", c)}
+	return Token{}, &Error{Pos: p, Msg: fmt.Sprintf("unexpected character %q", c)}
 }
 
 // isOCamlComment tells an OCaml comment "(* ...", which herd7 allows around
@@ -225,7 +230,7 @@ func (lx *Lexer) All() ([]Token, error) {
 		}
 		if len(out)%(1<<15) == 0 {
 			if err := model.CheckMemory("reading the source"); err != nil {
-				return nil, &Error{t.Pos, err.Error()}
+				return nil, &Error{Pos: t.Pos, Msg: err.Error(), Err: err}
 			}
 		}
 	}

@@ -218,6 +218,9 @@ type Runner struct {
 // complete execution (from several goroutines when there are workers).
 func NewRunner(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) *Runner {
 	r := &Runner{Prog: p, Model: m, Options: opt, visit: visit, start: time.Now()}
+	if opt.MaxMemory > 0 && model.ProcessMemory() > opt.MaxMemory/2 {
+		model.ReleaseMemory() // what an earlier exploration dropped is not this one's
+	}
 	if r.Options.MaxEvents == 0 {
 		r.Options.MaxEvents = DefaultMaxEvents
 	}
