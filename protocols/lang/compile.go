@@ -124,7 +124,7 @@ func (pr *Protocol) compile(variant string, overrides []Bind) (*Instance, error)
 	if v != nil {
 		for name, b := range v.Replace {
 			if !c.used[name] {
-				return nil, errAt(b.Pos, "variant %s replaces block %s, which no thread has", v.Name, name)
+				return nil, errAt(b.Pos, "variant %s replaces block %s, which no thread has%s", v.Name, name, model.DidYouMean(name, pr.blockNames()))
 			}
 		}
 	}
@@ -580,7 +580,12 @@ func (c *compiler) ordering(v Value, what string, ok func(model.Ordering) bool) 
 	}
 	o, valid := model.ParseOrdering(text)
 	if !valid {
-		return 0, errAt(v.Pos, "%q is not an ordering (na, rlx, con, acq, rel, acq_rel, sc) or a parameter holding one", v.Text)
+		known := []string{"na", "rlx", "con", "acq", "rel", "acq_rel", "sc", "relaxed", "consume", "acquire", "release", "seq_cst"}
+		for n := range c.params {
+			known = append(known, n)
+		}
+		slices.Sort(known)
+		return 0, errAt(v.Pos, "%q is not an ordering (na, rlx, con, acq, rel, acq_rel, sc) or a parameter holding one%s", v.Text, model.DidYouMean(v.Text, known))
 	}
 	if !ok(o) {
 		via := ""
@@ -932,6 +937,9 @@ func (t *threadComp) stmt(s Stmt) error {
 		t.patch(ends, t.pc())
 		return nil
 	case *AssertStmt:
+		if slices.Contains(builtinProps, s.Prop) {
+			return errAt(s.At, "%s is a built-in property, which ordercheck checks itself: an assert cannot check it; name a property of your own (property NAME)", s.Prop)
+		}
 		if !t.c.hasProp(s.Prop) {
 			return errAt(s.At, "unknown property %s (declare it with \"property %s\")", s.Prop, s.Prop)
 		}
@@ -1025,6 +1033,21 @@ func (t *threadComp) loopBody(b *Block, counter model.Reg, at model.Pos) (*loop,
 	t.loops = t.loops[:len(t.loops)-1]
 	t.patch(l.conts, t.pc())
 	return l, err
+}
+
+// blockNames lists the names of the protocol's blocks a variant may
+// replace, sorted.
+func (pr *Protocol) blockNames() []string {
+	var out []string
+	for _, b := range pr.codeBlocks() {
+		walkStmts(b, func(s Stmt, _ stmtPlace) {
+			if nb, ok := s.(*NamedBlock); ok && !slices.Contains(out, nb.Name) {
+				out = append(out, nb.Name)
+			}
+		})
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (c *compiler) hasProp(name string) bool {
@@ -1417,7 +1440,7 @@ func (t *threadComp) conditional(e *CondExpr) (*model.Expr, error) {
 
 func (t *threadComp) argc(e *CallExpr, n, ords, optOrds int) error {
 	if len(e.Args) != n || len(e.Ords) < ords || len(e.Ords) > ords+optOrds {
-		return errAt(e.At, "%s takes %d value(s) and %d ordering(s)", e.Func, n, ords)
+		return errAt(e.At, "%s takes %d value(s) and %d ordering(s): %s", e.Func, n, ords, usage[e.Func])
 	}
 	return nil
 }

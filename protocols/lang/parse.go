@@ -159,7 +159,8 @@ func (p *parser) protocol() (*Protocol, error) {
 		case "spec":
 			err = p.spec(pr, t.Pos)
 		default:
-			return nil, errAt(t.Pos, "expected param, variant, shared, mutex, property, proc, op, thread, final, expect or spec, found %v", t)
+			return nil, errAt(t.Pos, "expected param, variant, shared, mutex, property, proc, op, thread, final, expect or spec, found %v%s", t,
+				model.DidYouMean(t.Text, []string{"param", "variant", "shared", "mutex", "property", "proc", "op", "thread", "final", "expect", "spec"}))
 		}
 		if err != nil {
 			return nil, err
@@ -516,9 +517,10 @@ func (p *parser) stmt() (Stmt, error) {
 			if err != nil {
 				return nil, err
 			}
-			if _, err := p.Expect("max"); err != nil {
-				return nil, err
+			if !p.Is("max") {
+				return nil, errAt(p.Peek().Pos, "a loop needs a bound: while COND max K { ... }, K the rounds the exploration gives it; to wait until a condition holds, write await COND")
 			}
+			p.Next()
 			m, err := p.expr()
 			if err != nil {
 				return nil, err
@@ -577,11 +579,8 @@ func (p *parser) stmt() (Stmt, error) {
 		case "assert":
 			p.Next()
 			n, _, err := p.name("a property name")
-			if err != nil {
-				return nil, err
-			}
-			if _, err := p.Expect(":"); err != nil {
-				return nil, err
+			if err != nil || !p.Accept(":") {
+				return nil, errAt(at, "assert needs a property name: assert NAME: cond, \"message\" (declare it with property NAME)")
 			}
 			c, err := p.expr()
 			if err != nil {
@@ -611,6 +610,9 @@ func (p *parser) stmt() (Stmt, error) {
 			p.Next()
 			m := &MemStmt{Kind: t.Text, At: at}
 			if t.Text == "fence" {
+				if p.Is(")") {
+					return nil, errAt(at, "fence needs an ordering: %s", usage["fence"])
+				}
 				v, err := p.value()
 				if err != nil {
 					return nil, err
@@ -631,6 +633,9 @@ func (p *parser) stmt() (Stmt, error) {
 						return nil, err
 					}
 					m.Args = append(m.Args, v)
+					if p.Is(")") {
+						return nil, errAt(at, "store needs an ordering: %s", usage["store"])
+					}
 					if _, err := p.Expect(","); err != nil {
 						return nil, err
 					}
@@ -839,6 +844,21 @@ func (p *parser) postfix() (Expr, error) {
 // memory-order arguments of the built-in calls, by position from the end.
 var callOrds = map[string]int{"load": 1, "xchg": 1, "fetch_add": 1, "fetch_sub": 1, "fetch_or": 1, "fetch_and": 1, "fetch_xor": 1, "cas": 2, "cas_weak": 2}
 
+// usage shows how each memory operation is written, for messages.
+var usage = map[string]string{
+	"load":      "load(x, rlx|acq|sc)",
+	"store":     "store(x, v, rlx|rel|sc)",
+	"fence":     "fence(acq|rel|acq_rel|sc)",
+	"xchg":      "xchg(x, v, rlx|acq|rel|acq_rel|sc)",
+	"fetch_add": "fetch_add(x, v, rlx|acq|rel|acq_rel|sc)",
+	"fetch_sub": "fetch_sub(x, v, rlx|acq|rel|acq_rel|sc)",
+	"fetch_or":  "fetch_or(x, v, rlx|acq|rel|acq_rel|sc)",
+	"fetch_and": "fetch_and(x, v, rlx|acq|rel|acq_rel|sc)",
+	"fetch_xor": "fetch_xor(x, v, rlx|acq|rel|acq_rel|sc)",
+	"cas":       "cas(x, expected, new, ORD[, FAILORD])",
+	"cas_weak":  "cas_weak(x, expected, new, ORD[, FAILORD])",
+}
+
 func (p *parser) primary() (Expr, error) {
 	t := p.Peek()
 	switch {
@@ -890,7 +910,7 @@ func (p *parser) primary() (Expr, error) {
 			for j := max(k, 0); j < len(c.Args); j++ {
 				nm, ok := c.Args[j].(*Name)
 				if !ok {
-					return nil, errAt(args[j].Pos, "expected an ordering (na, rlx, con, acq, rel, acq_rel, sc) or a parameter, found %v", args[j])
+					return nil, errAt(args[j].Pos, "%s needs an ordering last: %s (found %v)", n, usage[n], args[j])
 				}
 				c.Ords = append(c.Ords, Value{Text: nm.Name, Pos: nm.At})
 			}
