@@ -12,6 +12,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // LinearizeOptions configure a stress run of a protocol's Go
@@ -89,7 +90,16 @@ func (p *Protocol) CheckHistory(h *protocols.HistoryFile, source string, timeout
 }
 
 func (p *Protocol) check(h []porcupine.Operation, timeout time.Duration) *Linearization {
-	res, info := porcupine.CheckOperationsVerbose(*p.Spec.Model(), h, timeout)
+	return CheckRecorded(p.Spec, h, timeout)
+}
+
+// CheckRecorded checks a history recorded from a Go implementation (by
+// harness.Stress, or one's own recorder of porcupine operations) against a
+// specification, in real time, with porcupine, within timeout (0: none).
+// The specification may be a protocol's spec section or one parsed alone
+// (lang.ParseSpec): for a Go type of one's own.
+func CheckRecorded(spec *lang.Spec, h []porcupine.Operation, timeout time.Duration) *Linearization {
+	res, info := porcupine.CheckOperationsVerbose(*spec.Model(), h, timeout)
 	return &Linearization{History: h, Result: res, Info: info}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
 )
 
 // Format is an output format of a comparison.
@@ -116,7 +117,35 @@ func elsewhere(c *checker.Comparison) string {
 		}
 		notes = append(notes, fmt.Sprintf("%s under %s %s explored under %s (atomics, if any, all seq_cst, and no race: DRF-SC)", strings.Join(variants[k], ", "), k.under, verb, k.via))
 	}
+	if note := consumeNote(c); note != "" {
+		notes = append(notes, note)
+	}
 	return strings.Join(notes, "; ")
+}
+
+// consumeNote says, when a compared program has consume loads and a model
+// treats them as relaxed (rc11, as herd7's rc11.cat does), what that
+// model makes of them; "" otherwise.
+func consumeNote(c *checker.Comparison) string {
+	var relaxing []string
+	for _, m := range c.Models {
+		if m.RacesUndefined && !m.Consume {
+			relaxing = append(relaxing, m.Name)
+		}
+	}
+	if relaxing == nil {
+		return ""
+	}
+	for _, in := range c.Cases {
+		for _, th := range in.Prog.Threads {
+			for _, ins := range th.Code {
+				if ins.Ord == model.Con {
+					return fmt.Sprintf("under %s a consume load is relaxed, as in herd7's rc11.cat (compilers make it an acquire; rc11-consume orders what depends on it)", strings.Join(relaxing, ", "))
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // count writes a report's count, naming its unit when it is not the

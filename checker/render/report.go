@@ -61,9 +61,9 @@ func Report(w io.Writer, r *checker.Report) {
 				st = *p.Stats
 			}
 			if st.States > 0 {
-				line += fmt.Sprintf("  [%d violating steps or final states, of %d states]", p.Violations, st.States)
+				line += fmt.Sprintf("  [seen in %d of %d states]", p.Violations, st.States)
 			} else {
-				line += fmt.Sprintf("  [%d of %d executions]", p.Violations, st.Executions)
+				line += fmt.Sprintf("  [in %d of %d executions]", p.Violations, st.Executions)
 			}
 		}
 		fmt.Fprintln(w, line)

@@ -86,8 +86,8 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&models, "models", nil, "models to compare (default: "+strings.Join(model.Names(), ",")+")")
-	cmd.Flags().StringSliceVar(&variants, "variants", nil, "variants to compare (default: all)")
+	cmd.Flags().StringSliceVarP(&models, "models", "m", nil, "models to compare (default: "+strings.Join(model.Names(), ",")+")")
+	cmd.Flags().StringSliceVarP(&variants, "variants", "v", nil, "variants to compare (default: all)")
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter for every variant, NAME=VALUE (repeatable)")
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, markdown, json or html (a page for a design review, with every counterexample)")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the output to this file")

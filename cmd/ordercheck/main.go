@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
@@ -75,14 +76,37 @@ internal error of ordercheck (please report it).`,
 		Example: `  ordercheck explore dlsym
   ordercheck explore dlsym --variant fixed --model rc11
   ordercheck compare dlsym --format markdown
-  ordercheck litmus --model tso tests/*.litmus`,
+  ordercheck litmus --model tso mp.litmus`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --version has no shorthand: -v is --variant wherever there is one.
+	root.Flags().Bool("version", false, "print ordercheck's version")
 	root.AddCommand(newLitmusCmd(), newListCmd(), newShowCmd(), newExploreCmd(), newCompareCmd(), newReplayCmd(), newSimulateCmd(), newLinearizeCmd(), newTestCmd(), newFmtCmd(), newVetCmd(), newTuneCmd(), newWorkerCmd())
+	// One vocabulary: every command takes --model and --models, --variant
+	// and --variants, --param and --params alike, and an unknown flag
+	// gets the nearest known one.
+	root.SetGlobalNormalizationFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if singular, ok := plurals[name]; ok {
+			name = singular
+		}
+		return pflag.NormalizedName(name)
+	})
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+		if !ok {
+			return usageError(err)
+		}
+		var known []string
+		c.Flags().VisitAll(func(f *pflag.Flag) { known = append(known, f.Name) })
+		return usageError(fmt.Errorf("unknown flag --%s%s", name, strings.Replace(model.DidYouMean(name, known), "mean ", "mean --", 1)))
+	})
 	return root
 }
+
+// plurals maps the plural flags to the singular ones they mean.
+var plurals = map[string]string{"models": "model", "variants": "variant", "params": "param"}
 
 func main() {
 	// The explorer allocates fast but keeps little alive: with Go's default

@@ -208,3 +208,49 @@ func TestHTMLFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestOneVocabulary checks every command's flags: a command that takes
+// --model, --variant or --param takes the plural too (and a command that
+// names one plural takes the singular), -v is --variant wherever there is
+// one (never --version), and an unknown flag gets the nearest known one.
+func TestOneVocabulary(t *testing.T) {
+	root := newRoot()
+	for _, c := range root.Commands() {
+		t.Run(c.Name(), func(t *testing.T) {
+			for singular, value := range map[string]string{"model": "rc11", "variant": "fixed", "param": "N=2"} {
+				f := c.Flags().Lookup(singular)
+				if f == nil {
+					continue
+				}
+				for _, spelling := range []string{singular, singular + "s"} {
+					fresh := newRoot()
+					cmd, _, err := fresh.Find([]string{c.Name()})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := cmd.ParseFlags([]string{"--" + spelling, value}); err != nil {
+						t.Errorf("--%s %s: %v", spelling, value, err)
+					} else if got := cmd.Flags().Lookup(singular).Value.String(); !strings.Contains(got, value) {
+						t.Errorf("--%s %s sets %s to %q", spelling, value, singular, got)
+					}
+				}
+				if singular == "variant" && (f.Shorthand != "v") {
+					t.Errorf("--variant has shorthand %q, want -v", f.Shorthand)
+				}
+			}
+			if c.Name() == "help" || c.Name() == "completion" {
+				return
+			}
+			code, _, errText := runCLI(c.Name(), "--verbos")
+			if code != exitUsage || !strings.Contains(errText, "unknown flag --verbos") {
+				t.Errorf("an unknown flag: exit %d, %q", code, errText)
+			}
+		})
+	}
+	if code, _, errText := runCLI("explore", "dlsym", "--modle", "sc"); code != exitUsage || !strings.Contains(errText, "unknown flag --modle (did you mean --model?)") {
+		t.Errorf("--modle: exit %d, %q", code, errText)
+	}
+	if code, out, _ := runCLI("--version"); code != 0 || !strings.Contains(out, version) {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+}

@@ -152,7 +152,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 		},
 	}
 	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to tune (default: the protocol's default)")
-	cmd.Flags().StringSliceVar(&models, "model", nil, "models every property must hold under (default: rc11)")
+	cmd.Flags().StringSliceVarP(&models, "model", "m", nil, "models every property must hold under (default: rc11)")
 	cmd.Flags().StringSliceVar(&props, "property", nil, "properties to keep (default: all the protocol's)")
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")

@@ -206,6 +206,33 @@ func (p *parser) specOp() (*SpecOp, error) {
 	return op, err
 }
 
+// ParseSpec parses a spec section on its own ("spec { ... }"), the
+// specification of an object that is not a protocol's — a Go type of
+// one's own, whose recorded histories Model checks. Errors name
+// file:line:col.
+func ParseSpec(file, src string) (*Spec, error) {
+	toks, err := syntax.NewLexer(file, src, 0, 1, 1).All()
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{Stream: syntax.Stream{Toks: toks}}
+	pr := &Protocol{}
+	t := p.Peek()
+	if !p.Accept("spec") {
+		return nil, errAt(t.Pos, "expected a spec section, found %v", t)
+	}
+	if err := p.spec(pr, t.Pos); err != nil {
+		return nil, err
+	}
+	if t := p.Peek(); t.Kind != syntax.EOF {
+		return nil, errAt(t.Pos, "expected the end after the spec section, found %v", t)
+	}
+	if err := pr.checkSpec(); err != nil {
+		return nil, err
+	}
+	return pr.Spec, nil
+}
+
 // int64Lit reads an integer, possibly negative.
 func (p *parser) int64Lit() (int64, error) {
 	t := p.Peek()

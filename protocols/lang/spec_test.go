@@ -310,3 +310,20 @@ spec {
 		})
 	}
 }
+
+// TestParseSpec checks a spec section read alone.
+func TestParseSpec(t *testing.T) {
+	s, err := ParseSpec("c.spec", "spec {\n  state n = 0\n  op inc { require result == n; n = n + 1 }\n}\n")
+	if err != nil || len(s.Ops) != 1 {
+		t.Fatalf("%v %v", s, err)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"protocol p\n", "c.spec:1:1: expected a spec section"},
+		{"spec { op inc { } }\nthread t { }\n", "c.spec:2:1: expected the end after the spec section"},
+		{"spec { op inc { m = 1 } }", "c.spec:1:17: m is not a state variable"},
+	} {
+		if _, err := ParseSpec("c.spec", tc.src); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
