@@ -16,6 +16,9 @@ type CompareOptions struct {
 	Params map[string]string
 	// Options bound each check.
 	Options Options
+	// Progress, when set, is called before each cell is checked: how many
+	// are done of how many, and which is next ("fixed under rc11").
+	Progress func(done, total int, next string)
 }
 
 // Comparison holds every variant × model × property verdict of a protocol.
@@ -37,10 +40,14 @@ func (p *Protocol) Compare(opt CompareOptions) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, in := range c.Cases {
+	total := len(c.Cases) * len(c.Models)
+	for i, in := range c.Cases {
 		var row []*Report
 		races := raceMemo{}
-		for _, m := range c.Models {
+		for j, m := range c.Models {
+			if opt.Progress != nil {
+				opt.Progress(i*len(c.Models)+j, total, cellName(in, m))
+			}
 			rep, err := checkRaces(in.Prog, m, in.Protocol.Properties(), opt.Options, races)
 			if err != nil {
 				return nil, CellError(in, m, err)
@@ -50,6 +57,15 @@ func (p *Protocol) Compare(opt CompareOptions) (*Comparison, error) {
 		c.Reports = append(c.Reports, row)
 	}
 	return c, nil
+}
+
+// cellName names a cell as "VARIANT under MODEL" (MODEL alone without
+// variants).
+func cellName(in *Instance, m *model.Model) string {
+	if in.Variant == "" {
+		return m.Name
+	}
+	return in.Variant + " under " + m.Name
 }
 
 // CellError says which cell of a comparison err comes from.

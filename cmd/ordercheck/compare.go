@@ -44,8 +44,12 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 				return err
 			}
 			copt := checker.CompareOptions{Variants: variants}
+			b.json = f == render.FormatJSON
 			if copt.Options, err = b.options(cmd.Context()); err != nil {
 				return err
+			}
+			if b.prog.on {
+				copt.Progress = b.prog.setCell
 			}
 			pr, err := checker.Load(args[0])
 			if err != nil {
@@ -62,7 +66,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 				copt.Models = append(copt.Models, m)
 			}
 			cmp, err := c.compare(cmd.Context(), pr, copt, cmd.ErrOrStderr())
-			clearProgress()
+			b.prog.clear()
 			if err != nil {
 				return checkError(err)
 			}

@@ -55,7 +55,7 @@ func (c *cluster) compare(ctx context.Context, pr *checker.Protocol, copt checke
 	}
 	defer done()
 	var opt dist.Options
-	if isTerminal(os.Stderr) {
+	if copt.Progress != nil {
 		opt.Progress = queueProgress("cells checked")
 	}
 	cmp, st, err := dist.Compare(ctx, nc, pr, copt, opt)

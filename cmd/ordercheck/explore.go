@@ -35,6 +35,7 @@ internal error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The bounds first: bad flags cost nothing, and the memory
 			// bound holds while the protocol loads too.
+			b.json = asJSON
 			opt, err := b.options(cmd.Context())
 			if err != nil {
 				return err
@@ -54,7 +55,7 @@ internal error.`,
 				return err
 			}
 			rep, err := inst.Check(m, opt)
-			clearProgress()
+			b.prog.clear()
 			release()
 			if err != nil {
 				return checkError(err)

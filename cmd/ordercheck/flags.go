@@ -40,7 +40,12 @@ type bounds struct {
 	maxDepth  int
 	workers   int
 	engine    string
-	cmd       *cobra.Command // the command the flags are on
+	quiet     bool
+	// json says the command prints JSON: no progress line then.
+	json bool
+	cmd  *cobra.Command // the command the flags are on
+	// prog is the progress line options made.
+	prog *progress
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
@@ -53,6 +58,7 @@ func (b *bounds) add(cmd *cobra.Command) {
 	b.cmd = cmd
 	workersFlag(cmd, &b.workers, "explore on this many cores (the result does not depend on it)")
 	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies)")
+	cmd.Flags().BoolVarP(&b.quiet, "quiet", "q", false, "no progress line on the terminal (there is none when standard error is not one, nor with JSON output)")
 }
 
 // workersFlag adds --workers to cmd, into v: by default every core, where
@@ -100,10 +106,9 @@ func (b *bounds) options(ctx context.Context) (checker.Options, error) {
 	if b.preempt >= 0 {
 		opt.Preemptions, opt.PreemptionBound = true, b.preempt
 	}
-	if isTerminal(os.Stderr) {
-		opt.Progress = func(s checker.Stats) {
-			fmt.Fprintf(os.Stderr, "\r\033[K%d executions, %.0f graphs/s, %s", s.Executions, float64(s.Graphs)/s.Elapsed.Seconds(), s.Elapsed.Round(time.Second))
-		}
+	b.prog = newProgress(b.quiet || b.json)
+	if b.prog.on {
+		opt.Progress = b.prog.stats
 	}
 	return opt, nil
 }

@@ -417,3 +417,38 @@ func TestSpecialFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressLine runs long commands in a pseudo-terminal (script(1)):
+// explore, compare and test show a progress line on it, refreshed about
+// every second (what was explored, its rate, memory and time; the cell of
+// how many); --quiet and JSON output show none.
+func TestProgressLine(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to run a pseudo-terminal")
+	}
+	bin := buildCommand(t, t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string // in the progress line; "" for none
+	}{
+		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "3s"}, " states ("},
+		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=6", "--engine", "dpor", "--timeout", "3s"}, " executions, "},
+		{[]string{"compare", "dlsym", "--param", "N=8", "--timeout", "2s", "--models", "rc11"}, "cell 1 of "},
+		{[]string{"test", "../../protocols/examples/treiber.oc", "--all", "--run", "arm", "--timeout", "3s"}, " cells done, "},
+		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "3s", "--quiet"}, ""},
+		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "3s", "--json"}, ""},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			line := bin
+			for _, a := range tc.args {
+				line += " '" + a + "'"
+			}
+			out, _ := exec.Command(script, "-qfec", line, "/dev/null").CombinedOutput()
+			shown := strings.Contains(string(out), "\r\x1b[K")
+			if tc.want == "" && shown || tc.want != "" && (!shown || !strings.Contains(string(out), tc.want)) {
+				t.Errorf("progress shown %v, want %q:\n%q", shown, tc.want, out)
+			}
+		})
+	}
+}

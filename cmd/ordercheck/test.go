@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -57,6 +59,7 @@ passes), 4 an internal error.`,
 			if jobs < 1 {
 				return usageError(fmt.Errorf("--jobs %d: must be at least 1", jobs))
 			}
+			b.json = asJSON
 			opt, err := b.options(cmd.Context())
 			if err != nil {
 				return err
@@ -75,7 +78,7 @@ passes), 4 an internal error.`,
 			if err != nil {
 				return usageError(err)
 			}
-			suites, err := runTests(cmd, refs, sel, all, !asJSON, func(cases []checker.Case, done func(*checker.CaseResult)) error {
+			suites, err := runTests(cmd, refs, sel, all, !asJSON, b.prog, func(cases []checker.Case, done func(*checker.CaseResult)) error {
 				return cl.runCases(cmd.Context(), cases, opt, jobs, done, cmd.ErrOrStderr())
 			})
 			if err != nil {
@@ -180,7 +183,7 @@ func fileRef(path string) string {
 // with run and, when verbose, prints each cell's line as soon as
 // it and the cells before it are done, each protocol's summary after its
 // last cell, and the counts at the end.
-func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, all, verbose bool, run func([]checker.Case, func(*checker.CaseResult)) error) ([]*render.Suite, error) {
+func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, all, verbose bool, prog *progress, run func([]checker.Case, func(*checker.CaseResult)) error) ([]*render.Suite, error) {
 	w := cmd.OutOrStdout()
 	var suites []*render.Suite
 	var cases []checker.Case
@@ -251,9 +254,32 @@ func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, all, verbos
 		checked = append(checked, c)
 		at = append(at, i)
 	}
+	// The progress line counts the cells done, every second.
+	var done atomic.Int64
+	if prog != nil && prog.on {
+		start, stop := time.Now(), make(chan struct{})
+		defer close(stop)
+		go func() {
+			tick := time.NewTicker(time.Second)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					prog.clear()
+					return
+				case <-tick.C:
+					prog.count(int(done.Load()), len(cases), time.Since(start))
+				}
+			}
+		}()
+	}
 	next := 0 // the first case not reported yet
 	report := func() {
 		for ; next < len(cases) && results[next] != nil; next++ {
+			done.Add(1)
+			if prog != nil {
+				prog.clear()
+			}
 			r, o := results[next], owner[next]
 			sumUp(o) // the suites before o are complete
 			s := suites[o]

@@ -198,7 +198,10 @@ type Runner struct {
 	Prog    *model.Program
 	Model   *model.Model
 	Options Options
-	visit   func(*Execution)
+	// States says the runner counts states (the state explorer's), not
+	// graphs: Options.Progress then reports them as States.
+	States bool
+	visit  func(*Execution)
 
 	start    time.Time
 	deadline time.Time
@@ -399,6 +402,9 @@ func (x *Runner) Step() error {
 			x.lastProgress = time.Now()
 			st := x.stats
 			st.Graphs = graphs
+			if x.States {
+				st.States = graphs
+			}
 			st.Elapsed = time.Since(x.start)
 			x.Options.Progress(st)
 		}

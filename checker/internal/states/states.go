@@ -147,7 +147,9 @@ func newStates(p *model.Program, m *model.Model, cfg Config) *states {
 	if cfg.Judge == nil {
 		cfg.Judge = func(*engine.Outcome, func(string)) []engine.Violation { return nil }
 	}
-	x := &states{Runner: engine.NewRunner(p, m, cfg.Options, nil), cfg: cfg, races: cfg.Races, spec: cfg.Spec,
+	r := engine.NewRunner(p, m, cfg.Options, nil)
+	r.States = true
+	x := &states{Runner: r, cfg: cfg, races: cfg.Races, spec: cfg.Spec,
 		perOp:  cfg.Spec != nil && !cfg.WholeHistories,
 		opMemo: map[opKey]bool{}}
 	x.clear()
