@@ -394,7 +394,7 @@ func TestClusterTimeout(t *testing.T) {
 			if mc.job != nil {
 				stopped := 0
 				for _, path := range mc.paths {
-					data, err := checker.ServeSubtree(context.Background(), in.Prog, pr.Spec, mc.job, path)
+					data, err := checker.ServeSubtree(context.Background(), in.Prog, pr.SeqSpec(), mc.job, path)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -440,7 +440,7 @@ func TestSplitGraphsInterrupted(t *testing.T) {
 	if rep.Stats.Limit != checker.Interrupted || mc.subtrees == 0 || rep.Verdict() != checker.VerdictTimeout {
 		t.Fatalf("cancelled while %d subtrees were out: limit %s, verdict %s", mc.subtrees, rep.Stats.LimitText(), rep.Verdict())
 	}
-	mc = &memCluster{p: in.Prog, spec: pr.Spec}
+	mc = &memCluster{p: in.Prog, spec: pr.SeqSpec()}
 	rep, err = in.Check(m, checker.Options{Cluster: mc, Context: ctx})
 	if err != nil {
 		t.Fatal(err)

@@ -142,7 +142,7 @@ func BenchmarkStates(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	dlsymSpec := pr.Spec
+	dlsymSpec := pr.SeqSpec()
 	catalogue := func(n int) *model.Program {
 		inst, err := pr.Instance("fixed", map[string]string{"N": fmt.Sprint(n)})
 		if err != nil {

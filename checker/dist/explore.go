@@ -409,7 +409,7 @@ func servePart(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg j
 		if err != nil {
 			return err
 		}
-		return checker.Serve(ctx, in.Prog, pr.Spec, sj.Job, sj.Whole, sh)
+		return checker.Serve(ctx, in.Prog, pr.SeqSpec(), sj.Job, sj.Whole, sh)
 	}()
 	stopBusy()
 	switch {

@@ -198,7 +198,7 @@ func check(ctx context.Context, j *job) ([]byte, error) {
 		return nil, err
 	}
 	if s := j.Subtree; s != nil {
-		return checker.ServeSubtree(ctx, in.Prog, pr.Spec, s.Job, s.Path)
+		return checker.ServeSubtree(ctx, in.Prog, pr.SeqSpec(), s.Job, s.Path)
 	}
 	m, err := model.Lookup(j.Model)
 	if err != nil {
