@@ -166,7 +166,7 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 			return err
 		}
 		for i, data := range found {
-			part, err := unmarshalReport(data, p)
+			part, err := unmarshalReport(data, p, names)
 			if err != nil {
 				return fmt.Errorf("subtree %v: %w", jobs[i], err)
 			}

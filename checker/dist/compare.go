@@ -3,6 +3,7 @@ package dist
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -193,14 +194,16 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 	}
 	have := make([]bool, len(cells))
 	st, err := runJobs(ctx, nc, jobs, opt, func(i int, res *result) error {
-		have[i] = true
 		var rep *checker.Report
 		var err error
 		if res.Err == "" {
-			rep, err = checker.UnmarshalReport(res.Report, cells[i].in)
+			if rep, err = checker.UnmarshalReport(res.Report, cells[i].in); err != nil {
+				return fmt.Errorf("%w: %v", errRejected, err)
+			}
 		} else {
 			err = fmt.Errorf("%s (on worker %s)", res.Err, res.Worker)
 		}
+		have[i] = true
 		return got(i, rep, err)
 	}, func(i int) error { return checker.CellError(cells[i].in, cells[i].m, errDropped) })
 	if err == nil || ctx.Err() == nil {
@@ -220,6 +223,10 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 	}
 	return st, nil
 }
+
+// errRejected marks a result that is not what its job asked: it is
+// logged and set aside, and the job's real result awaited.
+var errRejected = errors.New("rejected")
 
 // errDropped says a job went to every worker it could and none finished.
 var errDropped = fmt.Errorf("delivered to %d workers, none of which finished it", maxDeliveries)
@@ -328,12 +335,21 @@ func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, opt Options, got fu
 		for msg := range batch.Messages() {
 			var res result
 			if err := json.Unmarshal(msg.Data(), &res); err != nil || res.Run != run || res.Cell < 0 || res.Cell >= len(jobs) {
-				return st, fmt.Errorf("a malformed result on %s", msg.Subject())
+				// Not one of this run's results: someone else's message on
+				// its subject. Said and set aside.
+				logf(opt.Log, "ordercheck: set aside a message on %s that is not a result of this run\n", msg.Subject())
+				continue
 			}
 			st.Bytes += int64(len(msg.Data()))
 			if have[res.Cell] {
 				st.Duplicates++
 				continue
+			}
+			if err := got(res.Cell, &res); errors.Is(err, errRejected) {
+				logf(opt.Log, "ordercheck: set aside a result of cell %d from %.40q: %v\n", res.Cell, res.Worker, err)
+				continue
+			} else if err != nil {
+				return st, err
 			}
 			have[res.Cell] = true
 			done++
@@ -342,9 +358,6 @@ func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, opt Options, got fu
 			}
 			if !slices.Contains(st.Workers, res.Worker) {
 				st.Workers = append(st.Workers, res.Worker)
-			}
-			if err := got(res.Cell, &res); err != nil {
-				return st, err
 			}
 			tell()
 		}

@@ -15,10 +15,14 @@ package dist
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // The streams and the consumer jobs go through.
@@ -71,11 +75,53 @@ type result struct {
 	Delivered uint64
 }
 
+// protocol returns the job's protocol: the worker's own catalogue's by
+// name, or the text the job carries (its path only names it in messages:
+// a worker never opens a path a job gives).
 func (j *job) protocol() (*checker.Protocol, error) {
 	if j.Name != "" {
+		if _, err := protocols.Lookup(j.Name); err != nil {
+			return nil, err
+		}
 		return checker.Load(j.Name)
 	}
 	return checker.Parse(j.Path, j.Source)
+}
+
+// token matches what a job's run or search id may be: a NATS subject
+// token (nuid's ids are such).
+var token = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// validate checks what a job says of itself, before a worker acts on it:
+// every message on the queue is treated as hostile until it passes.
+func (j *job) validate() error {
+	switch {
+	case j.Search == nil && !token.MatchString(j.Run):
+		return fmt.Errorf("run id %.40q is not a subject token", j.Run)
+	case j.Cell < 0:
+		return fmt.Errorf("cell %d is negative", j.Cell)
+	case (j.Name == "") == (j.Source == ""):
+		return errors.New("a job names a catalogue protocol or carries a protocol's text, one of the two")
+	case j.Name != "" && j.Path != "":
+		return errors.New("a job naming a catalogue protocol carries no path")
+	case j.Search != nil && j.Subtree != nil:
+		return errors.New("a job is a partition or a subtree, not both")
+	}
+	if s := j.Search; s != nil {
+		switch {
+		case !token.MatchString(s.ID):
+			return fmt.Errorf("search id %.40q is not a subject token", s.ID)
+		case s.Parts < 1 || s.Part < 0 || s.Part >= s.Parts:
+			return fmt.Errorf("partition %d of %d", s.Part, s.Parts)
+		}
+		return nil
+	}
+	if j.Subtree == nil {
+		if _, err := model.Lookup(j.Model); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Stats counts what a distributed comparison took.

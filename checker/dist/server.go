@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -106,26 +107,36 @@ func Dial(addr string, opt DialOptions) (*nats.Conn, error) {
 	}
 	nc, err := nats.Connect(addr, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("cannot reach NATS at %s: %w", addr, err)
+		return nil, fmt.Errorf("cannot reach NATS at %s: %s", Redact(addr), Redact(err.Error()))
 	}
 	return nc, nil
+}
+
+// userinfo matches the credentials of a URL in a text: user:password@ or
+// token@ after a scheme.
+var userinfo = regexp.MustCompile(`([a-z]+://)[^@/\s]*@`)
+
+// Redact hides the credentials of the URLs in s (a user and password, or a
+// token, before the host), so that no message, log or report prints them.
+func Redact(s string) string {
+	return userinfo.ReplaceAllString(s, "${1}REDACTED@")
 }
 
 func checkAddr(a string, insecure bool) error {
 	u, err := url.Parse(a)
 	if err != nil || u.Host == "" {
-		return fmt.Errorf("%q is not a NATS address (nats://HOST:PORT or tls://HOST:PORT)", a)
+		return fmt.Errorf("%q is not a NATS address (nats://HOST:PORT or tls://HOST:PORT)", Redact(a))
 	}
 	switch u.Scheme {
 	case "tls", "wss":
 		return nil
 	case "nats", "ws":
 	default:
-		return fmt.Errorf("%q: unknown scheme %q (nats, tls, ws or wss)", a, u.Scheme)
+		return fmt.Errorf("%q: unknown scheme %q (nats, tls, ws or wss)", Redact(a), u.Scheme)
 	}
 	host := u.Hostname()
 	if ip := net.ParseIP(host); host == "localhost" || ip != nil && ip.IsLoopback() || insecure {
 		return nil
 	}
-	return fmt.Errorf("%s is not loopback: jobs would cross the network unencrypted; use tls://%s, or --insecure to send them anyway", a, u.Host)
+	return fmt.Errorf("%s is not loopback: jobs would cross the network unencrypted; use tls://%s, or --insecure to send them anyway", Redact(a), u.Host)
 }

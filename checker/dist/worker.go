@@ -112,8 +112,16 @@ func serve(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, cons jets
 // it, saying it is still busy every third of the acknowledgement wait.
 func handle(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jetstream.Msg, ackWait time.Duration, opt WorkerOptions) error {
 	var j job
-	if err := json.Unmarshal(msg.Data(), &j); err != nil {
-		return msg.TermWithReason("not a job: " + err.Error())
+	err := json.Unmarshal(msg.Data(), &j)
+	if err == nil {
+		err = j.validate()
+	}
+	if err != nil {
+		// Someone else's message, or a broken one: refused, said, and the
+		// worker goes on.
+		logf(opt.Log, "%s: refused a message on %s: not a job: %v\n", opt.Name, msg.Subject(), err)
+		msg.TermWithReason("not a job: " + err.Error())
+		return nil
 	}
 	if j.Search != nil {
 		return servePart(ctx, nc, js, msg, &j, ackWait, opt)

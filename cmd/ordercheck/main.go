@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/dist"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
@@ -160,7 +161,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "ordercheck:", syntax.Shorten(ee.err.Error()))
+			fmt.Fprintln(stderr, "ordercheck:", syntax.Shorten(dist.Redact(ee.err.Error())))
 		}
 		if errors.Is(ee.err, model.ErrMemoryBound) {
 			return exitNoVerdict // a bound cut the work short, wherever it was
@@ -168,7 +169,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return ee.code
 	}
 	// Flag and argument errors from cobra are usage errors.
-	fmt.Fprintln(stderr, "ordercheck:", syntax.Shorten(err.Error()))
+	fmt.Fprintln(stderr, "ordercheck:", syntax.Shorten(dist.Redact(err.Error())))
 	return exitUsage
 }
 

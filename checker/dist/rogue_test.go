@@ -1,0 +1,112 @@
+package dist_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// TestRogueClient treats the queue as a network service: a client that
+// publishes malformed and malicious jobs, and malformed results into a
+// comparison's run, neither kills the worker nor changes the comparison
+// (it equals one process's); each refused job is said in the worker's
+// log; a job naming a path never has the worker read it.
+func TestRogueClient(t *testing.T) {
+	s := startServer(t)
+	var log syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	worker, err := dist.Dial(s.URL(), dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	workerDone := make(chan error, 1)
+	go func() { workerDone <- dist.Work(ctx, worker, dist.WorkerOptions{Name: "w", Log: &log}) }()
+	defer func() { cancel(); <-workerDone; worker.Close() }()
+	coord, err := dist.Dial(s.URL(), dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer coord.Close()
+	rogue, err := dist.Dial(s.URL(), dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rogue.Close()
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copt := checker.CompareOptions{Variants: []string{"fixed"}, Models: []*model.Model{mustModel(t, "rc11")}}
+	// A first comparison makes the queue.
+	if _, _, err := dist.Compare(ctx, coord, pr, copt, dist.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	jobs := []string{
+		`not json`,
+		`null`,
+		`{"Run":"a b","Name":"dlsym","Model":"rc11"}`,
+		`{"Run":"x","Name":"/etc/passwd","Model":"rc11"}`,
+		`{"Run":"x","Name":"dlsym","Path":"/etc/passwd","Model":"rc11"}`,
+		`{"Run":"x","Path":"/etc/passwd","Model":"rc11"}`,
+		`{"Run":"x","Name":"dlsym","Search":{"ID":"s","Part":0,"Parts":0}}`,
+		`{"Run":"x","Name":"dlsym","Search":{"ID":"s.t","Part":0,"Parts":2}}`,
+		`{"Run":"x","Name":"dlsym","Model":"power"}`,
+		`{"Run":"x","Cell":-3,"Name":"dlsym","Model":"rc11"}`,
+	}
+	for _, j := range jobs {
+		if err := rogue.Publish("ordercheck.jobs.rogue", []byte(j)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Into every run the rogue sees, results that are not results.
+	sub, err := rogue.Subscribe("ordercheck.jobs.*", func(m *nats.Msg) {
+		var j struct{ Run string }
+		if json.Unmarshal(m.Data, &j) != nil || j.Run == "" || j.Run == "x" {
+			return
+		}
+		for _, res := range []string{
+			`not json`,
+			`{"Run":"` + j.Run + `","Cell":200,"Worker":"rogue"}`,
+			`{"Run":"` + j.Run + `","Cell":0,"Worker":"rogue","Report":{"Model":"rc11","Props":[{"Name":"nonsense"}]}}`,
+			`{"Run":"` + j.Run + `","Cell":0,"Worker":"rogue","Report":{"Model":"rc11","Stats":{"Limit":200},"Props":[]}}`,
+			`{"Run":"` + j.Run + `","Cell":0,"Worker":"rogue","Report":"not a report"}`,
+		} {
+			rogue.Publish("ordercheck.results."+j.Run, []byte(res))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	rogue.Flush()
+	compareBoth(t, "dlsym", copt, func(pr *checker.Protocol) (*checker.Comparison, dist.Stats, error) {
+		return dist.Compare(ctx, coord, pr, copt, dist.Options{Log: &log})
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Count(log.String(), "refused a message") < 8 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	text := log.String()
+	if !strings.Contains(text, "set aside") {
+		t.Errorf("no rogue result reached the comparison (the test tested nothing of the coordinator):\n%s", text)
+	}
+	if n := strings.Count(text, "refused a message"); n < 8 {
+		t.Errorf("%d jobs refused, want at least 8 (a valid one names an unknown protocol):\n%s", n, text)
+	}
+	if strings.Contains(text, "root:") {
+		t.Errorf("the worker read a file a job named:\n%s", text)
+	}
+	select {
+	case err := <-workerDone:
+		t.Fatalf("the worker stopped: %v", err)
+	default:
+	}
+}
