@@ -188,9 +188,18 @@ type cell struct {
 // at once: no verdict, as in one process.
 func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.Options, opt Options, got func(i int, rep *checker.Report, err error) error) (Stats, error) {
 	jobs := make([]job, len(cells))
+	var deadline time.Time
+	if copt.Timeout > 0 {
+		// Each cell's check stops at its timeout; a cell no worker took by
+		// then (none is up, say) gets no verdict, as a timed-out check.
+		deadline = time.Now().Add(copt.Timeout + jobGrace)
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
 	for i, c := range cells {
 		jobs[i] = newJob("", i, c.in, c.params)
-		jobs[i].Model, jobs[i].Options = c.m.Name, copt
+		jobs[i].Model, jobs[i].Options, jobs[i].Deadline = c.m.Name, copt, deadline
 	}
 	have := make([]bool, len(cells))
 	st, err := runJobs(ctx, nc, jobs, opt, func(i int, res *result) error {
@@ -209,10 +218,14 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 	if err == nil || ctx.Err() == nil {
 		return st, err
 	}
-	// Cancelled: each cell not done is what a check interrupted before it
-	// began reports, no verdict (checked here, where it stops at once).
+	// Cancelled, or past the deadline: each cell not done is what a check
+	// interrupted (timed out) before it began reports, no verdict (checked
+	// here, where it stops at once).
 	interrupted := copt
 	interrupted.Context = ctx
+	if !deadline.IsZero() && time.Now().After(deadline) {
+		interrupted.Context, interrupted.Timeout = nil, time.Nanosecond
+	}
 	for i, c := range cells {
 		if !have[i] {
 			rep, err := c.in.Check(c.m, interrupted)
@@ -223,6 +236,10 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 	}
 	return st, nil
 }
+
+// jobGrace is how long past a job's timeout its coordinator waits for the
+// answer: the worker's report on its way.
+const jobGrace = 5 * time.Second
 
 // errRejected marks a result that is not what its job asked: it is
 // logged and set aside, and the job's real result awaited.

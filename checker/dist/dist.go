@@ -50,6 +50,10 @@ type job struct {
 	Variant string
 	Model   string
 	Options checker.Options // its bounds and engine (Context and Progress stay behind)
+	// Deadline, when set, is when the coordinator stops waiting for the
+	// job's answer (its timeout is up): a worker drops a job past it,
+	// which nobody waits for any more.
+	Deadline time.Time `json:",omitempty"`
 	// Search, when set, makes the job a partition of a state search (the
 	// protocol fields say what is searched).
 	Search *searchJob `json:",omitempty"`

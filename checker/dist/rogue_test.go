@@ -110,3 +110,36 @@ func TestRogueClient(t *testing.T) {
 	default:
 	}
 }
+
+// TestNoWorkerTimeout sends a comparison with a timeout to a server no
+// worker serves: it ends soon after the timeout, every cell with no
+// verdict, rather than wait for ever.
+func TestNoWorkerTimeout(t *testing.T) {
+	s := startServer(t)
+	nc, err := dist.Dial(s.URL(), dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	pr, err := checker.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copt := checker.CompareOptions{Variants: []string{"fixed"}, Models: []*model.Model{mustModel(t, "rc11"), mustModel(t, "sc")}}
+	copt.Options.Timeout = time.Second
+	start := time.Now()
+	c, _, err := dist.Compare(context.Background(), nc, pr, copt, dist.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %v", took)
+	}
+	for _, row := range c.Reports {
+		for _, r := range row {
+			if r.Stats.Limit != checker.Timeout {
+				t.Errorf("a cell bounded by %s, want the timeout", r.Stats.Limit)
+			}
+		}
+	}
+}

@@ -123,6 +123,11 @@ func handle(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jets
 		msg.TermWithReason("not a job: " + err.Error())
 		return nil
 	}
+	if !j.Deadline.IsZero() && time.Now().After(j.Deadline) {
+		logf(opt.Log, "%s: dropped %s cell %d: past its deadline, nobody waits for it\n", opt.Name, j.Run, j.Cell)
+		msg.TermWithReason("past its deadline")
+		return nil
+	}
 	if j.Search != nil {
 		return servePart(ctx, nc, js, msg, &j, ackWait, opt)
 	}
