@@ -23,23 +23,11 @@ func TestRogueClient(t *testing.T) {
 	s := startServer(t)
 	var log syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
-	worker, err := dist.Dial(s.URL(), dist.DialOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	worker := dial(t, s.URL())
 	workerDone := make(chan error, 1)
 	go func() { workerDone <- dist.Work(ctx, worker, dist.WorkerOptions{Name: "w", Log: &log}) }()
-	defer func() { cancel(); <-workerDone; worker.Close() }()
-	coord, err := dist.Dial(s.URL(), dist.DialOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer coord.Close()
-	rogue, err := dist.Dial(s.URL(), dist.DialOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rogue.Close()
+	defer func() { cancel(); <-workerDone }()
+	coord, rogue := dial(t, s.URL()), dial(t, s.URL())
 	pr, err := checker.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
@@ -116,11 +104,7 @@ func TestRogueClient(t *testing.T) {
 // verdict, rather than wait for ever.
 func TestNoWorkerTimeout(t *testing.T) {
 	s := startServer(t)
-	nc, err := dist.Dial(s.URL(), dist.DialOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	nc := dial(t, s.URL())
 	pr, err := checker.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
@@ -142,4 +126,15 @@ func TestNoWorkerTimeout(t *testing.T) {
 			}
 		}
 	}
+}
+
+// dial connects to the server at url until the test ends.
+func dial(t *testing.T, url string) *nats.Conn {
+	t.Helper()
+	nc, err := dist.Dial(url, dist.DialOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
 }
