@@ -434,10 +434,10 @@ func TestProgressLine(t *testing.T) {
 	}{
 		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "3s"}, " states ("},
 		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=6", "--engine", "dpor", "--timeout", "3s"}, " executions, "},
-		{[]string{"compare", "dlsym", "--param", "N=8", "--timeout", "2s", "--models", "rc11"}, "cell 1 of "},
+		{[]string{"compare", "dlsym", "--param", "N=8", "--timeout", "1500ms", "--models", "rc11", "--variants", "fixed,original"}, "cell 1 of "},
 		{[]string{"test", "../../protocols/examples/treiber.oc", "--all", "--run", "arm", "--timeout", "3s"}, " cells done, "},
-		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "3s", "--quiet"}, ""},
-		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "3s", "--json"}, ""},
+		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "2s", "--quiet"}, ""},
+		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "2s", "--json"}, ""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			line := bin
