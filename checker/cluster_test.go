@@ -116,7 +116,7 @@ func (s *memSearch) Send(part, level int, data []byte) error {
 	return nil
 }
 
-func (s *memSearch) Level(level int) ([][]byte, error) {
+func (s *memSearch) Level(ctx context.Context, level int) ([][]byte, error) {
 	s.mu.Lock()
 	s.current = level
 	s.mu.Unlock()
@@ -125,7 +125,12 @@ func (s *memSearch) Level(level int) ([][]byte, error) {
 	}
 	out := make([][]byte, s.c.parts)
 	for got := 0; got < s.c.parts; {
-		r := <-s.reports
+		var r memReport
+		select {
+		case r = <-s.reports:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 		if r.err != nil {
 			return nil, r.err
 		}

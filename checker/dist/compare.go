@@ -268,16 +268,22 @@ func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, opt Options, got fu
 		return st, err
 	}
 	run := nuid.Next()
+	defer beat(nc, run)() // the workers drop the run's jobs once it stops
 	defer func() {
 		cleanup, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		queue.Purge(cleanup, jetstream.WithPurgeSubject("ordercheck.jobs."+run))
 		results.Purge(cleanup, jetstream.WithPurgeSubject(resultPrefix+run))
 	}()
-	reports, err := results.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + run}})
+	reports, err := results.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{MaxResetAttempts: resetAttempts, FilterSubjects: []string{resultPrefix + run}})
 	if err != nil {
 		return st, err
 	}
+	iter, err := reports.Messages()
+	if err != nil {
+		return st, err
+	}
+	defer iter.Stop()
 	// A job every worker died on is dropped after its last delivery: the
 	// server says so, and the run fails rather than waits.
 	drops := make(chan *nats.Msg, 16)
@@ -319,9 +325,13 @@ func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, opt Options, got fu
 		opt.Progress(p)
 	}
 	failures := 0 // reads of the results in a row that failed
+	restart := watch(nc, results)
 	for done < len(jobs) {
 		if time.Since(told) > time.Second {
 			tell()
+		}
+		if err := restart.lost(ctx); err != nil {
+			return st, err
 		}
 		select {
 		case <-ctx.Done():
@@ -338,10 +348,14 @@ func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, opt Options, got fu
 			continue
 		default:
 		}
-		batch, err := reports.Fetch(16, jetstream.FetchMaxWait(250*time.Millisecond))
+		msg, err := iter.Next(jetstream.NextMaxWait(250 * time.Millisecond))
+		if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+			failures = 0
+			continue
+		}
 		if err != nil {
-			// A server restarted without the streams, say: give up after
-			// five seconds of failures rather than wait forever.
+			// The server gone, say: give up after five seconds of failures
+			// rather than wait forever.
 			if failures++; nc.IsClosed() || failures > 20 {
 				return st, fmt.Errorf("reading the results from NATS (%d of %d jobs done): %w", done, len(jobs), err)
 			}
@@ -349,7 +363,7 @@ func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, opt Options, got fu
 			continue
 		}
 		failures = 0
-		for msg := range batch.Messages() {
+		{
 			var res result
 			if err := json.Unmarshal(msg.Data(), &res); err != nil || res.Run != run || res.Cell < 0 || res.Cell >= len(jobs) {
 				// Not one of this run's results: someone else's message on

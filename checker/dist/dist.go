@@ -36,6 +36,10 @@ const (
 	// DefaultAckWait is how long a job may go unacknowledged before it
 	// goes to another worker.
 	DefaultAckWait = 30 * time.Second
+	// resetAttempts bounds how often a reader of a stream makes its
+	// consumer again after losing it (about a second apart): past them a
+	// read fails, so that a restarted server is noticed, not waited on.
+	resetAttempts = 2
 )
 
 // job is one cell to check: the protocol (a catalogue name, or a file's

@@ -188,12 +188,13 @@ func (c *Cluster) Subtrees(desc []byte, paths [][]int32) ([][]byte, error) {
 // Begin sends the partitions of a search as jobs.
 func (c *Cluster) Begin(desc []byte, whole bool) (checker.Search, error) {
 	id := nuid.Next()
-	s := &search{c: c, id: id, owners: make([]string, c.parts), stop: make(chan struct{})}
+	s := &search{c: c, id: id, owners: make([]string, c.parts)}
 	results, err := c.js.Stream(c.ctx, resultStream)
 	if err != nil {
 		return nil, err
 	}
-	reports, err := results.OrderedConsumer(c.ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultPrefix + id}})
+	s.restart = watch(c.nc, results)
+	reports, err := results.OrderedConsumer(c.ctx, jetstream.OrderedConsumerConfig{MaxResetAttempts: resetAttempts, FilterSubjects: []string{resultPrefix + id}})
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +205,7 @@ func (c *Cluster) Begin(desc []byte, whole bool) (checker.Search, error) {
 	if s.sub, err = c.nc.ChanSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+jobStream+"."+workers, s.dropped); err != nil {
 		return nil, err
 	}
-	go s.heartbeat()
+	s.quiet = beat(c.nc, id)
 	for q := range c.parts {
 		j := newJob(id, q, c.in, c.in.ParamMap())
 		j.Search = &searchJob{ID: id, Part: q, Parts: c.parts, Job: desc, Whole: whole}
@@ -235,21 +236,10 @@ type search struct {
 	sub     *nats.Subscription
 	owners  []string // the worker that took each partition last
 	seqs    []uint64 // the partitions' jobs in the job stream
-	stop    chan struct{}
+	quiet   func()   // stops the beat
 	ended   atomic.Bool
-}
-
-func (s *search) heartbeat() {
-	t := time.NewTicker(alivePeriod)
-	defer t.Stop()
-	for {
-		s.c.nc.Publish(alivePrefix+s.id, nil)
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-		}
-	}
+	cut     bool         // a level ended with an error
+	restart *streamWatch // the server restarting under the search
 }
 
 func (s *search) Parts() int { return s.c.parts }
@@ -273,17 +263,20 @@ func (s *search) command(cmd command) error {
 }
 
 // Level asks for a level and waits for every partition's report of it.
-func (s *search) Level(level int) ([][]byte, error) {
+func (s *search) Level(ctx context.Context, level int) (out [][]byte, err error) {
+	defer func() { s.cut = s.cut || err != nil }()
 	if err := s.command(command{Level: level}); err != nil {
 		return nil, err
 	}
-	out := make([][]byte, s.c.parts)
+	out = make([][]byte, s.c.parts)
 	got, failures := 0, 0
 	last := time.Now()
 	for got < s.c.parts {
 		select {
 		case <-s.c.ctx.Done():
 			return nil, s.c.ctx.Err()
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		case m := <-s.dropped:
 			var adv struct {
 				StreamSeq uint64 `json:"stream_seq"`
@@ -305,6 +298,9 @@ func (s *search) Level(level int) ([][]byte, error) {
 				logf(s.c.opt.Log, "level %d: no worker has taken partitions %v yet: each needs a free job slot (start workers, or lower --parts)\n", level, unowned)
 			}
 			last = time.Now()
+		}
+		if err := s.restart.lost(s.c.ctx); err != nil {
+			return nil, err
 		}
 		msg, err := s.iter.Next(jetstream.NextMaxWait(250 * time.Millisecond))
 		if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
@@ -355,7 +351,7 @@ func (s *search) End() {
 	if s.ended.Swap(true) {
 		return
 	}
-	close(s.stop)
+	s.quiet()
 	s.sub.Unsubscribe()
 	s.iter.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -364,9 +360,10 @@ func (s *search) End() {
 	jobs, err := s.c.js.Stream(ctx, jobStream)
 	subj := "ordercheck.jobs." + s.id
 	// Wait for the workers to hand their partitions back, unless the
-	// coordinator was interrupted: then it must report what it has at
-	// once, and purging the jobs is enough.
-	for err == nil && ctx.Err() == nil && s.c.ctx.Err() == nil {
+	// coordinator was interrupted or a level was cut short (a timeout, a
+	// worker gone): then it must report what it has at once, and purging
+	// the jobs is enough.
+	for err == nil && !s.cut && ctx.Err() == nil && s.c.ctx.Err() == nil {
 		info, ierr := jobs.Info(ctx, jetstream.WithSubjectFilter(subj))
 		if ierr != nil || info.State.Subjects[subj] == 0 {
 			break
@@ -419,14 +416,18 @@ func servePart(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg j
 		return nil
 	case sh.gone:
 		logf(opt.Log, "%s: the coordinator of search %s is gone\n", opt.Name, sj.ID)
-		return msg.Term()
+		acked(msg.Term(), j, opt)
+		return nil
 	case err != nil:
 		logf(opt.Log, "%s: partition %d of search %s: %v\n", opt.Name, sj.Part, sj.ID, err)
 		sh.publish(sh.level, nil, err.Error())
-		return msg.Term()
+		acked(msg.Term(), j, opt)
+		return nil
 	}
-	logf(opt.Log, "%s: done with partition %d of search %s\n", opt.Name, sj.Part, sj.ID)
-	return msg.DoubleAck(ctx)
+	if acked(msg.DoubleAck(ctx), j, opt) {
+		logf(opt.Log, "%s: done with partition %d of search %s\n", opt.Name, sj.Part, sj.ID)
+	}
+	return nil
 }
 
 // share is a worker's end of a partition on JetStream.
@@ -438,9 +439,8 @@ type share struct {
 	worker string
 
 	levels   jetstream.MessagesContext
-	sub      *nats.Subscription
-	heard    atomic.Int64 // when the coordinator last said it is alive (Unix ns)
-	gone     bool         // the coordinator stopped saying it is alive
+	alive    *listener // the coordinator's beat
+	gone     bool      // the coordinator stopped saying it is alive
 	orphaned time.Duration
 	level    int
 	acks     []jetstream.PubAckFuture
@@ -454,8 +454,8 @@ func (sh *share) close() {
 	if sh.levels != nil {
 		sh.levels.Stop()
 	}
-	if sh.sub != nil {
-		sh.sub.Unsubscribe()
+	if sh.alive != nil {
+		sh.alive.close()
 	}
 }
 
@@ -468,7 +468,7 @@ func (sh *share) Next() (int, bool, error) {
 		if err != nil {
 			return 0, false, err
 		}
-		cons, err := st.OrderedConsumer(sh.ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{levelPrefix + sh.j.ID}, DeliverPolicy: jetstream.DeliverLastPerSubjectPolicy})
+		cons, err := st.OrderedConsumer(sh.ctx, jetstream.OrderedConsumerConfig{MaxResetAttempts: resetAttempts, FilterSubjects: []string{levelPrefix + sh.j.ID}, DeliverPolicy: jetstream.DeliverLastPerSubjectPolicy})
 		if err != nil {
 			return 0, false, err
 		}
@@ -476,13 +476,12 @@ func (sh *share) Next() (int, bool, error) {
 			return 0, false, err
 		}
 
-		sh.heard.Store(time.Now().UnixNano())
-		if sh.sub, err = sh.nc.Subscribe(alivePrefix+sh.j.ID, func(*nats.Msg) { sh.heard.Store(time.Now().UnixNano()) }); err != nil {
+		if sh.alive, err = listen(sh.nc, sh.j.ID); err != nil {
 			return 0, false, err
 		}
 	}
 	for sh.ctx.Err() == nil {
-		if time.Since(time.Unix(0, sh.heard.Load())) > sh.orphaned {
+		if sh.alive.silent(sh.orphaned) {
 			sh.gone = true
 			return 0, false, nil
 		}
@@ -513,7 +512,7 @@ func (sh *share) Receive(level int, f func([]byte) error) error {
 	if err != nil {
 		return err
 	}
-	cons, err := st.OrderedConsumer(sh.ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{stateSubject(sh.j.ID, sh.j.Part, level)}})
+	cons, err := st.OrderedConsumer(sh.ctx, jetstream.OrderedConsumerConfig{MaxResetAttempts: resetAttempts, FilterSubjects: []string{stateSubject(sh.j.ID, sh.j.Part, level)}})
 	if err != nil {
 		return err
 	}

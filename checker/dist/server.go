@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Server is a NATS server with JetStream embedded in this process,
@@ -24,13 +26,18 @@ type Server struct {
 // StartServer starts an embedded server on a free loopback port, its
 // JetStream state in a temporary directory.
 func StartServer() (*Server, error) {
+	return startServer(server.RANDOM_PORT)
+}
+
+// startServer starts an embedded server on the loopback port given.
+func startServer(port int) (*Server, error) {
 	dir, err := os.MkdirTemp("", "ordercheck-nats-")
 	if err != nil {
 		return nil, err
 	}
 	srv, err := server.NewServer(&server.Options{
 		Host:       "127.0.0.1",
-		Port:       server.RANDOM_PORT,
+		Port:       port,
 		JetStream:  true,
 		StoreDir:   dir,
 		NoSigs:     true,
@@ -139,4 +146,39 @@ func checkAddr(a string, insecure bool) error {
 		return nil
 	}
 	return fmt.Errorf("%s is not loopback: jobs would cross the network unencrypted; use tls://%s, or --insecure to send them anyway", Redact(a), u.Host)
+}
+
+// errRestarted is a run's end when the stream its reports arrive on is
+// gone or made anew.
+var errRestarted = errors.New("the NATS server restarted (or the run's streams were deleted) during the run: its jobs and reports are gone; start the run again")
+
+// streamWatch notices that the server restarted under a run: after the
+// connection moves to another server (a reconnect), the stream the run
+// reads from must still be the one it began with.
+type streamWatch struct {
+	nc      *nats.Conn
+	s       jetstream.Stream
+	server  string
+	created time.Time
+}
+
+func watch(nc *nats.Conn, s jetstream.Stream) *streamWatch {
+	return &streamWatch{nc: nc, s: s, server: nc.ConnectedServerId(), created: s.CachedInfo().Created}
+}
+
+// lost is errRestarted once the stream is gone or another one of its
+// name was made; nil while the connection stays with its server.
+func (w *streamWatch) lost(ctx context.Context) error {
+	id := w.nc.ConnectedServerId()
+	if id == "" || id == w.server {
+		return nil
+	}
+	info, err := w.s.Info(ctx)
+	switch {
+	case errors.Is(err, jetstream.ErrStreamNotFound), err == nil && !info.Created.Equal(w.created):
+		return errRestarted
+	case err == nil:
+		w.server = id // another server of a cluster that has the stream
+	}
+	return nil
 }

@@ -25,9 +25,9 @@ type WorkerOptions struct {
 	Jobs int
 	// Log, when set, gets a line when a job starts and when it ends.
 	Log io.Writer
-	// Orphaned is how long a worker holding a partition waits without
-	// hearing from the search's coordinator before it lets the partition
-	// go (default 15 s; the coordinator speaks every second).
+	// Orphaned is how long a worker checking a cell or holding a
+	// partition goes on without hearing from its coordinator before it
+	// drops the job (default 15 s; a coordinator speaks every second).
 	Orphaned time.Duration
 }
 
@@ -129,8 +129,20 @@ func handle(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jets
 		return nil
 	}
 	if j.Search != nil {
+		// A partition's worker hears its coordinator itself (share.Next).
+		ctx, stop := abandoned(ctx, nc, nil, 0)
+		defer stop()
 		return servePart(ctx, nc, js, msg, &j, ackWait, opt)
 	}
+	// A check whose report nobody can read or waits for stops.
+	alive, err := listen(nc, j.Run)
+	if err != nil {
+		return unlessStopped(ctx, err)
+	}
+	defer alive.close()
+	parent := ctx
+	ctx, stop := abandoned(ctx, nc, alive, opt.Orphaned)
+	defer stop()
 	md, err := msg.Metadata()
 	if err != nil {
 		return err
@@ -139,9 +151,14 @@ func handle(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jets
 	stopBusy := keepBusy(msg, ackWait)
 	data, checkErr := check(ctx, &j)
 	stopBusy()
-	if ctx.Err() != nil {
+	switch {
+	case parent.Err() != nil || nc.IsClosed():
 		// Stopped, not finished: the job is another worker's to check.
 		msg.Nak()
+		return nil
+	case ctx.Err() != nil:
+		logf(opt.Log, "%s: dropped %s cell %d: its coordinator is gone\n", opt.Name, j.Run, j.Cell)
+		acked(msg.TermWithReason("its coordinator is gone"), &j, opt)
 		return nil
 	}
 	res := result{Run: j.Run, Cell: j.Cell, Report: data, Worker: opt.Name, Delivered: md.NumDelivered}
@@ -159,14 +176,49 @@ func handle(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jets
 			return err
 		}
 		if _, err := js.Publish(ctx, resultPrefix+j.Run, payload); err != nil {
-			return unlessStopped(ctx, err)
+			// The server restarted, or went away: the run this report
+			// belongs to is gone with its streams. Said, and on.
+			logf(opt.Log, "%s: the report of %s cell %d is lost: %v\n", opt.Name, j.Run, j.Cell, Redact(err.Error()))
+			return nil
 		}
 	}
-	if err := msg.DoubleAck(ctx); err != nil {
-		return unlessStopped(ctx, err)
+	if acked(msg.DoubleAck(ctx), &j, opt) {
+		logf(opt.Log, "%s: done %s cell %d\n", opt.Name, j.Run, j.Cell)
 	}
-	logf(opt.Log, "%s: done %s cell %d\n", opt.Name, j.Run, j.Cell)
 	return nil
+}
+
+// acked says whether a job's acknowledgement (err) went through, and
+// logs it when not: the job is gone with a restarted server, or will be
+// delivered again. The worker goes on either way.
+func acked(err error, j *job, opt WorkerOptions) bool {
+	if err != nil {
+		logf(opt.Log, "%s: %s job %d not acknowledged (it may be checked again): %v\n", opt.Name, j.Run, j.Cell, Redact(err.Error()))
+	}
+	return err == nil
+}
+
+// abandoned is ctx, cancelled too once nc is closed (the server gone for
+// good, its reconnection attempts spent) or once the coordinator alive
+// listens to (when not nil) has been silent for longer than orphaned.
+func abandoned(ctx context.Context, nc *nats.Conn, alive *listener, orphaned time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if nc.IsClosed() || alive != nil && alive.silent(orphaned) {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return ctx, cancel
 }
 
 // unlessStopped returns err, or nil when the worker was stopped (ctx done)

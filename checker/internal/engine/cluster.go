@@ -1,5 +1,7 @@
 package engine
 
+import "context"
+
 // Cluster splits a state search into partitions that worker processes
 // expand, each owning the states whose canonical form hashes to it
 // (package dist provides one on NATS JetStream; docs/distributed.md). The
@@ -43,8 +45,8 @@ type Search interface {
 	// part for level.
 	Send(part, level int, data []byte) error
 	// Level has every partition expand its states of level and returns
-	// their reports, by partition.
-	Level(level int) ([][]byte, error)
+	// their reports, by partition, or ctx's error once ctx is done.
+	Level(ctx context.Context, level int) ([][]byte, error)
 	// End ends the search: the workers let go of its partitions.
 	End()
 }

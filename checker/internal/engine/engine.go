@@ -330,6 +330,32 @@ func (x *Runner) fail(err error) {
 	x.halt.Store(true)
 }
 
+// Bounds is a context that the runner's timeout and Options.Context end,
+// for waits outside the runner (a cluster's partitions): Limit says which
+// of the two ended it.
+func (x *Runner) Bounds() (context.Context, context.CancelFunc) {
+	ctx := x.Options.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if x.deadline.IsZero() {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, x.deadline)
+}
+
+// Limit is the bound that ended ctx, one Bounds returned: Interrupted,
+// Timeout, or None while it runs.
+func (x *Runner) Limit(ctx context.Context) Limit {
+	switch {
+	case x.Options.Context != nil && x.Options.Context.Err() != nil:
+		return Interrupted
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return Timeout
+	}
+	return None
+}
+
 // SetLimit records that a bound cut the exploration short.
 func (x *Runner) SetLimit(l Limit) {
 	x.mu.Lock()

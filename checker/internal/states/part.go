@@ -159,11 +159,15 @@ func (x *states) searchParts(c engine.Cluster) error {
 	if err := sr.Send(owner(key, sr.Parts()), 0, appendCand(nil, key, nil, -1)); err != nil {
 		return err
 	}
+	bounds, cancel := x.Bounds()
+	defer cancel()
 	for level := 0; ; level++ {
-		reps, err := sr.Level(level)
+		reps, err := sr.Level(bounds, level)
 		if err != nil {
-			if ctx := x.Options.Context; ctx != nil && ctx.Err() != nil {
-				x.SetLimit(engine.Interrupted)
+			// A worker that died holding a partition is waited for no
+			// longer than the timeout.
+			if l := x.Limit(bounds); l != engine.None {
+				x.SetLimit(l)
 				break
 			}
 			return err
