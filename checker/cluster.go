@@ -157,7 +157,12 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 		jobs = next
 	}
 	if len(jobs) > 0 && !stopped() {
-		found, err := opt.Cluster.Subtrees(job, jobs)
+		found := make([]*Report, len(jobs)) // in the order of jobs, whatever the order they come in
+		err := opt.Cluster.Subtrees(job, jobs, func(i int, data []byte) error {
+			part, err := unmarshalReport(data, p, names)
+			found[i] = part
+			return err
+		})
 		if ctx := opt.Context; err != nil && ctx != nil && ctx.Err() != nil {
 			// Cancelled while the workers explored: what the top found, bounded.
 			rep.Stats.Add(Stats{Limit: Interrupted})
@@ -165,12 +170,10 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 		} else if err != nil {
 			return err
 		}
-		for i, data := range found {
-			part, err := unmarshalReport(data, p, names)
-			if err != nil {
-				return fmt.Errorf("subtree %v: %w", jobs[i], err)
+		for _, part := range found {
+			if part != nil {
+				rep.add(part)
 			}
-			rep.add(part)
 		}
 	}
 	rep.Stats.Elapsed = time.Since(start)

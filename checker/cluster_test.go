@@ -39,21 +39,23 @@ type memCluster struct {
 type killAt struct{ part, level int }
 
 // Subtrees explores each subtree here, as a worker would.
-func (c *memCluster) Subtrees(job []byte, paths [][]int32) ([][]byte, error) {
+func (c *memCluster) Subtrees(job []byte, paths [][]int32, accept func(int, []byte) error) error {
 	c.subtrees += len(paths)
 	c.job, c.paths = job, paths
 	if c.cancel != nil { // the run is cancelled while the workers explore
 		c.cancel()
-		return nil, context.Canceled
+		return context.Canceled
 	}
-	out := make([][]byte, len(paths))
 	for i, p := range paths {
-		var err error
-		if out[i], err = checker.ServeSubtree(context.Background(), c.p, c.spec, job, p); err != nil {
-			return nil, err
+		data, err := checker.ServeSubtree(context.Background(), c.p, c.spec, job, p)
+		if err == nil {
+			err = accept(i, data)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 var errKilled = errors.New("killed")

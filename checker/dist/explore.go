@@ -163,26 +163,27 @@ func (c *Cluster) Stats() ExploreStats {
 }
 
 // Subtrees sends the subtrees of a graph search as jobs, one per path, and
-// returns what each found.
-func (c *Cluster) Subtrees(desc []byte, paths [][]int32) ([][]byte, error) {
+// gives accept what each found; a report accept refuses is set aside.
+func (c *Cluster) Subtrees(desc []byte, paths [][]int32, accept func(int, []byte) error) error {
 	jobs := make([]job, len(paths))
 	for i, p := range paths {
 		jobs[i] = newJob("", i, c.in, c.in.ParamMap())
 		jobs[i].Subtree = &subtreeJob{Job: desc, Path: p}
 	}
-	out := make([][]byte, len(paths))
 	st, err := runJobs(c.ctx, c.nc, jobs, c.opt, func(i int, res *result) error {
 		if res.Err != "" {
 			return fmt.Errorf("subtree %v on worker %s: %s", paths[i], res.Worker, res.Err)
 		}
-		out[i] = res.Report
+		if err := accept(i, res.Report); err != nil {
+			return fmt.Errorf("%w: subtree %v: %v", errRejected, paths[i], err)
+		}
 		return nil
 	}, func(i int) error { return fmt.Errorf("subtree %v: %w", paths[i], errDropped) })
 	c.mu.Lock()
 	c.stats.Subtrees += len(paths)
 	c.stats.Bytes += st.Bytes
 	c.mu.Unlock()
-	return out, err
+	return err
 }
 
 // Begin sends the partitions of a search as jobs.

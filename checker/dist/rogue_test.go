@@ -78,6 +78,13 @@ func TestRogueClient(t *testing.T) {
 	compareBoth(t, "dlsym", copt, func(pr *checker.Protocol) (*checker.Comparison, dist.Stats, error) {
 		return dist.Compare(ctx, coord, pr, copt, dist.Options{Log: &log})
 	})
+	// A graph search split into subtrees gets the same results.
+	if st := exploreBoth(t, s.URL(), "consume", "rc11-consume", "3", 1, dist.Options{Log: &log}, nil); st.Subtrees == 0 {
+		t.Errorf("the graph search was not split: %s", st)
+	}
+	if !strings.Contains(log.String(), ": subtree [") {
+		t.Errorf("no rogue result reached the split graph search:\n%s", log.String())
+	}
 	deadline := time.Now().Add(5 * time.Second)
 	for strings.Count(log.String(), "refused a message") < 8 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)

@@ -14,9 +14,11 @@ type Cluster interface {
 	// partitions.
 	Begin(job []byte, whole bool) (Search, error)
 	// Subtrees explores, on workers, the subtrees of a graph search of
-	// what job describes that paths name (see Subtree), and returns what
-	// each found (the checker's encoding), in the order of paths.
-	Subtrees(job []byte, paths [][]int32) ([][]byte, error)
+	// what job describes that paths name (see Subtree), and gives accept
+	// what each found (the checker's encoding) with its index in paths,
+	// once per subtree. A report accept returns an error for is not
+	// the subtree's: it is set aside, and the subtree's is waited for.
+	Subtrees(job []byte, paths [][]int32, accept func(i int, report []byte) error) error
 }
 
 // Subtree is a part of the graph explorer's search tree. The explorer's
