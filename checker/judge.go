@@ -214,7 +214,11 @@ func (a assertion) Judge(o *Outcome) (bool, *Violation) {
 		}
 		checked = true
 		if !c.Cond.Eval(&o.Final) {
-			return true, &Violation{Prop: prop, Msg: fmt.Sprintf("%s (%s)", c.Msg, c.Pos)}
+			msg := c.Msg
+			if c.Pos != (model.Pos{}) { // a check the front end made has none
+				msg = fmt.Sprintf("%s (%s)", c.Msg, c.Pos)
+			}
+			return true, &Violation{Prop: prop, Msg: msg}
 		}
 	}
 	return checked, nil

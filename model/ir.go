@@ -460,6 +460,9 @@ func (p *Program) FormatValue(v int64) string {
 	if name, ok := p.pointee(v); ok {
 		return "&" + name
 	}
+	if name, ok := heapValue(v); ok {
+		return name
+	}
 	return fmt.Sprint(v)
 }
 

@@ -11,8 +11,8 @@ import (
 // per file, variant and model.
 func TestExamples(t *testing.T) {
 	files, err := filepath.Glob("*.oc")
-	if err != nil || len(files) != 11 {
-		t.Fatalf("want the eleven example protocols, found %v (%v)", files, err)
+	if err != nil || len(files) != 12 {
+		t.Fatalf("want the twelve example protocols, found %v (%v)", files, err)
 	}
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) { checkertest.Run(t, f) })

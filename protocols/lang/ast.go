@@ -12,6 +12,7 @@ type Protocol struct {
 	Params      []*Param
 	Variants    []*Variant
 	Shared      []*Shared
+	Types       []*Shared // heap structs: the blocks alloc(T) makes
 	Mutexes     []*Shared
 	Props       []*Prop
 	Procs       map[string]*Proc
@@ -82,6 +83,14 @@ type Field struct {
 	Name string
 	Init Expr
 }
+
+// PropMemory is the property that the checks of heap accesses assert: a
+// protocol that allocates or frees has it. PropLeak, declared, asks that
+// every block allocated is freed by the end of an execution.
+const (
+	PropMemory = "memory-safety"
+	PropLeak   = "memory-leak"
+)
 
 // PropBounds is the property that the checks of array indices assert: a
 // protocol that indexes an array by anything but a constant has it.

@@ -144,6 +144,12 @@ type compiler struct {
 	threads map[string][]int // thread declaration -> its instances in prog
 	prog    *model.Program
 	used    map[string]bool // replaced blocks met
+
+	types    map[string]*Shared // heap structs
+	pools    []*pool            // the heap, by allocation site
+	allocs   map[string]int     // blocks named so far, by thread and line
+	heapLocs int                // locations the pools take
+	patches  []func()           // what needs the heap laid out
 }
 
 // array is a shared array: n elements from location base, each the
@@ -203,6 +209,13 @@ func (c *compiler) program() (*model.Program, error) {
 	p := &model.Program{Name: c.pr.Name}
 	c.prog = p
 	c.fields, c.structs, c.mutexes, c.arrays = map[string][]int{}, map[string]bool{}, map[string]bool{}, map[string]*array{}
+	c.types, c.allocs = map[string]*Shared{}, map[string]int{}
+	for _, s := range c.pr.Types {
+		c.types[s.Name] = s
+		for i, f := range s.Fields {
+			c.fields[f.Name] = append(c.fields[f.Name], i)
+		}
+	}
 	type init struct {
 		loc model.Loc
 		e   Expr
@@ -310,6 +323,7 @@ func (c *compiler) program() (*model.Program, error) {
 		}
 		tcs = append(tcs, tc)
 	}
+	c.heapChecks()
 	for _, f := range c.pr.Finals {
 		cond, err := c.finalCond(f.Cond)
 		if err != nil {
@@ -707,6 +721,7 @@ type loop struct {
 	breaks, conts []int
 	rets          int       // operations and procedures open when it began
 	counter       model.Reg // a for loop's variable; NoReg for a while loop
+	rounds        int64     // at most; 0 when not constant
 	at            model.Pos
 }
 
@@ -846,7 +861,7 @@ func (t *threadComp) stmt(s Stmt) error {
 		exit := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Not(cond), Pos: s.At, Text: "while"})
 		t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Lt, model.RegExpr(cnt), model.Const(max)), Target: t.pc() + 2, Pos: s.At})
 		t.emit(model.Instr{Op: model.OpBound, Pos: s.At, Text: fmt.Sprintf("while loop ran %d times", max)})
-		l, err := t.loopBody(s.Body, model.NoReg, s.At)
+		l, err := t.loopBody(s.Body, model.NoReg, max, s.At)
 		if err != nil {
 			return err
 		}
@@ -880,7 +895,13 @@ func (t *threadComp) stmt(s Stmt) error {
 		t.emit(model.Instr{Op: model.OpAssign, Dst: i, Val: from, Pos: s.At, Text: s.Var + " = ..."})
 		top := t.pc()
 		exit := t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Ge, model.RegExpr(i), to), Pos: s.At, Text: "for"})
-		l, err := t.loopBody(s.Body, i, s.At)
+		var rounds int64
+		f, fok := constValue(from)
+		n, nok := constValue(to)
+		if fok && nok {
+			rounds = max(n-f, 1)
+		}
+		l, err := t.loopBody(s.Body, i, rounds, s.At)
 		if err != nil {
 			return err
 		}
@@ -1026,8 +1047,8 @@ func (t *threadComp) stmt(s Stmt) error {
 // loopBody compiles the body of a loop whose variable is counter (NoReg
 // for none). Its continue statements jump to the code emitted next (the
 // end of the round); the caller patches its breaks to the loop's exit.
-func (t *threadComp) loopBody(b *Block, counter model.Reg, at model.Pos) (*loop, error) {
-	l := &loop{rets: len(t.rets), counter: counter, at: at}
+func (t *threadComp) loopBody(b *Block, counter model.Reg, rounds int64, at model.Pos) (*loop, error) {
+	l := &loop{rets: len(t.rets), counter: counter, rounds: rounds, at: at}
 	t.loops = append(t.loops, l)
 	err := t.block(b)
 	t.loops = t.loops[:len(t.loops)-1]
@@ -1219,6 +1240,7 @@ func (t *threadComp) addr(e Expr) (*model.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		t.checkPtr(p, e.At, formatExpr(e))
 		offs := t.c.fields[e.Field]
 		if len(offs) == 0 {
 			return nil, errAt(e.At, "no shared struct has a field %s", e.Field)
@@ -1233,7 +1255,11 @@ func (t *threadComp) addr(e Expr) (*model.Expr, error) {
 		}
 		return model.Bin(model.Add, p, model.Const(int64(offs[0]))), nil
 	case *DerefExpr:
-		return t.expr(e.Ptr)
+		p, err := t.expr(e.Ptr)
+		if err == nil {
+			t.checkPtr(p, e.At, formatExpr(e))
+		}
+		return p, err
 	}
 	return nil, errAt(e.pos(), "expected a shared variable, field, array element or pointer")
 }
@@ -1271,9 +1297,11 @@ func (t *threadComp) elemAddr(name string, index Expr, field string, at model.Po
 	return model.Bin(model.Add, model.Const(model.AddrOf(a.base)+off), i), nil
 }
 
-func (t *threadComp) load(addr *model.Expr, o model.Ordering, at model.Pos, text string) *model.Expr {
+// load reads addr (src, in messages) into a new register.
+func (t *threadComp) load(addr *model.Expr, o model.Ordering, at model.Pos, text string, src Expr) *model.Expr {
 	r := t.temp()
 	t.emit(model.Instr{Op: model.OpLoad, Dst: r, Addr: addr, Ord: o, Pos: at, Text: text})
+	t.checkRead(model.RegExpr(r), addr, at, formatExpr(src))
 	return model.RegExpr(r)
 }
 
@@ -1320,7 +1348,7 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		}
 		if _, ok := t.c.locs[e.Name]; ok {
 			a, err := t.addr(e)
-			return t.load(a, model.NA, e.At, e.Name), err
+			return t.load(a, model.NA, e.At, e.Name, e), err
 		}
 		return nil, errAt(e.At, "unknown variable %s%s", e.Name, t.c.suggest(e.Name))
 	case *FieldExpr, *IndexExpr, *ArrowExpr, *DerefExpr:
@@ -1328,7 +1356,7 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return t.load(a, model.NA, e.pos(), "read"), nil
+		return t.load(a, model.NA, e.pos(), "read", e), nil
 	case *AddrExpr:
 		switch of := e.Of.(type) {
 		case *IndexExpr:
@@ -1447,6 +1475,8 @@ func (t *threadComp) argc(e *CallExpr, n, ords, optOrds int) error {
 
 func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 	switch e.Func {
+	case "alloc":
+		return t.alloc(e)
 	case "load":
 		if err := t.argc(e, 1, 1, 0); err != nil {
 			return nil, err
@@ -1459,7 +1489,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return t.load(a, o, e.At, "load"), nil
+		return t.load(a, o, e.At, "load", e.Args[0]), nil
 	case "xchg", "fetch_add", "fetch_sub", "fetch_or", "fetch_and", "fetch_xor":
 		if err := t.argc(e, 2, 1, 0); err != nil {
 			return nil, err
@@ -1478,6 +1508,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		}
 		r := t.temp()
 		t.emit(model.Instr{Op: model.OpRMW, RMW: rmwOps[e.Func], Dst: r, Addr: a, Val: v, Ord: o, Pos: e.At, Text: e.Func})
+		t.checkRead(model.RegExpr(r), a, e.At, e.Func+"("+formatExpr(e.Args[0])+")")
 		return model.RegExpr(r), nil
 	case "cas", "cas_weak":
 		if err := t.argc(e, 3, 1, 1); err != nil {
@@ -1507,6 +1538,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		}
 		old, ok := t.temp(), t.temp()
 		t.emit(model.Instr{Op: model.OpCAS, Dst: old, Dst2: ok, Addr: a, Expected: exp, Val: v, Ord: o, FailOrd: fail, Weak: e.Func == "cas_weak", Pos: e.At, Text: e.Func})
+		t.checkRead(model.RegExpr(old), a, e.At, e.Func+"("+formatExpr(e.Args[0])+")")
 		return model.RegExpr(ok), nil
 	case "choose":
 		if len(e.Args) != 1 {
@@ -1618,6 +1650,8 @@ func (t *threadComp) operation(name string, args []*model.Expr, body *Block, at 
 
 func (t *threadComp) mem(s *MemStmt) error {
 	switch s.Kind {
+	case "free":
+		return t.free(s)
 	case "fence":
 		o, err := t.c.ordering(*s.Ord, "a fence", model.Ordering.ValidForFence)
 		if err != nil {

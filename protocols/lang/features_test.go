@@ -346,3 +346,34 @@ func TestCompiledAtLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestHeap checks the heap's syntax and its errors: alloc of a struct or
+// of cells, free, and what the compiler refuses.
+func TestHeap(t *testing.T) {
+	const head = "protocol h\nstruct node { val, next }\nshared top = 0\nparam N = 2\n"
+	for _, tc := range []struct{ name, src, want string }{
+		{"alloc and free", "thread t {\n  n = alloc(node)\n  n->val = 1\n  store(top, n, rel)\n  free(n)\n}\n", ""},
+		{"cells", "thread t {\n  c = alloc(N + 1)\n  *c = 1\n  last = c + 2\n  *last = 2\n  free(c)\n}\n", ""},
+		{"in a bounded loop", "thread t {\n  for i in 0..3 {\n    n = alloc(node)\n    while top == 0 max 2 {\n      m = alloc(node)\n    }\n  }\n}\n", ""},
+		{"in an unbounded loop", "thread t {\n  k = load(top, rlx)\n  for i in 0..k {\n    n = alloc(node)\n  }\n}\n", "8:9: alloc in a loop whose rounds are not constant"},
+		{"a field with a value", "struct bad { a = 1 }\nthread t {\n}\n", "5:16: the fields of a heap struct start uninitialised"},
+		{"no fields", "struct bad { }\nthread t {\n}\n", "5:1: struct bad has no fields"},
+		{"a name taken", "struct top { a }\nthread t {\n}\n", "name top is already defined"},
+		{"unknown struct", "thread t {\n  n = alloc(nod)\n}\n", "6:13: alloc takes a struct declared with \"struct\" or a constant number of cells"},
+		{"too many cells", "thread t {\n  n = alloc(5000)\n}\n", "6:13: alloc(5000): a block has 1 to 1024 cells"},
+		{"two arguments", "thread t {\n  n = alloc(node, 2)\n}\n", "6:7: alloc takes a struct"},
+		{"free of two", "thread t {\n  free(top, top)\n}\n", "6:11: expected \")\", found \",\""},
+		{"assert the property", "thread t {\n  assert memory-safety: 1 == 1\n}\n", "6:3: memory-safety is a built-in property"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := build(head + tc.src)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			wantError(t, err, tc.want)
+		})
+	}
+}

@@ -88,6 +88,13 @@ func (pr *Protocol) format(b *printer) {
 		}
 		b.WriteString("\n")
 	}
+	for _, s := range pr.Types {
+		var fs []string
+		for _, f := range s.Fields {
+			fs = append(fs, f.Name)
+		}
+		fmt.Fprintf(b, "struct %s { %s }\n", s.Name, strings.Join(fs, ", "))
+	}
 	for _, s := range pr.Shared {
 		fmt.Fprintf(b, "shared %s", s.Name)
 		if s.Len != nil {

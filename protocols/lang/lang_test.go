@@ -93,7 +93,7 @@ func TestErrors(t *testing.T) {
 		{"assert without a property", thread("  assert x == 0, \"zero\""), "", nil, "7:3: assert needs a property name: assert NAME: cond, \"message\""},
 		{"assert of a built-in property", "protocol e\nshared x = 0\nproperty data-race\nthread t {\n  assert data-race: x == 0\n}\n", "", nil, "5:3: data-race is a built-in property, which ordercheck checks itself"},
 		{"misspelt ordering", thread("  store(x, 1, seqcst)"), "", nil, "\"seqcst\" is not an ordering (na, rlx, con, acq, rel, acq_rel, sc) or a parameter holding one (did you mean seq_cst?)"},
-		{"misspelt keyword", "protocol e\nthraed t {\n}\n", "", nil, "2:1: expected param, variant, shared, mutex, property, proc, op, thread, final, expect or spec, found \"thraed\" (did you mean thread?)"},
+		{"misspelt keyword", "protocol e\nthraed t {\n}\n", "", nil, "2:1: expected param, variant, shared, struct, mutex, property, proc, op, thread, final, expect or spec, found \"thraed\" (did you mean thread?)"},
 		{"misspelt block", "protocol e\nshared x = 0\nvariant v \"\" default {\n  replace slwo {\n  }\n}\nthread t {\n  block slow {\n    x = 1\n  }\n}\n", "v", nil, "replaces block slwo, which no thread has (did you mean slow?)"},
 		{"read a mutex", thread("  r = m"), "", nil, "7:7: m is a mutex"},
 		{"unknown parameter", thread("  x = 1"), "", map[string]string{"K": "1"}, "has no parameter \"K\""},

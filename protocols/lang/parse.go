@@ -133,6 +133,8 @@ func (p *parser) protocol() (*Protocol, error) {
 			err = p.variant(pr)
 		case "shared":
 			err = p.shared(pr, t.Pos)
+		case "struct":
+			err = p.heapStruct(pr, t.Pos)
 		case "mutex":
 			var n string
 			n, _, err = p.name("a mutex name")
@@ -159,8 +161,8 @@ func (p *parser) protocol() (*Protocol, error) {
 		case "spec":
 			err = p.spec(pr, t.Pos)
 		default:
-			return nil, errAt(t.Pos, "expected param, variant, shared, mutex, property, proc, op, thread, final, expect or spec, found %v%s", t,
-				model.DidYouMean(t.Text, []string{"param", "variant", "shared", "mutex", "property", "proc", "op", "thread", "final", "expect", "spec"}))
+			return nil, errAt(t.Pos, "expected param, variant, shared, struct, mutex, property, proc, op, thread, final, expect or spec, found %v%s", t,
+				model.DidYouMean(t.Text, []string{"param", "variant", "shared", "struct", "mutex", "property", "proc", "op", "thread", "final", "expect", "spec"}))
 		}
 		if err != nil {
 			return nil, err
@@ -247,6 +249,42 @@ func (p *parser) variant(pr *Protocol) error {
 		}
 	}
 	pr.Variants = append(pr.Variants, v)
+	return nil
+}
+
+// heapStruct parses "struct NAME { f, g }": the cells of a block that
+// alloc(NAME) makes, uninitialised until stored.
+func (p *parser) heapStruct(pr *Protocol, pos model.Pos) error {
+	n, _, err := p.name("a struct name")
+	if err != nil {
+		return err
+	}
+	s := &Shared{Name: n, Pos: pos}
+	if _, err := p.Expect("{"); err != nil {
+		return err
+	}
+	for !p.Accept("}") {
+		if p.Accept(",") || p.Accept(";") {
+			continue
+		}
+		f, at, err := p.name("a field name")
+		if err != nil {
+			return err
+		}
+		for _, prev := range s.Fields {
+			if prev.Name == f {
+				return errAt(at, "field %s of %s is already declared", f, n)
+			}
+		}
+		if p.Is("=") {
+			return errAt(p.Peek().Pos, "the fields of a heap struct start uninitialised: store to them after alloc(%s)", n)
+		}
+		s.Fields = append(s.Fields, Field{Name: f})
+	}
+	if len(s.Fields) == 0 {
+		return errAt(pos, "struct %s has no fields", n)
+	}
+	pr.Types = append(pr.Types, s)
 	return nil
 }
 
@@ -602,7 +640,7 @@ func (p *parser) stmt() (Stmt, error) {
 			p.Next()
 			c, err := p.expr()
 			return &RequireStmt{Cond: c, At: at}, err
-		case "lock", "unlock", "fence", "store":
+		case "lock", "unlock", "fence", "store", "free":
 			if p.PeekN(1).Text != "(" {
 				break
 			}
@@ -756,6 +794,11 @@ func (p *parser) binary(min int) (Expr, error) {
 		t := p.Peek()
 		prec, ok := precedence[t.Text]
 		if t.Kind != syntax.Punct || !ok || prec < min {
+			return x, nil
+		}
+		if t.Text == "*" && t.Pos.Line > p.Prev().Pos.Line {
+			// A "*" that begins a line begins a statement (*p = v), as
+			// no expression statement goes on to multiply.
 			return x, nil
 		}
 		if p.depth+n > MaxNesting {
@@ -938,6 +981,11 @@ func (pr *Protocol) check() error {
 			return err
 		}
 	}
+	for _, s := range pr.Types {
+		if err := dup("name", s.Name, s.Pos); err != nil {
+			return err
+		}
+	}
 	for _, s := range pr.Mutexes {
 		if err := dup("name", s.Name, s.Pos); err != nil {
 			return err
@@ -960,6 +1008,19 @@ func (pr *Protocol) check() error {
 	if at, ok := pr.varIndex(); ok && !props[PropBounds] {
 		pr.Props = append(pr.Props, &Prop{Name: PropBounds, Doc: "every array index is in range", Pos: at})
 		props[PropBounds] = true
+	}
+	if at, ok := pr.usesHeap(); ok {
+		// An access that races with an allocation or a free is a data
+		// race: the heap brings both properties.
+		for _, p := range []*Prop{
+			{Name: PropMemory, Doc: "no access to memory not allocated, uninitialised or freed; no bad free", Pos: at},
+			{Name: "data-race", Doc: "no data race (an access racing with an allocation or a free is one)", Pos: at},
+		} {
+			if !props[p.Name] {
+				pr.Props = append(pr.Props, p)
+				props[p.Name] = true
+			}
+		}
 	}
 	for _, f := range pr.Finals {
 		if !props[f.Prop] {
@@ -1039,7 +1100,27 @@ func (pr *Protocol) DefaultVariant() *Variant {
 // varIndex returns the first array index that is not a constant (of
 // numbers, parameters, choices and self), which its bounds check makes
 // property bounds necessary.
-func (pr *Protocol) varIndex() (model.Pos, bool) {
+// usesHeap reports whether the protocol allocates or frees, and where
+// first.
+func (pr *Protocol) usesHeap() (at model.Pos, found bool) {
+	for _, b := range pr.blocks() {
+		walkStmts(b, func(s Stmt, _ stmtPlace) {
+			if m, ok := s.(*MemStmt); ok && m.Kind == "free" && !found {
+				at, found = m.At, true
+			}
+			inspectStmt(s, func(e Expr) {
+				if c, ok := e.(*CallExpr); ok && c.Func == "alloc" && !found {
+					at, found = c.At, true
+				}
+			})
+		})
+	}
+	return at, found
+}
+
+// blocks lists the protocol's code: threads, procedures and the blocks
+// variants put in.
+func (pr *Protocol) blocks() []*Block {
 	var blocks []*Block
 	for _, t := range pr.Threads {
 		blocks = append(blocks, t.Body)
@@ -1052,9 +1133,13 @@ func (pr *Protocol) varIndex() (model.Pos, bool) {
 			blocks = append(blocks, b)
 		}
 	}
+	return blocks
+}
+
+func (pr *Protocol) varIndex() (model.Pos, bool) {
 	var at model.Pos
 	found := false
-	for _, b := range blocks {
+	for _, b := range pr.blocks() {
 		inspectBlock(b, func(e Expr) {
 			var i Expr
 			switch e := e.(type) {
