@@ -263,6 +263,17 @@ func (p *parser) heapStruct(pr *Protocol, pos model.Pos) error {
 	if _, err := p.Expect("{"); err != nil {
 		return err
 	}
+	if err := p.fields(s, false); err != nil {
+		return err
+	}
+	pr.Types = append(pr.Types, s)
+	return nil
+}
+
+// fields parses a struct's fields after its "{", to the "}": with an
+// initial value each (0 unless "= e") for a shared struct, without for a
+// heap struct, whose fields start uninitialised.
+func (p *parser) fields(s *Shared, inits bool) error {
 	for !p.Accept("}") {
 		if p.Accept(",") || p.Accept(";") {
 			continue
@@ -273,18 +284,26 @@ func (p *parser) heapStruct(pr *Protocol, pos model.Pos) error {
 		}
 		for _, prev := range s.Fields {
 			if prev.Name == f {
-				return errAt(at, "field %s of %s is already declared", f, n)
+				return errAt(at, "field %s of %s is already declared", f, s.Name)
 			}
 		}
-		if p.Is("=") {
-			return errAt(p.Peek().Pos, "the fields of a heap struct start uninitialised: store to them after alloc(%s)", n)
+		fd := Field{Name: f}
+		switch {
+		case inits:
+			fd.Init = &Num{Val: 0}
+			if p.Accept("=") {
+				if fd.Init, err = p.expr(); err != nil {
+					return err
+				}
+			}
+		case p.Is("="):
+			return errAt(p.Peek().Pos, "the fields of a heap struct start uninitialised: store to them after alloc(%s)", s.Name)
 		}
-		s.Fields = append(s.Fields, Field{Name: f})
+		s.Fields = append(s.Fields, fd)
 	}
 	if len(s.Fields) == 0 {
-		return errAt(pos, "struct %s has no fields", n)
+		return errAt(s.Pos, "struct %s has no fields", s.Name)
 	}
-	pr.Types = append(pr.Types, s)
 	return nil
 }
 
@@ -303,29 +322,8 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 		}
 	}
 	if p.Accept("{") {
-		for !p.Accept("}") {
-			if p.Accept(",") || p.Accept(";") {
-				continue
-			}
-			f, at, err := p.name("a field name")
-			if err != nil {
-				return err
-			}
-			for _, prev := range s.Fields {
-				if prev.Name == f {
-					return errAt(at, "field %s of %s is already declared", f, n)
-				}
-			}
-			fd := Field{Name: f, Init: &Num{Val: 0}}
-			if p.Accept("=") {
-				if fd.Init, err = p.expr(); err != nil {
-					return err
-				}
-			}
-			s.Fields = append(s.Fields, fd)
-		}
-		if len(s.Fields) == 0 {
-			return errAt(pos, "struct %s has no fields", n)
+		if err := p.fields(s, true); err != nil {
+			return err
 		}
 	} else if s.Len != nil {
 		if p.Accept("=") {
