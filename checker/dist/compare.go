@@ -363,35 +363,33 @@ func runJobs(ctx context.Context, nc *nats.Conn, jobs []job, opt Options, got fu
 			continue
 		}
 		failures = 0
-		{
-			var res result
-			if err := json.Unmarshal(msg.Data(), &res); err != nil || res.Run != run || res.Cell < 0 || res.Cell >= len(jobs) {
-				// Not one of this run's results: someone else's message on
-				// its subject. Said and set aside.
-				logf(opt.Log, "ordercheck: set aside a message on %s that is not a result of this run\n", msg.Subject())
-				continue
-			}
-			st.Bytes += int64(len(msg.Data()))
-			if have[res.Cell] {
-				st.Duplicates++
-				continue
-			}
-			if err := got(res.Cell, &res); errors.Is(err, errRejected) {
-				logf(opt.Log, "ordercheck: set aside a result of cell %d from %.40q: %v\n", res.Cell, res.Worker, err)
-				continue
-			} else if err != nil {
-				return st, err
-			}
-			have[res.Cell] = true
-			done++
-			if res.Delivered > 1 {
-				st.Redelivered++
-			}
-			if !slices.Contains(st.Workers, res.Worker) {
-				st.Workers = append(st.Workers, res.Worker)
-			}
-			tell()
+		var res result
+		if err := json.Unmarshal(msg.Data(), &res); err != nil || res.Run != run || res.Cell < 0 || res.Cell >= len(jobs) {
+			// Not one of this run's results: someone else's message on
+			// its subject. Said and set aside.
+			logf(opt.Log, "ordercheck: set aside a message on %s that is not a result of this run\n", msg.Subject())
+			continue
 		}
+		st.Bytes += int64(len(msg.Data()))
+		if have[res.Cell] {
+			st.Duplicates++
+			continue
+		}
+		if err := got(res.Cell, &res); errors.Is(err, errRejected) {
+			logf(opt.Log, "ordercheck: set aside a result of cell %d from %.40q: %v\n", res.Cell, res.Worker, err)
+			continue
+		} else if err != nil {
+			return st, err
+		}
+		have[res.Cell] = true
+		done++
+		if res.Delivered > 1 {
+			st.Redelivered++
+		}
+		if !slices.Contains(st.Workers, res.Worker) {
+			st.Workers = append(st.Workers, res.Worker)
+		}
+		tell()
 	}
 	slices.Sort(st.Workers)
 	return st, nil

@@ -898,7 +898,7 @@ func (t *threadComp) stmt(s Stmt) error {
 		var rounds int64
 		f, fok := constValue(from)
 		n, nok := constValue(to)
-		if fok && nok {
+		if fok && nok && (n <= f || n-f > 0) { // n-f not overflowed
 			rounds = max(n-f, 1)
 		}
 		l, err := t.loopBody(s.Body, i, rounds, s.At)
@@ -985,6 +985,9 @@ func (t *threadComp) stmt(s Stmt) error {
 			for _, c := range t.th.Code[start:] {
 				if c.Op == model.OpRMW {
 					return errAt(c.Pos, "an await's condition may not make a read-modify-write (%s): each round of the wait would write again; wait with a load or a cas, or write a loop with max", c.Text)
+				}
+				if c.Op == model.OpStore { // only alloc stores in an expression
+					return errAt(c.Pos, "an await's condition may not allocate: each round of the wait would allocate again; allocate before the await")
 				}
 			}
 			in.Await, in.Target, in.Text = true, start, "await"

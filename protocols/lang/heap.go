@@ -96,9 +96,12 @@ func (t *threadComp) alloc(e *CallExpr) (*model.Expr, error) {
 	}
 	t.c.heapLocs += int(n * pl.stride())
 	t.c.pools = append(t.c.pools, pl)
-	// p = lo + k*stride; k++ (a k past the pool cannot happen: the loops
-	// around the site bound it).
+	// if k >= n: cut; p = lo + k*stride; k++. The loops around the site
+	// bound k (and an await's condition may not allocate); should one
+	// not, the execution is cut rather than reach another pool's blocks.
 	k := t.newReg(fmt.Sprintf("%%alloc%d", len(t.c.pools)))
+	t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Lt, model.RegExpr(k), model.Const(n)), Target: t.pc() + 2, Pos: e.At})
+	t.emit(model.Instr{Op: model.OpBound, Pos: e.At, Text: fmt.Sprintf("alloc used its %d blocks", n)})
 	p := t.temp()
 	t.emit(model.Instr{Op: model.OpAssign, Dst: p, Val: model.Bin(model.Add, model.Const(pl.lo()), model.Bin(model.Mul, model.RegExpr(k), model.Const(pl.stride()))), Pos: e.At, Text: "alloc"})
 	t.emit(model.Instr{Op: model.OpAssign, Dst: k, Val: model.Bin(model.Add, model.RegExpr(k), model.Const(1)), Pos: e.At})
