@@ -502,7 +502,7 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 				pr.Violations, pr.Witness, pr.Message = f.Count, f.Witness, f.Witness.Violation.Msg
 			}
 		}
-		rep.settle(res.AllBlocked, spec != nil)
+		rep.settle(p, res.AllBlocked, spec != nil)
 		return rep, nil
 	}
 	if names, ok := distributable(props); ok && opt.Cluster != nil && graphs.Splittable(m, opt) {
@@ -513,7 +513,7 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 	if err != nil {
 		return nil, err
 	}
-	rep.settle(rep.Stats.Blocked == rep.Stats.Executions, spec != nil)
+	rep.settle(p, rep.Stats.Blocked == rep.Stats.Executions, spec != nil)
 	return rep, nil
 }
 
@@ -629,8 +629,9 @@ func threadsIn(c map[model.EventRef]bool) int {
 	return len(ts)
 }
 
-// settle gives each property its verdict from what the exploration found.
-func (rep *Report) settle(allBlocked, hasSpec bool) {
+// settle gives each property its verdict from what the exploration of p
+// found.
+func (rep *Report) settle(p *model.Program, allBlocked, hasSpec bool) {
 	stats := rep.Stats
 	for i := range rep.Props {
 		r := &rep.Props[i]
@@ -651,7 +652,7 @@ func (rep *Report) settle(allBlocked, hasSpec bool) {
 			switch {
 			case stats.Executions > 0 && allBlocked && r.Name != PropDeadlock:
 				r.Message = "holds only vacuously: every execution blocks"
-			case r.Reached == 0:
+			case r.Reached == 0 && !slices.Contains(p.Proven, r.Name):
 				r.Message = "holds only vacuously: no execution reaches a check of it"
 			}
 		}

@@ -275,6 +275,11 @@ type Program struct {
 	// Checks are named conditions every complete execution in which no
 	// thread blocks must satisfy.
 	Checks []Check
+	// Proven names the properties the front end proved of every execution
+	// and so compiled no check of (the protocol language's locking where
+	// every use of a mutex is right by the code's shape): they hold
+	// without an execution reaching a check.
+	Proven []string
 }
 
 // Check is a named condition on final states.

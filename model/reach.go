@@ -16,28 +16,41 @@ func (p *Program) Reachable(t int) []bool {
 			continue
 		}
 		seen[pc] = true
-		in := &code[pc]
-		switch in.Op {
-		case OpJump:
-			work = append(work, in.Target)
-		case OpBranch:
-			v, known := constValue(in.Cond)
-			if !known || v != 0 {
-				work = append(work, in.Target)
-			}
-			if !known || v == 0 {
-				work = append(work, pc+1)
-			}
-		case OpAssume:
-			if v, known := constValue(in.Cond); !known || v != 0 {
-				work = append(work, pc+1)
-			}
-		case OpBound:
-		default:
-			work = append(work, pc+1)
-		}
+		Successors(code, pc, func(next int) { work = append(work, next) })
 	}
 	return seen
+}
+
+// Successors calls f with each instruction a run of code may take after
+// the one at pc (len(code) for the end of the thread): both ways of a
+// branch whose condition reads a register but only the way a condition on
+// constants alone takes, nothing past an assume that fails on constants
+// alone or a loop bound, and for an await also the start of its
+// condition, evaluated again.
+func Successors(code []Instr, pc int, f func(int)) {
+	in := &code[pc]
+	switch in.Op {
+	case OpJump:
+		f(in.Target)
+	case OpBranch:
+		v, known := constValue(in.Cond)
+		if !known || v != 0 {
+			f(in.Target)
+		}
+		if !known || v == 0 {
+			f(pc + 1)
+		}
+	case OpAssume:
+		if in.Await {
+			f(in.Target)
+		}
+		if v, known := constValue(in.Cond); !known || v != 0 {
+			f(pc + 1)
+		}
+	case OpBound:
+	default:
+		f(pc + 1)
+	}
 }
 
 // constValue returns the value of e when it reads no register (and its

@@ -18,6 +18,8 @@ type Instance struct {
 	// Params lists every parameter with its value, sorted by name.
 	Params []Bind
 	Prog   *model.Program
+
+	locking *model.Pos // a check of property locking the code keeps, if any
 }
 
 // ParamString renders the parameters as "K=V K=V".
@@ -31,7 +33,23 @@ func (pr *Protocol) Compile(variant string, overrides map[string]string) (*Insta
 		binds = append(binds, Bind{Param: k, Value: Value{Text: val, Pos: model.Pos{File: "--param " + k}}})
 	}
 	sort.Slice(binds, func(i, j int) bool { return binds[i].Param < binds[j].Param })
-	return pr.compile(variant, binds)
+	in, err := pr.compile(variant, binds)
+	if err == nil && in.locking != nil && pr.prop(PropLocking) == nil {
+		// Parameters no variant or expect clause has made a lock's use
+		// unprovable, after the file was read.
+		return nil, errAt(*in.locking, "with these parameters this use of a mutex is not correct on every path by the code's shape: declare property %s to have it checked", PropLocking)
+	}
+	return in, err
+}
+
+// prop returns the property called name, or nil.
+func (pr *Protocol) prop(name string) *Prop {
+	for _, p := range pr.Props {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
 }
 
 // compileAll compiles every variant with the default parameters and with
@@ -55,7 +73,11 @@ func (pr *Protocol) compileAll() error {
 	}
 	for _, set := range sets {
 		for _, v := range variants {
-			if _, err := pr.compile(v, set); err != nil {
+			in, err := pr.compile(v, set)
+			if err == nil && in.locking != nil && pr.prop(PropLocking) == nil {
+				pr.Props = append(pr.Props, &Prop{Name: PropLocking, Doc: "no lock of a held mutex, unlock of one not held, or use after destroy", Pos: *in.locking})
+			}
+			if err != nil {
 				var le *Error
 				if !errors.As(err, &le) {
 					return err
@@ -121,6 +143,7 @@ func (pr *Protocol) compile(variant string, overrides []Bind) (*Instance, error)
 	if err != nil {
 		return nil, err
 	}
+	inst.locking = c.locking
 	if v != nil {
 		for name, b := range v.Replace {
 			if !c.used[name] {
@@ -150,6 +173,9 @@ type compiler struct {
 	allocs   map[string]int     // blocks named so far, by thread and line
 	heapLocs int                // locations the pools take
 	patches  []func()           // what needs the heap laid out
+
+	destroyed map[string]model.Loc // each destroyed mutex's flag
+	locking   *model.Pos           // the first check of property locking kept
 }
 
 // array is a shared array: n elements from location base, each the
@@ -270,9 +296,18 @@ func (c *compiler) program() (*model.Program, error) {
 			}
 		}
 	}
+	c.destroyed = map[string]model.Loc{}
 	for _, m := range c.pr.Mutexes {
 		add(m.Name, true)
 		c.mutexes[m.Name] = true
+	}
+	for _, m := range c.pr.Mutexes {
+		if at, ok := c.pr.destroys(m.Name); ok {
+			c.destroyed[m.Name] = add(m.Name+"#destroyed", false)
+			if c.locking == nil {
+				c.locking = &at
+			}
+		}
 	}
 	for _, in := range inits {
 		v, err := c.constant(in.e)
@@ -318,10 +353,16 @@ func (c *compiler) program() (*model.Program, error) {
 		if err := tc.block(in.d.Body); err != nil {
 			return nil, err
 		}
+		if at := tc.settleLocks(); at != nil && c.locking == nil {
+			c.locking = at
+		}
 		if err := model.CheckMemory("compiling the protocol"); err != nil {
 			return nil, &Error{Pos: in.d.Pos, Msg: err.Error(), Err: err}
 		}
 		tcs = append(tcs, tc)
+	}
+	if c.locking == nil && len(c.pr.Mutexes) > 0 {
+		p.Proven = append(p.Proven, PropLocking)
 	}
 	c.heapChecks()
 	for _, f := range c.pr.Finals {
@@ -705,6 +746,10 @@ type threadComp struct {
 	regAt map[model.Reg]*regAssign
 	// regIndex finds a register by name (the first of that name).
 	regIndex map[string]model.Reg
+	// heldRegs say whether the thread holds each mutex; locks are the
+	// checks of its locks and unlocks.
+	heldRegs map[string]model.Reg
+	locks    []lockSite
 }
 
 type retFrame struct {
@@ -1685,10 +1730,6 @@ func (t *threadComp) mem(s *MemStmt) error {
 	if !isName || !t.c.mutexes[n.Name] {
 		return errAt(s.At, "%s takes a mutex declared with \"mutex\"", s.Kind)
 	}
-	op := model.OpLock
-	if s.Kind == "unlock" {
-		op = model.OpUnlock
-	}
-	t.emit(model.Instr{Op: op, Addr: model.Const(model.AddrOf(t.c.locs[n.Name])), Pos: s.At, Text: s.Kind + "(" + n.Name + ")"})
+	t.lockOp(s.Kind, n.Name, s.At)
 	return nil
 }

@@ -168,6 +168,23 @@ func at(pos []model.Pos, i int, clause model.Pos) model.Pos {
 	return clause
 }
 
+// lockingExpected refuses an expect clause that says property locking is
+// violated when no variant's code needs the property (every lock and
+// unlock is right by the code's shape, and no mutex is destroyed).
+func (pr *Protocol) lockingExpected() error {
+	if pr.prop(PropLocking) != nil {
+		return nil
+	}
+	for _, e := range pr.Expects {
+		for i, v := range e.Violated {
+			if v.Prop == PropLocking {
+				return errAt(at(e.propAt, i, e.Pos), "property locking cannot be violated here: every lock and unlock is right on every path of its thread, and no mutex is destroyed")
+			}
+		}
+	}
+	return nil
+}
+
 // checkExpects validates the expect clauses: names of variants,
 // parameters, models and properties, and that no two clauses of equal
 // precedence select the same cell.
@@ -231,7 +248,9 @@ func (pr *Protocol) checkExpect(e *Expect) error {
 	}
 	for i, v := range e.Violated {
 		pos := at(e.propAt, i, e.Pos)
-		if !slices.ContainsFunc(pr.Props, func(p *Prop) bool { return p.Name == v.Prop }) {
+		// Property locking comes with the code that needs it, once the
+		// variants are compiled (lockingExpected).
+		if !slices.ContainsFunc(pr.Props, func(p *Prop) bool { return p.Name == v.Prop }) && (v.Prop != PropLocking || len(pr.Mutexes) == 0) {
 			return errAt(pos, "unknown property %s (declare it with \"property %s\")", v.Prop, v.Prop)
 		}
 		for _, prev := range e.Violated[:i] {

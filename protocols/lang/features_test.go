@@ -379,3 +379,67 @@ func TestHeap(t *testing.T) {
 		})
 	}
 }
+
+// TestLocking checks when a protocol gets property locking and where its
+// checks stay: none for uses the code's shape proves right, the property
+// where one is not proven or a mutex is destroyed, and located errors for
+// an expect clause or a parameter that needs it undeclared.
+func TestLocking(t *testing.T) {
+	const head = "protocol k\nmutex m\nshared x = 0\nparam N = 1\n"
+	asserts := func(in *Instance) int {
+		n := 0
+		for _, th := range in.Prog.Threads {
+			for _, i := range th.Code {
+				if i.Op == model.OpAssert && i.Prop == PropLocking {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		name, src string
+		prop      bool // the protocol has property locking
+		checks    int  // its checks in the default variant
+	}{
+		{"proven", "thread t {\n  lock(m)\n  x = 1\n  unlock(m)\n  lock(m)\n  unlock(m)\n}\n", false, 0},
+		{"proven in a loop", "thread t {\n  for i in 0..3 {\n    lock(m)\n    unlock(m)\n  }\n}\n", false, 0},
+		{"relock on a branch", "thread t {\n  lock(m)\n  if x == 0 {\n    lock(m)\n  }\n  unlock(m)\n}\n", true, 3},
+		{"unlock not held", "thread t {\n  unlock(m)\n}\n", true, 1},
+		{"destroy", "thread t {\n  lock(m)\n  unlock(m)\n  destroy(m)\n}\n", true, 3},
+		{"only in a variant", "variant a \"\" default\nvariant b N=2 \"\"\nthread t {\n  lock(m)\n  if N == 2 {\n    lock(m)\n  }\n  unlock(m)\n}\n", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, err := Parse("f.oc", head+tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pr.prop(PropLocking) != nil; got != tc.prop {
+				t.Errorf("property locking: %v, want %v", got, tc.prop)
+			}
+			in, err := pr.Compile("", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := asserts(in); got != tc.checks {
+				t.Errorf("%d checks of locking, want %d:\n%s", got, tc.checks, in.Prog)
+			}
+		})
+	}
+	t.Run("expect without need", func(t *testing.T) {
+		_, err := Parse("f.oc", head+"thread t {\n  lock(m)\n  unlock(m)\n}\nexpect *: violates locking\n")
+		wantError(t, err, "9:20: property locking cannot be violated here")
+	})
+	t.Run("expect without mutexes", func(t *testing.T) {
+		_, err := Parse("f.oc", "protocol k\nshared x = 0\nthread t {\n  x = 1\n}\nexpect *: violates locking\n")
+		wantError(t, err, "6:20: unknown property locking")
+	})
+	t.Run("parameter needs it", func(t *testing.T) {
+		pr, err := Parse("f.oc", head+"thread t {\n  lock(m)\n  if N == 2 {\n    lock(m)\n  }\n  unlock(m)\n}\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = pr.Compile("", map[string]string{"N": "2"})
+		wantError(t, err, "8:5: with these parameters this use of a mutex is not correct")
+	})
+}

@@ -38,7 +38,10 @@ func Parse(file, src string) (*Protocol, error) {
 	if err := pr.check(); err != nil {
 		return nil, err
 	}
-	return pr, pr.compileAll()
+	if err := pr.compileAll(); err != nil {
+		return pr, err
+	}
+	return pr, pr.lockingExpected()
 }
 
 type parser struct {
@@ -638,7 +641,7 @@ func (p *parser) stmt() (Stmt, error) {
 			p.Next()
 			c, err := p.expr()
 			return &RequireStmt{Cond: c, At: at}, err
-		case "lock", "unlock", "fence", "store", "free":
+		case "lock", "unlock", "destroy", "fence", "store", "free":
 			if p.PeekN(1).Text != "(" {
 				break
 			}
@@ -1020,6 +1023,14 @@ func (pr *Protocol) check() error {
 			}
 		}
 	}
+	for _, m := range pr.Mutexes {
+		// A destroy racing with a use of the mutex is a data race on its
+		// destroyed flag.
+		if at, ok := pr.destroys(m.Name); ok && !props["data-race"] {
+			pr.Props = append(pr.Props, &Prop{Name: "data-race", Doc: "no data race (a destroy of a mutex racing with its use is one)", Pos: at})
+			props["data-race"] = true
+		}
+	}
 	for _, f := range pr.Finals {
 		if !props[f.Prop] {
 			return errAt(f.Pos, "unknown property %s (declare it with \"property %s\")", f.Prop, f.Prop)
@@ -1095,9 +1106,6 @@ func (pr *Protocol) DefaultVariant() *Variant {
 	return nil
 }
 
-// varIndex returns the first array index that is not a constant (of
-// numbers, parameters, choices and self), which its bounds check makes
-// property bounds necessary.
 // usesHeap reports whether the protocol allocates or frees, and where
 // first.
 func (pr *Protocol) usesHeap() (at model.Pos, found bool) {
@@ -1134,6 +1142,9 @@ func (pr *Protocol) blocks() []*Block {
 	return blocks
 }
 
+// varIndex returns the first array index that is not a constant (of
+// numbers, parameters, choices and self), which its bounds check makes
+// property bounds necessary.
 func (pr *Protocol) varIndex() (model.Pos, bool) {
 	var at model.Pos
 	found := false

@@ -20,7 +20,7 @@ func (f Finding) String() string { return f.Pos.String() + ": " + f.Msg }
 
 // builtinProps are the properties the checker judges without an assert
 // or final condition naming them.
-var builtinProps = []string{"data-race", "deadlock", "linearizability", PropBounds, PropMemory, PropLeak}
+var builtinProps = []string{"data-race", "deadlock", "linearizability", PropBounds, PropMemory, PropLeak, PropLocking}
 
 // Vet reports what in the protocol is legal but likely a mistake, in the
 // order of the file:
