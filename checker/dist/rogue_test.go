@@ -3,6 +3,7 @@ package dist_test
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,20 +55,30 @@ func TestRogueClient(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Into every run the rogue sees, results that are not results.
+	// Into every run the rogue sees, results that are not results: for the
+	// job's own cell and the two after it. The worker checks one job at a
+	// time, so the later cells' jobs are still queued when their fakes
+	// arrive and the coordinator must judge the fakes, not count them as
+	// duplicates of answers it already has.
 	sub, err := rogue.Subscribe("ordercheck.jobs.*", func(m *nats.Msg) {
-		var j struct{ Run string }
+		var j struct {
+			Run  string
+			Cell int
+		}
 		if json.Unmarshal(m.Data, &j) != nil || j.Run == "" || j.Run == "x" {
 			return
 		}
-		for _, res := range []string{
-			`not json`,
-			`{"Run":"` + j.Run + `","Cell":200,"Worker":"rogue"}`,
-			`{"Run":"` + j.Run + `","Cell":0,"Worker":"rogue","Report":{"Model":"rc11","Props":[{"Name":"nonsense"}]}}`,
-			`{"Run":"` + j.Run + `","Cell":0,"Worker":"rogue","Report":{"Model":"rc11","Stats":{"Limit":200},"Props":[]}}`,
-			`{"Run":"` + j.Run + `","Cell":0,"Worker":"rogue","Report":"not a report"}`,
-		} {
-			rogue.Publish("ordercheck.results."+j.Run, []byte(res))
+		rogue.Publish("ordercheck.results."+j.Run, []byte(`not json`))
+		rogue.Publish("ordercheck.results."+j.Run, []byte(`{"Run":"`+j.Run+`","Cell":200,"Worker":"rogue"}`))
+		for c := j.Cell; c <= j.Cell+2; c++ {
+			head := `{"Run":"` + j.Run + `","Cell":` + strconv.Itoa(c) + `,"Worker":"rogue","Report":`
+			for _, rep := range []string{
+				`{"Model":"rc11","Props":[{"Name":"nonsense"}]}`,
+				`{"Model":"rc11","Stats":{"Limit":200},"Props":[]}`,
+				`"not a report"`,
+			} {
+				rogue.Publish("ordercheck.results."+j.Run, []byte(head+rep+`}`))
+			}
 		}
 	})
 	if err != nil {
