@@ -135,6 +135,11 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 	if !o.End {
 		return false, nil
 	}
+	for t := range o.Threads {
+		if spinsOn(o, t) {
+			return false, nil
+		}
+	}
 	var v *Violation
 	for t := range o.Threads {
 		if !waitsForever(o, t) {
@@ -158,6 +163,19 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 func waitsForever(o *Outcome, t int) bool {
 	st := &o.Threads[t]
 	return st.Status == model.Blocked && (st.WaitLoc != model.NoLoc || o.Prog.Hopeless(t, st, o.Final.Mem))
+}
+
+// spinsOn reports whether thread t ends o blocked at an await the final
+// memory would let it pass: its last round read values older than the
+// final ones, so o is an unfinished spin, not an end; the execution in
+// which that round reads the newer values goes on. Another thread that
+// waits forever in o (say, for t to finish) is judged there.
+func spinsOn(o *Outcome, t int) bool {
+	st := &o.Threads[t]
+	if st.Status != model.Blocked || st.WaitLoc != model.NoLoc || st.PC >= len(o.Prog.Threads[t].Code) {
+		return false
+	}
+	return o.Prog.Threads[t].Code[st.PC].Await && !o.Prog.Hopeless(t, st, o.Final.Mem)
 }
 
 func describeDeadlock(o *Outcome, t int) string {

@@ -594,7 +594,10 @@ func (p *Program) Hopeless(t int, st *ThreadState, mem []int64) bool {
 		case err != nil:
 			return false
 		case a.Kind == ActNone:
-			return s.Status == Blocked && s.PC == st.PC
+			// Blocked at the await, or at a wait inside its condition
+			// (a spin loop's inner spin) that the final memory leaves
+			// false too.
+			return s.Status == Blocked && (s.PC == st.PC || code[s.PC].Await)
 		case a.Kind == ActCAS:
 			// A compare-exchange that fails on the final value writes
 			// nothing: it reads, and fails again each round (a weak one

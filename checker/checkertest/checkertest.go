@@ -21,6 +21,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
@@ -152,5 +153,58 @@ func check(t *testing.T, ref, at string, c *checker.Case, opt checker.Options) {
 		t.Errorf("(checked from %s) no verdict:\n%s", at, render.CaseDetail(ref, r))
 	default:
 		t.Errorf("(checked from %s)\n%s", at, render.CaseDetail(ref, r))
+	}
+}
+
+// SameVerdicts checks that the graph explorer and the state explorer
+// give every property of every variant of the protocol ref the same
+// status under each of models (default parameters); a model the state
+// explorer has no operational form of is passed over. It fails when no
+// pair was compared.
+func SameVerdicts(t *testing.T, ref string, models ...string) {
+	t.Helper()
+	pr, err := checker.Load(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants := []string{""} // the protocol itself
+	for i, v := range pr.Variants {
+		if i == 0 {
+			variants = nil
+		}
+		variants = append(variants, v.Name)
+	}
+	checked := 0
+	for _, v := range variants {
+		in, err := pr.Instance(v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range models {
+			m, err := model.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			graphs, err := in.Check(m, checker.Options{Engine: checker.EngineDPOR})
+			if err != nil {
+				t.Fatal(err)
+			}
+			states, err := in.Check(m, checker.Options{Engine: checker.EngineStates})
+			if err != nil {
+				if strings.Contains(err.Error(), "no operational form") {
+					continue
+				}
+				t.Fatal(err)
+			}
+			checked++
+			for i, p := range graphs.Props {
+				if s := states.Props[i]; s.Status != p.Status {
+					t.Errorf("%q under %s: %s %s by graphs (%s), %s by states (%s)", v, name, p.Name, p.Status, p.Message, s.Status, s.Message)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no cell compared the engines")
 	}
 }

@@ -217,7 +217,12 @@ type (
 	AssumeStmt struct {
 		Cond  Expr
 		Await bool
-		At    model.Pos
+		// Pre, for an await, runs again before each evaluation of the
+		// condition (a C spin loop's body); it may read memory and
+		// assign registers only. The protocol language has no syntax
+		// for it: the C front end sets it.
+		Pre *Block
+		At  model.Pos
 	}
 	// MemStmt is lock(m), unlock(m), fence(o) or store(x, v, o).
 	MemStmt struct {
@@ -312,7 +317,10 @@ type (
 		Func string
 		Args []Expr
 		Ords []Value
-		At   model.Pos
+		// Old, for a cas, is a register the value it read is assigned to
+		// (a C compare_exchange writes it back to its expected value).
+		Old string
+		At  model.Pos
 	}
 )
 

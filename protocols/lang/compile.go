@@ -824,6 +824,18 @@ func (t *threadComp) temp() model.Reg {
 	return t.newReg(fmt.Sprintf("%%t%d", t.ntemp))
 }
 
+// assignReg finds the register an assignment at at writes, visible in the
+// current frame, or makes it.
+func (t *threadComp) assignReg(name string, at model.Pos) model.Reg {
+	r := t.reg(name)
+	if r == model.NoReg {
+		r = t.newReg(t.prefix() + name)
+		ra := &regAssign{reg: r, name: name, at: at}
+		t.regs, t.regAt[r] = append(t.regs, ra), ra
+	}
+	return r
+}
+
 // reg finds a register visible in the current frame.
 func (t *threadComp) reg(name string) model.Reg {
 	if r, ok := t.regIndex[t.prefix()+name]; ok {
@@ -1021,6 +1033,11 @@ func (t *threadComp) stmt(s Stmt) error {
 		return nil
 	case *AssumeStmt:
 		start := t.pc() // an await's condition is evaluated again from here
+		if s.Pre != nil {
+			if err := t.block(s.Pre); err != nil {
+				return err
+			}
+		}
 		cond, err := t.expr(s.Cond)
 		if err != nil {
 			return err
@@ -1032,7 +1049,7 @@ func (t *threadComp) stmt(s Stmt) error {
 					return errAt(c.Pos, "an await's condition may not make a read-modify-write (%s): each round of the wait would write again; wait with a load or a cas, or write a loop with max", c.Text)
 				}
 				if c.Op == model.OpStore { // only alloc stores in an expression
-					return errAt(c.Pos, "an await's condition may not allocate: each round of the wait would allocate again; allocate before the await")
+					return errAt(c.Pos, "an await's condition may not write or allocate: each round of the wait would do it again; do it before the await")
 				}
 			}
 			in.Await, in.Target, in.Text = true, start, "await"
@@ -1147,12 +1164,7 @@ func (t *threadComp) assign(s *AssignStmt) error {
 		if err != nil {
 			return err
 		}
-		r := t.reg(n.Name)
-		if r == model.NoReg {
-			r = t.newReg(t.prefix() + n.Name)
-			ra := &regAssign{reg: r, name: n.Name, at: n.At}
-			t.regs, t.regAt[r] = append(t.regs, ra), ra
-		}
+		r := t.assignReg(n.Name, n.At)
 		for _, l := range t.loops {
 			if l.counter == r {
 				return errAt(n.At, "%s counts the for loop at %s, which is never cut: it cannot be assigned in its body", n.Name, l.at)
@@ -1587,6 +1599,13 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		old, ok := t.temp(), t.temp()
 		t.emit(model.Instr{Op: model.OpCAS, Dst: old, Dst2: ok, Addr: a, Expected: exp, Val: v, Ord: o, FailOrd: fail, Weak: e.Func == "cas_weak", Pos: e.At, Text: e.Func})
 		t.checkRead(model.RegExpr(old), a, e.At, e.Func+"("+formatExpr(e.Args[0])+")")
+		if e.Old != "" {
+			r := t.assignReg(e.Old, e.At)
+			if ra := t.regAt[r]; ra != nil {
+				ra.acts = true // it follows a cas
+			}
+			t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: model.RegExpr(old), Pos: e.At})
+		}
 		return model.RegExpr(ok), nil
 	case "choose":
 		if len(e.Args) != 1 {

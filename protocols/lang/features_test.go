@@ -363,7 +363,7 @@ func TestHeap(t *testing.T) {
 		{"too many cells", "thread t {\n  n = alloc(5000)\n}\n", "6:13: alloc(5000): a block has 1 to 1024 cells"},
 		{"two arguments", "thread t {\n  n = alloc(node, 2)\n}\n", "6:7: alloc takes a struct"},
 		{"free of two", "thread t {\n  free(top, top)\n}\n", "6:11: expected \")\", found \",\""},
-		{"in an await", "thread t {\n  await alloc(node) == 0\n}\n", "6:9: an await's condition may not allocate"},
+		{"in an await", "thread t {\n  await alloc(node) == 0\n}\n", "6:9: an await's condition may not write or allocate"},
 		{"loop rounds overflow", "thread t {\n  for i in -2..9223372036854775807 {\n    n = alloc(node)\n  }\n}\n", "7:9: alloc in a loop whose rounds are not constant"},
 		{"assert the property", "thread t {\n  assert memory-safety: 1 == 1\n}\n", "6:3: memory-safety is a built-in property"},
 	} {

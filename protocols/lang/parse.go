@@ -38,10 +38,47 @@ func Parse(file, src string) (*Protocol, error) {
 	if err := pr.check(); err != nil {
 		return nil, err
 	}
-	if err := pr.compileAll(); err != nil {
-		return pr, err
+	return pr, pr.build()
+}
+
+// Build checks a protocol and compiles each of its variants, as Parse
+// does after reading a file; a front end that builds a Protocol from
+// another language (C) calls it. Errors are *Error values.
+func Build(pr *Protocol) error {
+	if err := pr.check(); err != nil {
+		return err
 	}
-	return pr, pr.lockingExpected()
+	return pr.build()
+}
+
+// ParseExpect reads one expect clause written as in a protocol file,
+// "expect VARIANTS ... : VERDICT", whose text src starts at at (a front
+// end finds them in comments), and adds it to the protocol; Build checks
+// it with the others.
+func (pr *Protocol) ParseExpect(src string, at model.Pos) error {
+	toks, err := syntax.NewLexer(at.File, src, 0, at.Line, at.Col).All()
+	if err != nil {
+		return err
+	}
+	p := &parser{Stream: syntax.Stream{Toks: toks}}
+	if t := p.Next(); t.Text != "expect" {
+		return errAt(t.Pos, "expected expect, found %v", t)
+	}
+	if err := p.expect(pr, at); err != nil {
+		return err
+	}
+	if t := p.Peek(); t.Kind != syntax.EOF {
+		return errAt(t.Pos, "unexpected %v after the expect clause", t)
+	}
+	return nil
+}
+
+// build compiles each variant of a checked protocol.
+func (pr *Protocol) build() error {
+	if err := pr.compileAll(); err != nil {
+		return err
+	}
+	return pr.lockingExpected()
 }
 
 type parser struct {
