@@ -5,6 +5,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
+	"github.com/ordercheck/ordercheck/protocols/c"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
@@ -24,8 +25,11 @@ type Protocol struct {
 
 // Load reads the protocol called name from the catalogue, or, when name
 // is the path of a file (it contains a slash or ends in .oc), that
-// protocol file (see Parse).
+// protocol file (see Parse); a path ending in .c is a C program (LoadC).
 func Load(name string) (*Protocol, error) {
+	if strings.HasSuffix(name, ".c") {
+		return LoadC(name, c.Options{})
+	}
 	if strings.Contains(name, "/") || strings.HasSuffix(name, ".oc") {
 		// A path, never a catalogue name.
 		src, err := syntax.ReadFile(name)
@@ -66,6 +70,20 @@ func Parse(file, src string) (*Protocol, error) {
 		}
 	}
 	return p, nil
+}
+
+// LoadC reads a C program (see package protocols/c) with the command
+// line's choices.
+func LoadC(path string, opt c.Options) (*Protocol, error) {
+	src, err := syntax.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := c.Parse(path, []byte(src), opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Protocol{Protocol: pr, Path: path, Source: src}, nil
 }
 
 // Ref is the name a trace or a command line gives the protocol: the

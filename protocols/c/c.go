@@ -1,0 +1,182 @@
+// Package c reads concurrent C programs — threads from pthread_create,
+// <stdatomic.h> atomics, mutexes, assert — and lowers them to the
+// protocol language's syntax tree, which lang compiles to programs for
+// the checker like any protocol file. C is preprocessed, parsed and type
+// checked by modernc.org/cc/v4 from headers embedded in the binary: no C
+// compiler is needed. What lies outside the subset (docs/c.md) is a
+// located error naming the construct.
+package c
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/lang"
+)
+
+//go:embed include
+var headers embed.FS
+
+// includeRoot is where the embedded headers appear to the preprocessor.
+const includeRoot = "/ordercheck/include"
+
+// Options are the choices a command line makes for a C file.
+type Options struct {
+	// Defines are -D arguments: "NAME" or "NAME=VALUE".
+	Defines []string
+	// Unroll bounds the rounds of every loop that is neither a counted
+	// for loop nor a spin loop; a loop cut there gives no verdict.
+	Unroll int
+}
+
+// DefaultUnroll is the loop bound when Options.Unroll is 0.
+const DefaultUnroll = 4
+
+// ExpansionLimit bounds the preprocessor's work on one file, against
+// macros that expand exponentially.
+const ExpansionLimit = 1_000_000
+
+// ParseFile reads and lowers the C file at path.
+func ParseFile(path string, opt Options) (*lang.Protocol, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src, opt)
+}
+
+// Parse preprocesses, parses and type-checks C source (file names it in
+// messages and locates its relative includes), and lowers it to a
+// protocol with one variant and the properties assertion, data-race and
+// deadlock (and memory-safety, locking where the code needs them).
+// Errors are *lang.Error values naming file:line:col.
+func Parse(file string, src []byte, opt Options) (*lang.Protocol, error) {
+	if opt.Unroll <= 0 {
+		opt.Unroll = DefaultUnroll
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNesting(file, src); err != nil {
+		return nil, err
+	}
+	abi, err := cc.NewABI("linux", "amd64")
+	if err != nil {
+		return nil, err
+	}
+	cfg := &cc.Config{
+		ABI:             abi,
+		FS:              overlay{},
+		FSOnly:          true,
+		IncludePaths:    []string{"@", filepath.Dir(abs), includeRoot},
+		SysIncludePaths: []string{includeRoot},
+		ExpansionLimit:  ExpansionLimit,
+		DefaultSizeT:    cc.ULong,
+	}
+	predef, err := headers.ReadFile("include/predefined.h")
+	if err != nil {
+		return nil, err
+	}
+	var defs strings.Builder
+	for _, d := range opt.Defines {
+		name, val, ok := strings.Cut(d, "=")
+		if !ok {
+			val = "1"
+		}
+		if !identRE.MatchString(name) {
+			return nil, fmt.Errorf("-D %s: %q is not a macro name", d, name)
+		}
+		fmt.Fprintf(&defs, "#define %s %s\n", name, val)
+	}
+	ast, err := translate(cfg, file, abs, string(predef)+defs.String(), src)
+	if err != nil {
+		return nil, err
+	}
+	return lower(file, abs, src, ast, opt)
+}
+
+// translate runs cc on the file after the predefined text.
+func translate(cfg *cc.Config, file, abs, predef string, src []byte) (ast *cc.AST, err error) {
+	defer func() {
+		// The preprocessor panics on some hostile input (a file that
+		// includes itself): that is the input's error.
+		if r := recover(); r != nil {
+			ast, err = nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("the C front end could not read this file (%v)", r)}
+		}
+	}()
+	ast, err = cc.Translate(cfg, []cc.Source{{Name: "<predefined>", Value: predef}, {Name: abs, Value: src}})
+	if err != nil {
+		return nil, ccError(file, abs, err)
+	}
+	return ast, nil
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// overlay serves the embedded headers under includeRoot and the user's
+// files from the host: cc asks for absolute paths, which embed.FS
+// refuses.
+type overlay struct{}
+
+func (overlay) Open(name string) (fs.File, error) {
+	if rest, ok := strings.CutPrefix(name, includeRoot+"/"); ok {
+		return headers.Open("include/" + rest)
+	}
+	if !filepath.IsAbs(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return os.Open(name)
+}
+
+// checkNesting refuses brackets nested deeper than lang.MaxNesting
+// before cc parses them: its recursive parser would exhaust the stack.
+func checkNesting(file string, src []byte) error {
+	depth, line, col := 0, 1, 1
+	for _, b := range src {
+		switch b {
+		case '(', '[', '{':
+			if depth++; depth > lang.MaxNesting {
+				return &lang.Error{Pos: model.Pos{File: file, Line: line, Col: col}, Msg: fmt.Sprintf("brackets nest deeper than %d here", lang.MaxNesting)}
+			}
+		case ')', ']', '}':
+			depth--
+		case '\n':
+			line, col = line+1, 0
+		}
+		col++
+	}
+	return nil
+}
+
+// ccPos matches the location cc puts before a message.
+var ccPos = regexp.MustCompile(`^(.*?):(\d+):(\d+): (.*)$`)
+
+// ccError turns cc's error into a located one: the first message, with
+// the user's path and without cc's own source locations.
+func ccError(file, abs string, err error) error {
+	msg := strings.TrimSpace(err.Error())
+	msg, _, _ = strings.Cut(msg, "\n")
+	msg = regexp.MustCompile(` \([a-z0-9_]+\.go:\d+:[^)]*\)`).ReplaceAllString(msg, "")
+	m := ccPos.FindStringSubmatch(msg)
+	if m == nil {
+		return &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: msg, Err: err}
+	}
+	var line, col int
+	fmt.Sscan(m[2], &line)
+	fmt.Sscan(m[3], &col)
+	f := m[1]
+	if f == abs {
+		f = file
+	}
+	return &lang.Error{Pos: model.Pos{File: f, Line: line, Col: col}, Msg: m[4], Err: errors.Unwrap(err)}
+}

@@ -1,0 +1,822 @@
+package c
+
+import (
+	"strconv"
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/lang"
+)
+
+// value lowers an expression read for its value, with the statements
+// that must run before it (a thread started in an if's condition).
+func (f *fn) value(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
+	at := f.pos(e)
+	if v, ok := intValue(e); ok && e.Pure() {
+		return &lang.Num{Val: v, At: at}, nil, nil
+	}
+	switch e := e.(type) {
+	case *cc.PrimaryExpression:
+		switch e.Case {
+		case cc.PrimaryExpressionIdent:
+			return f.ident(e)
+		case cc.PrimaryExpressionExpr:
+			return f.value(e.ExpressionList)
+		case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
+			return nil, nil, f.errAt(e, "strings are not supported")
+		case cc.PrimaryExpressionStmt:
+			return nil, nil, f.errAt(e, "statement expressions ({ ... }) are not supported")
+		}
+		return nil, nil, f.errAt(e, "floating-point and other non-integer constants are not supported")
+	case *cc.ExpressionList:
+		if e.ExpressionList != nil {
+			return nil, nil, f.errAt(e, "the comma operator is not supported")
+		}
+		return f.value(e.AssignmentExpression)
+	case *cc.PostfixExpression:
+		switch e.Case {
+		case cc.PostfixExpressionCall:
+			return f.call(e)
+		case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+			return nil, nil, f.errAt(e, "++ and -- inside an expression are not supported: write them as their own statement")
+		case cc.PostfixExpressionComplit:
+			return nil, nil, f.errAt(e, "compound literals are not supported")
+		}
+		lv, atomic, err := f.lvalue(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f.read(lv, atomic, at), nil, nil
+	case *cc.UnaryExpression:
+		switch e.Case {
+		case cc.UnaryExpressionAddrof:
+			lv, _, err := f.lvalue(e.CastExpression)
+			if err != nil {
+				return nil, nil, err
+			}
+			return &lang.AddrExpr{Of: lv, At: at}, nil, nil
+		case cc.UnaryExpressionDeref:
+			lv, atomic, err := f.lvalue(e)
+			if err != nil {
+				return nil, nil, err
+			}
+			return f.read(lv, atomic, at), nil, nil
+		case cc.UnaryExpressionPlus:
+			return f.value(e.CastExpression)
+		case cc.UnaryExpressionMinus, cc.UnaryExpressionNot:
+			x, pre, err := f.value(e.CastExpression)
+			return &lang.UnExpr{Op: e.Token.SrcStr(), X: x, At: at}, pre, err
+		case cc.UnaryExpressionCpl:
+			// ~x is -x - 1 in two's complement.
+			x, pre, err := f.value(e.CastExpression)
+			return &lang.BinExpr{Op: "-", X: &lang.UnExpr{Op: "-", X: x, At: at}, Y: &lang.Num{Val: 1, At: at}, At: at}, pre, err
+		case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+			return nil, nil, f.errAt(e, "++ and -- inside an expression are not supported: write them as their own statement")
+		}
+		return nil, nil, f.errAt(e, "%s is not supported", e.Token.SrcStr())
+	case *cc.CastExpression:
+		if e.Case != cc.CastExpressionCast {
+			break
+		}
+		x, pre, err := f.value(e.CastExpression)
+		if err == nil && e.TypeName.Type().Kind() == cc.Bool {
+			x = &lang.BinExpr{Op: "!=", X: x, Y: &lang.Num{At: at}, At: at}
+		}
+		return x, pre, err
+	case *cc.ConditionalExpression:
+		if e.Case != cc.ConditionalExpressionCond {
+			break
+		}
+		c, pre, err := f.value(e.LogicalOrExpression)
+		if err != nil {
+			return nil, nil, err
+		}
+		x, pre1, err := f.value(e.ExpressionList)
+		if err != nil {
+			return nil, nil, err
+		}
+		y, pre2, err := f.value(e.ConditionalExpression)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(pre1)+len(pre2) > 0 {
+			return nil, nil, f.errAt(e, "?: with a thread start in an arm is not supported")
+		}
+		return &lang.CondExpr{Cond: c, Then: x, Else: y, At: at}, pre, nil
+	case *cc.AssignmentExpression:
+		if e.Case == cc.AssignmentExpressionCond {
+			return f.value(e.ConditionalExpression)
+		}
+		return nil, nil, f.errAt(e, "an assignment inside an expression is not supported: write it as its own statement")
+	}
+	if x, y, op, ok := binary(e); ok {
+		return f.binary(e, x, y, op)
+	}
+	return nil, nil, f.errAt(e, "this expression is not supported")
+}
+
+// binary splits a binary expression of any precedence level.
+func binary(e cc.ExpressionNode) (x, y cc.ExpressionNode, op string, ok bool) {
+	switch e := e.(type) {
+	case *cc.AdditiveExpression:
+		return e.AdditiveExpression, e.MultiplicativeExpression, e.Token.SrcStr(), true
+	case *cc.MultiplicativeExpression:
+		return e.MultiplicativeExpression, e.CastExpression, e.Token.SrcStr(), true
+	case *cc.ShiftExpression:
+		return e.ShiftExpression, e.AdditiveExpression, e.Token.SrcStr(), true
+	case *cc.RelationalExpression:
+		return e.RelationalExpression, e.ShiftExpression, e.Token.SrcStr(), true
+	case *cc.EqualityExpression:
+		return e.EqualityExpression, e.RelationalExpression, e.Token.SrcStr(), true
+	case *cc.AndExpression:
+		return e.AndExpression, e.EqualityExpression, "&", true
+	case *cc.ExclusiveOrExpression:
+		return e.ExclusiveOrExpression, e.AndExpression, "^", true
+	case *cc.InclusiveOrExpression:
+		return e.InclusiveOrExpression, e.ExclusiveOrExpression, "|", true
+	case *cc.LogicalAndExpression:
+		return e.LogicalAndExpression, e.InclusiveOrExpression, "&&", true
+	case *cc.LogicalOrExpression:
+		return e.LogicalOrExpression, e.LogicalAndExpression, "||", true
+	}
+	return nil, nil, "", false
+}
+
+// binary lowers x op y; pointer arithmetic counts in the pointee's
+// locations (a struct takes one per field).
+func (f *fn) binary(e, xe, ye cc.ExpressionNode, op string) (lang.Expr, []lang.Stmt, error) {
+	at := f.pos(e)
+	x, pre, err := f.value(xe)
+	if err != nil {
+		return nil, nil, err
+	}
+	y, pre2, err := f.value(ye)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(pre2) > 0 && (op == "&&" || op == "||") {
+		return nil, nil, f.errAt(ye, "a thread start on the right of %s is not supported", op)
+	}
+	if op == "+" || op == "-" {
+		xp, yp := isPointer(xe.Type()), isPointer(ye.Type())
+		switch {
+		case xp && yp:
+			return nil, nil, f.errAt(e, "the difference of two pointers is not supported")
+		case xp:
+			y = scale(y, xe.Type(), at)
+		case yp:
+			x = scale(x, ye.Type(), at)
+		}
+	}
+	return &lang.BinExpr{Op: op, X: x, Y: y, At: at}, append(pre, pre2...), nil
+}
+
+func isPointer(t cc.Type) bool { k := t.Kind(); return k == cc.Ptr || k == cc.Array }
+
+// scale multiplies an offset by the locations one element of pointer
+// type t takes.
+func scale(n lang.Expr, t cc.Type, at model.Pos) lang.Expr {
+	if k := locsOf(elem(t)); k != 1 {
+		return &lang.BinExpr{Op: "*", X: n, Y: &lang.Num{Val: k, At: at}, At: at}
+	}
+	return n
+}
+
+func elem(t cc.Type) cc.Type {
+	switch t := t.(type) {
+	case *cc.PointerType:
+		return t.Elem()
+	case *cc.ArrayType:
+		return t.Elem()
+	}
+	return t
+}
+
+// locsOf is the number of locations an object of type t takes.
+func locsOf(t cc.Type) int64 {
+	if st, ok := t.(*cc.StructType); ok {
+		return int64(st.NumFields())
+	}
+	return 1
+}
+
+// read reads an lvalue: an atomic object's plain read is a seq_cst load.
+func (f *fn) read(lv lang.Expr, atomic bool, at model.Pos) lang.Expr {
+	if atomic {
+		return &lang.CallExpr{Func: "load", Args: []lang.Expr{lv}, Ords: []lang.Value{{Text: "sc", Pos: at}}, At: at}
+	}
+	return lv
+}
+
+// ident lowers a name read for its value.
+func (f *fn) ident(p *cc.PrimaryExpression) (lang.Expr, []lang.Stmt, error) {
+	at := f.pos(p)
+	name := p.Token.SrcStr()
+	if v, ok := f.consts[name]; ok {
+		return &lang.Num{Val: v, At: at}, nil, nil
+	}
+	if reg, ok := f.locals[name]; ok {
+		return &lang.Name{Name: reg, At: at}, nil, nil
+	}
+	if g, ok := f.l.globalOf(p); ok {
+		switch {
+		case g.mutex:
+			return nil, nil, f.errAt(p, "mutex %s is used as a value: pass &%s to pthread_mutex_lock and unlock", name, name)
+		case g.array:
+			return &lang.AddrExpr{Of: &lang.IndexExpr{Array: g.name, Index: &lang.Num{At: at}, At: at}, At: at}, nil, nil
+		case g.fields != nil:
+			return nil, nil, f.errAt(p, "struct %s is used as a value: read its fields", name)
+		}
+		return f.read(&lang.Name{Name: g.name, At: at}, g.atomic, at), nil, nil
+	}
+	if f.l.funcs[name] != nil || p.Type().Kind() == cc.Function {
+		return nil, nil, f.errAt(p, "function pointers are not supported (%s used as a value)", name)
+	}
+	if isPthread(p.Type()) {
+		return nil, nil, f.errAt(p, "thread handles are not supported as values (%s); pass them to pthread_join only", name)
+	}
+	return nil, nil, f.errAt(p, "%s is not a variable the front end knows", name)
+}
+
+// lvalue lowers an expression that names an object, and says whether the
+// object is atomic (so that a plain access to it is seq_cst).
+func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
+	at := f.pos(e)
+	switch e := e.(type) {
+	case *cc.PrimaryExpression:
+		switch e.Case {
+		case cc.PrimaryExpressionExpr:
+			return f.lvalue(e.ExpressionList)
+		case cc.PrimaryExpressionIdent:
+			name := e.Token.SrcStr()
+			if _, ok := f.locals[name]; ok {
+				return nil, false, f.errAt(e, "local %s is a register: it has no address", name)
+			}
+			g, ok := f.l.globalOf(e)
+			switch {
+			case !ok:
+				return nil, false, f.errAt(e, "%s is not a variable the front end knows", name)
+			case g.array:
+				return &lang.IndexExpr{Array: g.name, Index: &lang.Num{At: at}, At: at}, g.atomic, nil
+			}
+			return &lang.Name{Name: g.name, At: at}, g.atomic, nil
+		}
+	case *cc.ExpressionList:
+		if e.ExpressionList == nil {
+			return f.lvalue(e.AssignmentExpression)
+		}
+	case *cc.PostfixExpression:
+		switch e.Case {
+		case cc.PostfixExpressionIndex:
+			idx, pre, err := f.value(e.ExpressionList)
+			if err != nil {
+				return nil, false, err
+			}
+			if len(pre) > 0 {
+				return nil, false, f.errAt(e, "a thread start inside an index is not supported")
+			}
+			if p, ok := e.PostfixExpression.(*cc.PrimaryExpression); ok {
+				if g, ok := f.l.globalOf(p); ok && g.array {
+					return &lang.IndexExpr{Array: g.name, Index: idx, At: at}, g.atomic, nil
+				}
+			}
+			ptr, pre, err := f.value(e.PostfixExpression)
+			if err != nil || len(pre) > 0 {
+				return nil, false, orErr(err, f.errAt(e, "a thread start inside an index is not supported"))
+			}
+			return &lang.DerefExpr{Ptr: &lang.BinExpr{Op: "+", X: ptr, Y: scale(idx, e.PostfixExpression.Type(), at), At: at}, At: at}, false, nil
+		case cc.PostfixExpressionSelect:
+			field := e.Token2.SrcStr()
+			switch base := e.PostfixExpression.(type) {
+			case *cc.PrimaryExpression:
+				if g, ok := f.l.globalOf(base); ok && g.fields != nil && !g.array {
+					return &lang.FieldExpr{Struct: g.name, Field: field, At: at}, false, nil
+				}
+			case *cc.PostfixExpression:
+				if base.Case == cc.PostfixExpressionIndex {
+					if p, ok := base.PostfixExpression.(*cc.PrimaryExpression); ok {
+						if g, ok := f.l.globalOf(p); ok && g.array && g.fields != nil {
+							idx, pre, err := f.value(base.ExpressionList)
+							if err != nil || len(pre) > 0 {
+								return nil, false, orErr(err, f.errAt(e, "a thread start inside an index is not supported"))
+							}
+							return &lang.FieldExpr{Struct: g.name, Field: field, Index: idx, At: at}, false, nil
+						}
+					}
+				}
+			}
+			// s.f through anything else: (&s)->f.
+			ptr, pre, err := f.addressOf(e.PostfixExpression)
+			if err != nil || len(pre) > 0 {
+				return nil, false, orErr(err, f.errAt(e, "a thread start inside a field access is not supported"))
+			}
+			return &lang.ArrowExpr{Ptr: ptr, Field: field, At: at}, false, nil
+		case cc.PostfixExpressionPSelect:
+			ptr, pre, err := f.value(e.PostfixExpression)
+			if err != nil || len(pre) > 0 {
+				return nil, false, orErr(err, f.errAt(e, "a thread start inside a field access is not supported"))
+			}
+			return &lang.ArrowExpr{Ptr: ptr, Field: e.Token2.SrcStr(), At: at}, false, nil
+		}
+	case *cc.UnaryExpression:
+		if e.Case == cc.UnaryExpressionDeref {
+			ptr, pre, err := f.value(e.CastExpression)
+			if err != nil || len(pre) > 0 {
+				return nil, false, orErr(err, f.errAt(e, "a thread start inside a dereference is not supported"))
+			}
+			return &lang.DerefExpr{Ptr: ptr, At: at}, false, nil
+		}
+	case *cc.CastExpression:
+		if e.Case == cc.CastExpressionCast {
+			return f.lvalue(e.CastExpression)
+		}
+	}
+	return nil, false, f.errAt(e, "%s is not an object the front end can access", cc.NodeSource(e))
+}
+
+// addressOf lowers &e.
+func (f *fn) addressOf(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
+	lv, _, err := f.lvalue(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &lang.AddrExpr{Of: lv, At: f.pos(e)}, nil, nil
+}
+
+// target lowers the object an atomic builtin's pointer argument points
+// to: x for &x, *p otherwise.
+func (f *fn) target(p cc.ExpressionNode) (lang.Expr, error) {
+	if u, ok := stripCasts(p).(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+		lv, _, err := f.lvalue(u.CastExpression)
+		return lv, err
+	}
+	ptr, pre, err := f.value(p)
+	if err != nil || len(pre) > 0 {
+		return nil, orErr(err, f.errAt(p, "a thread start inside an atomic's address is not supported"))
+	}
+	return &lang.DerefExpr{Ptr: ptr, At: f.pos(p)}, nil
+}
+
+func stripCasts(e cc.ExpressionNode) cc.ExpressionNode {
+	for {
+		switch x := e.(type) {
+		case *cc.CastExpression:
+			if x.Case != cc.CastExpressionCast {
+				return e
+			}
+			e = x.CastExpression
+		case *cc.PrimaryExpression:
+			if x.Case != cc.PrimaryExpressionExpr {
+				return e
+			}
+			e = x.ExpressionList
+		case *cc.ExpressionList:
+			if x.ExpressionList != nil {
+				return e
+			}
+			e = x.AssignmentExpression
+		default:
+			return e
+		}
+	}
+}
+
+// argList lists a call's arguments.
+func argList(c *cc.PostfixExpression) []cc.ExpressionNode {
+	var out []cc.ExpressionNode
+	for l := c.ArgumentExpressionList; l != nil; l = l.ArgumentExpressionList {
+		out = append(out, l.AssignmentExpression)
+	}
+	return out
+}
+
+// rmwBuiltins are the read-modify-writes of GCC's __atomic and __sync
+// builtins, as the protocol language names them.
+var rmwBuiltins = map[string]string{
+	"__atomic_exchange_n": "xchg", "__atomic_fetch_add": "fetch_add", "__atomic_fetch_sub": "fetch_sub",
+	"__atomic_fetch_or": "fetch_or", "__atomic_fetch_and": "fetch_and", "__atomic_fetch_xor": "fetch_xor",
+	"__sync_fetch_and_add": "fetch_add", "__sync_fetch_and_sub": "fetch_sub", "__sync_fetch_and_or": "fetch_or",
+	"__sync_fetch_and_and": "fetch_and", "__sync_fetch_and_xor": "fetch_xor", "__sync_lock_test_and_set": "xchg",
+}
+
+// call lowers a call read for its value.
+func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
+	at := f.pos(c)
+	name := calleeName(c)
+	args := argList(c)
+	if name == "" {
+		return nil, nil, f.errAt(c, "function pointers are not supported")
+	}
+	if err := f.arity(c, name, args); err != nil {
+		return nil, nil, err
+	}
+	sc := []lang.Value{{Text: "sc", Pos: at}}
+	switch name {
+	case "__atomic_load_n":
+		x, err := f.target(args[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		o, err := f.l.ordering(args[1])
+		return &lang.CallExpr{Func: "load", Args: []lang.Expr{x}, Ords: []lang.Value{o}, At: at}, nil, err
+	case "__atomic_compare_exchange_n", "__sync_bool_compare_and_swap":
+		return f.cas(c, name, args)
+	case "__VERIFIER_nondet_bool":
+		return &lang.CallExpr{Func: "choose", Args: []lang.Expr{&lang.Num{Val: 2, At: at}}, At: at}, nil, nil
+	case "malloc":
+		return f.malloc(c, args[0])
+	case "pthread_create":
+		pre, err := f.create(c, args)
+		return &lang.Num{At: at}, pre, err
+	case "pthread_join":
+		pre, err := f.joinStmt(c, args)
+		return &lang.Num{At: at}, pre, err
+	}
+	if rmw, ok := rmwBuiltins[name]; ok {
+		x, err := f.target(args[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		v, pre, err := f.value(args[1])
+		if err != nil {
+			return nil, nil, err
+		}
+		ords := sc
+		if strings.HasPrefix(name, "__atomic") {
+			o, err := f.l.ordering(args[2])
+			if err != nil {
+				return nil, nil, err
+			}
+			ords = []lang.Value{o}
+		}
+		return &lang.CallExpr{Func: rmw, Args: []lang.Expr{x, v}, Ords: ords, At: at}, pre, nil
+	}
+	if stmtBuiltins[name] {
+		return nil, nil, f.errAt(c, "%s has no value to use here", name)
+	}
+	if f.l.funcs[name] == nil {
+		return nil, nil, f.errAt(c, "%s is neither defined in this file nor a function the front end knows (docs/c.md lists them)", name)
+	}
+	if err := f.l.proc(name, c); err != nil {
+		return nil, nil, err
+	}
+	call := &lang.CallExpr{Func: name, At: at}
+	var pre []lang.Stmt
+	for _, a := range args {
+		v, p, err := f.value(a)
+		if err != nil {
+			return nil, nil, err
+		}
+		call.Args, pre = append(call.Args, v), append(pre, p...)
+	}
+	return call, pre, nil
+}
+
+// arities are the argument counts of the builtins.
+var arities = map[string]int{
+	"__atomic_load_n": 2, "__atomic_store_n": 3, "__atomic_exchange_n": 3, "__atomic_compare_exchange_n": 6,
+	"__atomic_fetch_add": 3, "__atomic_fetch_sub": 3, "__atomic_fetch_or": 3, "__atomic_fetch_and": 3, "__atomic_fetch_xor": 3,
+	"__atomic_thread_fence": 1, "__atomic_signal_fence": 1, "__sync_synchronize": 0,
+	"__sync_fetch_and_add": 2, "__sync_fetch_and_sub": 2, "__sync_fetch_and_or": 2, "__sync_fetch_and_and": 2,
+	"__sync_fetch_and_xor": 2, "__sync_lock_test_and_set": 2, "__sync_bool_compare_and_swap": 3,
+	"__ordercheck_assert": 2, "__VERIFIER_assert": 1, "__VERIFIER_assume": 1, "__VERIFIER_error": 0,
+	"__VERIFIER_nondet_bool": 0, "abort": 0, "malloc": 1, "free": 1,
+	"pthread_create": 4, "pthread_join": 2, "pthread_mutex_lock": 1, "pthread_mutex_unlock": 1,
+	"pthread_mutex_destroy": 1, "pthread_mutex_init": 2,
+}
+
+// stmtBuiltins are the builtins called for their effect only.
+var stmtBuiltins = map[string]bool{
+	"__atomic_store_n": true, "__atomic_thread_fence": true, "__atomic_signal_fence": true, "__sync_synchronize": true,
+	"__ordercheck_assert": true, "__VERIFIER_assert": true, "__VERIFIER_assume": true, "__VERIFIER_error": true,
+	"abort": true, "free": true, "pthread_mutex_lock": true, "pthread_mutex_unlock": true,
+	"pthread_mutex_destroy": true, "pthread_mutex_init": true, "printf": true, "fprintf": true, "puts": true,
+}
+
+// arity checks a builtin's argument count (cc does not, for undeclared
+// builtins).
+func (f *fn) arity(c *cc.PostfixExpression, name string, args []cc.ExpressionNode) error {
+	if n, ok := arities[name]; ok && len(args) != n {
+		return f.errAt(c, "%s takes %d arguments, not %d", name, n, len(args))
+	}
+	return nil
+}
+
+// cas lowers a compare-exchange. C's writes the value it read back to
+// its expected value, which must be a local (a register) here.
+func (f *fn) cas(c *cc.PostfixExpression, name string, args []cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
+	at := f.pos(c)
+	x, err := f.target(args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	v, pre, err := f.value(args[2])
+	if err != nil {
+		return nil, nil, err
+	}
+	if name == "__sync_bool_compare_and_swap" {
+		exp, pre2, err := f.value(args[1])
+		if err != nil {
+			return nil, nil, err
+		}
+		sc := lang.Value{Text: "sc", Pos: at}
+		return &lang.CallExpr{Func: "cas", Args: []lang.Expr{x, exp, v}, Ords: []lang.Value{sc, sc}, At: at}, append(pre2, pre...), nil
+	}
+	u, ok := stripCasts(args[1]).(*cc.UnaryExpression)
+	var reg string
+	if ok && u.Case == cc.UnaryExpressionAddrof {
+		if p, ok := stripCasts(u.CastExpression).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+			reg = f.locals[p.Token.SrcStr()]
+		}
+	}
+	if reg == "" {
+		return nil, nil, f.errAt(args[1], "a compare-exchange's expected value must be the address of a local variable")
+	}
+	weak, ok := intValue(args[3])
+	if !ok {
+		return nil, nil, f.errAt(args[3], "a compare-exchange's weak flag must be a constant")
+	}
+	so, err := f.l.ordering(args[4])
+	if err != nil {
+		return nil, nil, err
+	}
+	fo, err := f.l.ordering(args[5])
+	if err != nil {
+		return nil, nil, err
+	}
+	fn := "cas"
+	if weak != 0 {
+		fn = "cas_weak"
+	}
+	return &lang.CallExpr{Func: fn, Args: []lang.Expr{x, &lang.Name{Name: reg, At: at}, v}, Ords: []lang.Value{so, fo}, Old: reg, At: at}, pre, nil
+}
+
+// malloc lowers malloc(sizeof(T)) to an allocation of a struct's fields
+// or of one cell, and malloc(n * sizeof(T)) to n cells (of T's fields).
+func (f *fn) malloc(c *cc.PostfixExpression, size cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
+	at := f.pos(c)
+	n := int64(1)
+	sz := stripCasts(size)
+	if m, ok := sz.(*cc.MultiplicativeExpression); ok && m.Token.SrcStr() == "*" {
+		k, ok := intValue(m.MultiplicativeExpression)
+		if !ok {
+			return nil, nil, f.errAt(size, "malloc's size must be sizeof(T) or a constant times sizeof(T)")
+		}
+		n, sz = k, stripCasts(m.CastExpression)
+	}
+	u, ok := sz.(*cc.UnaryExpression)
+	if !ok || u.Case != cc.UnaryExpressionSizeofType && u.Case != cc.UnaryExpressionSizeofExpr {
+		return nil, nil, f.errAt(size, "malloc's size must be sizeof(T) or a constant times sizeof(T)")
+	}
+	var t cc.Type
+	if u.Case == cc.UnaryExpressionSizeofType {
+		t = u.TypeName.Type()
+	} else {
+		t = u.UnaryExpression.Type()
+	}
+	if st, ok := t.(*cc.StructType); ok && n == 1 {
+		name, err := f.l.heapType(st, u)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &lang.CallExpr{Func: "alloc", Args: []lang.Expr{&lang.Name{Name: name, At: at}}, At: at}, nil, nil
+	}
+	return &lang.CallExpr{Func: "alloc", Args: []lang.Expr{&lang.Num{Val: n * locsOf(t), At: at}}, At: at}, nil, nil
+}
+
+// heapType declares a struct allocated on the heap, once.
+func (l *lowerer) heapType(st *cc.StructType, at cc.Node) (string, error) {
+	tag := st.Tag()
+	name := tag.SrcStr()
+	if name == "" {
+		if td := st.Typedef(); td != nil {
+			name = td.Name()
+		}
+	}
+	if name == "" {
+		return "", l.errAt(at, "allocation of an unnamed struct is not supported: give it a tag")
+	}
+	for _, t := range l.pr.Types {
+		if t.Name == name {
+			return name, nil
+		}
+	}
+	sh := &lang.Shared{Name: name, Pos: l.pos(at)}
+	for i := range st.NumFields() {
+		fd := st.FieldByIndex(i)
+		if k := fd.Type().Kind(); k == cc.Struct || k == cc.Array || k == cc.Union || fd.IsBitfield() {
+			return "", l.errAt(at, "field %s of struct %s: structs, arrays and bit-fields inside structs are not supported", fd.Name(), name)
+		}
+		sh.Fields = append(sh.Fields, lang.Field{Name: fd.Name()})
+	}
+	l.pr.Types = append(l.pr.Types, sh)
+	return name, nil
+}
+
+// callStmt lowers a call evaluated for its effect.
+func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
+	at := f.pos(c)
+	name := calleeName(c)
+	args := argList(c)
+	if err := f.arity(c, name, args); err != nil {
+		return nil, err
+	}
+	switch name {
+	case "__atomic_store_n":
+		x, err := f.target(args[0])
+		if err != nil {
+			return nil, err
+		}
+		v, pre, err := f.value(args[1])
+		if err != nil {
+			return nil, err
+		}
+		o, err := f.l.ordering(args[2])
+		return append(pre, &lang.MemStmt{Kind: "store", Args: []lang.Expr{x, v}, Ord: &o, At: at}), err
+	case "__atomic_thread_fence":
+		o, err := f.l.ordering(args[0])
+		return []lang.Stmt{&lang.MemStmt{Kind: "fence", Ord: &o, At: at}}, err
+	case "__sync_synchronize":
+		return []lang.Stmt{&lang.MemStmt{Kind: "fence", Ord: &lang.Value{Text: "sc", Pos: at}, At: at}}, nil
+	case "__atomic_signal_fence", "printf", "fprintf", "puts":
+		// A signal fence orders nothing between threads; output has no
+		// effect on memory.
+		return nil, nil
+	case "__ordercheck_assert", "__VERIFIER_assert":
+		cond, pre, err := f.value(args[0])
+		if err != nil {
+			return nil, err
+		}
+		msg := "assert(" + cc.NodeSource(args[0]) + ")"
+		if len(args) == 2 {
+			if p, ok := args[1].(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionString {
+				if s, err := strconv.Unquote(p.Token.SrcStr()); err == nil {
+					msg = "assert(" + s + ")"
+				}
+			}
+		}
+		f.l.asserts = true
+		return append(pre, &lang.AssertStmt{Prop: PropAssertion, Cond: cond, Msg: msg + " fails", At: at}), nil
+	case "abort", "__VERIFIER_error":
+		f.l.asserts = true
+		return []lang.Stmt{&lang.AssertStmt{Prop: PropAssertion, Cond: &lang.Num{At: at}, Msg: name + "() is called", At: at}}, nil
+	case "__VERIFIER_assume":
+		cond, pre, err := f.value(args[0])
+		return append(pre, &lang.AssumeStmt{Cond: cond, At: at}), err
+	case "pthread_create":
+		return f.create(c, args)
+	case "pthread_join":
+		return f.joinStmt(c, args)
+	case "pthread_mutex_lock", "pthread_mutex_unlock", "pthread_mutex_destroy", "pthread_mutex_init":
+		m, err := f.mutex(args[0])
+		if err != nil || name == "pthread_mutex_init" {
+			return nil, err
+		}
+		kind := strings.TrimPrefix(name, "pthread_mutex_")
+		return []lang.Stmt{&lang.MemStmt{Kind: kind, Args: []lang.Expr{m}, At: at}}, nil
+	case "free":
+		p, pre, err := f.value(args[0])
+		return append(pre, &lang.MemStmt{Kind: "free", Args: []lang.Expr{p}, At: at}), err
+	}
+	v, pre, err := f.call(c)
+	if err != nil {
+		return nil, err
+	}
+	return append(pre, &lang.ExprStmt{X: v, At: at}), nil
+}
+
+// mutex resolves &m to the global mutex m.
+func (f *fn) mutex(e cc.ExpressionNode) (lang.Expr, error) {
+	if u, ok := stripCasts(e).(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+		if p, ok := stripCasts(u.CastExpression).(*cc.PrimaryExpression); ok {
+			if g, ok := f.l.globalOf(p); ok && g.mutex {
+				return &lang.Name{Name: g.name, At: f.pos(p)}, nil
+			}
+		}
+	}
+	return nil, f.errAt(e, "a mutex must be a global pthread_mutex_t passed as &m")
+}
+
+// threadKey names the pthread_t a create stores or a join reads: t, or
+// t[k] for a constant k.
+func (f *fn) threadKey(e cc.ExpressionNode) (string, error) {
+	switch x := stripCasts(e).(type) {
+	case *cc.PrimaryExpression:
+		if x.Case == cc.PrimaryExpressionIdent {
+			return x.Token.SrcStr(), nil
+		}
+	case *cc.PostfixExpression:
+		if x.Case == cc.PostfixExpressionIndex {
+			base, err := f.threadKey(x.PostfixExpression)
+			if err != nil {
+				return "", err
+			}
+			v, pre, err := f.value(x.ExpressionList)
+			if n, ok := v.(*lang.Num); ok && err == nil && len(pre) == 0 {
+				return base + "[" + strconv.FormatInt(n.Val, 10) + "]", nil
+			}
+		}
+	}
+	return "", f.errAt(e, "a thread handle must be a variable or an array element at a constant index")
+}
+
+// create lowers pthread_create(&t, attr, start, arg) in main: a spawn of
+// a thread that runs start(arg).
+func (f *fn) create(c *cc.PostfixExpression, args []cc.ExpressionNode) ([]lang.Stmt, error) {
+	if !f.main {
+		return nil, f.errAt(c, "threads are started in main only")
+	}
+	if f.loops > 0 {
+		return nil, f.errAt(c, "pthread_create in a loop: the loop must count over constants (for (i = A; i < B; i++)) so that each thread is known")
+	}
+	u, ok := stripCasts(args[0]).(*cc.UnaryExpression)
+	if !ok || u.Case != cc.UnaryExpressionAddrof {
+		return nil, f.errAt(args[0], "pthread_create's handle must be &t")
+	}
+	key, err := f.threadKey(u.CastExpression)
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := intValue(args[1]); !ok || v != 0 {
+		return nil, f.errAt(args[1], "thread attributes are not supported: pass NULL")
+	}
+	start := stripCasts(args[2])
+	if u, ok := start.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+		start = stripCasts(u.CastExpression)
+	}
+	p, ok := start.(*cc.PrimaryExpression)
+	if !ok || p.Case != cc.PrimaryExpressionIdent {
+		return nil, f.errAt(args[2], "the start routine must be a function named here")
+	}
+	arg, pre, err := f.value(args[3])
+	if err != nil {
+		return nil, err
+	}
+	if len(pre) > 0 || readsRegister(arg, f.locals) {
+		return nil, f.errAt(args[3], "a thread's argument must be a constant, a counted loop's variable or a global's address")
+	}
+	thread, err := f.l.threadFor(p.Token.SrcStr(), arg, c)
+	if err != nil {
+		return nil, err
+	}
+	f.l.joins[key] = thread
+	return []lang.Stmt{&lang.SpawnStmt{Thread: thread, At: f.pos(c)}}, nil
+}
+
+// joinStmt lowers pthread_join(t, NULL) in main: a wait for the thread's
+// done flag (a release store at its end read by an acquire load, as a
+// join synchronises).
+func (f *fn) joinStmt(c *cc.PostfixExpression, args []cc.ExpressionNode) ([]lang.Stmt, error) {
+	if !f.main {
+		return nil, f.errAt(c, "threads are joined in main only")
+	}
+	if f.loops > 0 {
+		return nil, f.errAt(c, "pthread_join in a loop: the loop must count over constants (for (i = A; i < B; i++))")
+	}
+	key, err := f.threadKey(args[0])
+	if err != nil {
+		return nil, err
+	}
+	thread, ok := f.l.joins[key]
+	if !ok {
+		return nil, f.errAt(args[0], "pthread_join of %s, which no pthread_create before it started", key)
+	}
+	if v, ok := intValue(args[1]); !ok || v != 0 {
+		return nil, f.errAt(args[1], "a thread's result is not supported: pass NULL")
+	}
+	at := f.pos(c)
+	flag := f.l.join(thread, at)
+	load := &lang.CallExpr{Func: "load", Args: []lang.Expr{&lang.Name{Name: flag, At: at}}, Ords: []lang.Value{{Text: "acq", Pos: at}}, At: at}
+	return []lang.Stmt{&lang.AssumeStmt{Cond: &lang.BinExpr{Op: "==", X: load, Y: &lang.Num{Val: 1, At: at}, At: at}, Await: true, At: at}}, nil
+}
+
+// readsRegister reports whether e reads one of the locals' registers.
+func readsRegister(e lang.Expr, locals map[string]string) bool {
+	found := false
+	var visit func(e lang.Expr)
+	visit = func(e lang.Expr) {
+		switch e := e.(type) {
+		case *lang.Name:
+			for _, r := range locals {
+				found = found || r == e.Name
+			}
+		case *lang.BinExpr:
+			visit(e.X)
+			visit(e.Y)
+		case *lang.UnExpr:
+			visit(e.X)
+		case *lang.CondExpr:
+			visit(e.Cond)
+			visit(e.Then)
+			visit(e.Else)
+		case *lang.CallExpr:
+			found = true
+		case *lang.DerefExpr:
+			found = true
+		}
+	}
+	visit(e)
+	return found
+}

@@ -1,0 +1,746 @@
+package c
+
+import (
+	"modernc.org/cc/v4"
+
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/lang"
+)
+
+// fn lowers the body of one function: main (a thread, which may start and
+// join others) or a procedure.
+type fn struct {
+	l      *lowerer
+	def    *cc.FunctionDefinition
+	main   bool
+	locals map[string]string // a local's C name → its register
+	// casExpected are the &local expressions that are compare-exchanges'
+	// expected values.
+	casExpected map[*cc.UnaryExpression]bool
+	consts      map[string]int64 // variables of unrolled loops → their value now
+	loops       int              // loops open around the current statement
+	last        bool             // the statement is the last of main's body
+}
+
+func (l *lowerer) newFunc(def *cc.FunctionDefinition, main bool) *fn {
+	f := &fn{l: l, def: def, main: main, locals: map[string]string{}, consts: map[string]int64{}, casExpected: map[*cc.UnaryExpression]bool{}}
+	walk(def.CompoundStatement, func(n cc.Node) {
+		c, ok := n.(*cc.PostfixExpression)
+		if !ok || c.Case != cc.PostfixExpressionCall || calleeName(c) != "__atomic_compare_exchange_n" {
+			return
+		}
+		if args := argList(c); len(args) > 1 {
+			if u, ok := stripCasts(args[1]).(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+				f.casExpected[u] = true
+			}
+		}
+	})
+	return f
+}
+
+// local names the register of a local variable: its C name, unless a
+// global has that name.
+func (f *fn) local(name string, _ *cc.Declarator) string {
+	reg := name
+	for _, g := range f.l.globals {
+		if g.name == name {
+			reg = name + "'"
+			break
+		}
+	}
+	f.locals[name] = reg
+	return reg
+}
+
+func (f *fn) errAt(n cc.Node, format string, args ...any) error {
+	return f.l.errAt(n, format, args...)
+}
+
+func (f *fn) pos(n cc.Node) model.Pos { return f.l.pos(n) }
+
+// block lowers a compound statement.
+func (f *fn) block(cs *cc.CompoundStatement) (*lang.Block, error) {
+	b := &lang.Block{Pos: f.pos(cs)}
+	top := f.main && cs == f.def.CompoundStatement
+	for list := cs.BlockItemList; list != nil; list = list.BlockItemList {
+		it := list.BlockItem
+		f.last = top && list.BlockItemList == nil
+		var stmts []lang.Stmt
+		var err error
+		switch it.Case {
+		case cc.BlockItemDecl:
+			stmts, err = f.decl(it.Declaration)
+		case cc.BlockItemStmt:
+			stmts, err = f.stmt(it.Statement)
+		default:
+			err = f.errAt(it, "labels and nested functions are not supported")
+		}
+		if err != nil {
+			return nil, err
+		}
+		b.Stmts = append(b.Stmts, stmts...)
+	}
+	return b, nil
+}
+
+// decl lowers a local declaration: each initialised variable is a
+// register assignment.
+func (f *fn) decl(d *cc.Declaration) ([]lang.Stmt, error) {
+	if d.Case != cc.DeclarationDecl {
+		return nil, nil
+	}
+	var out []lang.Stmt
+	for list := d.InitDeclaratorList; list != nil; list = list.InitDeclaratorList {
+		id := list.InitDeclarator
+		dd := id.Declarator
+		if dd.IsTypename() || dd.Type().Kind() == cc.Function || dd.Name() == "__func__" {
+			continue
+		}
+		if dd.IsStatic() || dd.IsExtern() {
+			return nil, f.errAt(dd, "static and extern variables inside functions are not supported: declare %s at file scope", dd.Name())
+		}
+		switch k := dd.Type().Kind(); {
+		case k == cc.Array || k == cc.Struct || k == cc.Union:
+			if isPthread(dd.Type()) {
+				continue
+			}
+			return nil, f.errAt(dd, "local %s: arrays, structs and unions are supported as globals and on the heap, not as locals", dd.Name())
+		case dd.Type().String() == "pthread_t" || isPthread(dd.Type()):
+			continue
+		}
+		if dd.AddressTaken() && !f.onlyCASExpected(dd) {
+			return nil, f.errAt(dd, "the address of local %s is taken: a local is a register; make it a global to share it", dd.Name())
+		}
+		reg := f.local(dd.Name(), dd)
+		if id.Initializer == nil {
+			continue
+		}
+		if id.Initializer.Case != cc.InitializerExpr {
+			return nil, f.errAt(id.Initializer, "a local's initializer must be an expression")
+		}
+		s, err := f.assignReg(reg, dd, id.Initializer.AssignmentExpression, f.pos(dd))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s...)
+	}
+	return out, nil
+}
+
+// isPthread reports whether t is pthread_t or an array of them, which
+// the front end tracks by name rather than storing.
+func isPthread(t cc.Type) bool {
+	if at, ok := t.(*cc.ArrayType); ok {
+		t = at.Elem()
+	}
+	return t.Typedef() != nil && t.Typedef().Name() == "pthread_t"
+}
+
+// onlyCASExpected reports whether a local's address is taken only as the
+// expected value of compare-exchanges, which the front end handles as a
+// register.
+func (f *fn) onlyCASExpected(dd *cc.Declarator) bool {
+	ok := true
+	walk(f.def.CompoundStatement, func(n cc.Node) {
+		u, isU := n.(*cc.UnaryExpression)
+		if !isU || u.Case != cc.UnaryExpressionAddrof {
+			return
+		}
+		p, isP := u.CastExpression.(*cc.PrimaryExpression)
+		if !isP || p.ResolvedTo() != dd {
+			return
+		}
+		ok = ok && f.casExpected[u]
+	})
+	return ok
+}
+
+// assignReg lowers "reg = e" for a local: a register that is never read
+// keeps only e's effects.
+func (f *fn) assignReg(reg string, dd *cc.Declarator, e cc.ExpressionNode, at model.Pos) ([]lang.Stmt, error) {
+	v, pre, err := f.value(e)
+	if err != nil {
+		return nil, err
+	}
+	if dd != nil && dd.ReadCount() == 0 {
+		if e.Pure() {
+			return pre, nil
+		}
+		return append(pre, &lang.ExprStmt{X: v, At: at}), nil
+	}
+	return append(pre, &lang.AssignStmt{LHS: &lang.Name{Name: reg, At: at}, RHS: v, At: at}), nil
+}
+
+// stmt lowers a statement.
+func (f *fn) stmt(s *cc.Statement) ([]lang.Stmt, error) {
+	switch s.Case {
+	case cc.StatementCompound:
+		b, err := f.block(s.CompoundStatement)
+		if err != nil {
+			return nil, err
+		}
+		return b.Stmts, nil
+	case cc.StatementExpr:
+		if s.ExpressionStatement.ExpressionList == nil {
+			return nil, nil
+		}
+		return f.exprStmt(s.ExpressionStatement.ExpressionList)
+	case cc.StatementSelection:
+		return f.selection(s.SelectionStatement)
+	case cc.StatementIteration:
+		return f.iteration(s.IterationStatement)
+	case cc.StatementJump:
+		return f.jump(s.JumpStatement)
+	case cc.StatementAsm:
+		return nil, f.errAt(s.AsmStatement, "asm statements are not supported")
+	}
+	return nil, f.errAt(s, "labeled statements (goto targets, switch cases) are not supported")
+}
+
+// body lowers a statement as a block.
+func (f *fn) body(s *cc.Statement) (*lang.Block, error) {
+	stmts, err := f.stmt(s)
+	return &lang.Block{Stmts: stmts, Pos: f.pos(s)}, err
+}
+
+func (f *fn) selection(s *cc.SelectionStatement) ([]lang.Stmt, error) {
+	if s.Case == cc.SelectionStatementSwitch {
+		return nil, f.errAt(s, "switch is not supported: write if/else")
+	}
+	cond, pre, err := f.value(s.ExpressionList)
+	if err != nil {
+		return nil, err
+	}
+	if n, ok := cond.(*lang.Num); ok {
+		// A constant condition (a thread start's result, say) keeps one
+		// arm: code that never runs asks nothing of the checker.
+		switch {
+		case n.Val != 0:
+			stmts, err := f.stmt(s.Statement)
+			return append(pre, stmts...), err
+		case s.Case == cc.SelectionStatementIfElse:
+			stmts, err := f.stmt(s.Statement2)
+			return append(pre, stmts...), err
+		}
+		return pre, nil
+	}
+	then, err := f.body(s.Statement)
+	if err != nil {
+		return nil, err
+	}
+	out := &lang.IfStmt{Cond: cond, Then: then, At: f.pos(s)}
+	if s.Case == cc.SelectionStatementIfElse {
+		if out.Else, err = f.body(s.Statement2); err != nil {
+			return nil, err
+		}
+	}
+	return append(pre, out), nil
+}
+
+func (f *fn) jump(s *cc.JumpStatement) ([]lang.Stmt, error) {
+	at := f.pos(s)
+	switch s.Case {
+	case cc.JumpStatementBreak, cc.JumpStatementContinue:
+		return []lang.Stmt{&lang.BranchStmt{Tok: s.Token.SrcStr(), At: at}}, nil
+	case cc.JumpStatementReturn:
+		if f.main {
+			if !f.last {
+				return nil, f.errAt(s, "main returns before its end: not supported (the threads it started would go on)")
+			}
+			return nil, nil
+		}
+		if s.ExpressionList == nil {
+			return []lang.Stmt{&lang.ReturnStmt{At: at}}, nil
+		}
+		v, pre, err := f.value(s.ExpressionList)
+		if err != nil {
+			return nil, err
+		}
+		return append(pre, &lang.ReturnStmt{Vals: []lang.Expr{v}, At: at}), nil
+	}
+	return nil, f.errAt(s, "goto is not supported")
+}
+
+// iteration lowers a loop. A for loop over a constant range whose
+// variable the body does not assign is counted (never cut); one that
+// starts or joins threads is unrolled here; a while loop with an empty
+// body waits for its condition to fail (a spin loop, as GenMC treats
+// one); every other loop runs at most Options.Unroll rounds.
+func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
+	at := f.pos(s)
+	f.loops++
+	defer func() { f.loops-- }()
+	if s.Case != cc.IterationStatementFor && s.Case != cc.IterationStatementForDecl && f.l.spinSafe(s.Statement, false, false) && f.l.spinSafe(s.ExpressionList, true, false) {
+		return f.spin(s)
+	}
+	switch s.Case {
+	case cc.IterationStatementWhile:
+		cond, pre, err := f.value(s.ExpressionList)
+		if err != nil {
+			return nil, err
+		}
+		if len(pre) > 0 {
+			return nil, f.errAt(s.ExpressionList, "a loop condition with a compare-exchange is not supported: test its result in the body")
+		}
+		b, err := f.body(s.Statement)
+		if err != nil {
+			return nil, err
+		}
+		return []lang.Stmt{&lang.WhileStmt{Cond: cond, Max: f.unroll(at), Body: b, At: at}}, nil
+	case cc.IterationStatementDo:
+		b, err := f.body(s.Statement)
+		if err != nil {
+			return nil, err
+		}
+		cond, pre, err := f.value(s.ExpressionList)
+		if err != nil {
+			return nil, err
+		}
+		// do B while (c): while 1 { B; if !c { break } }, the rounds bounded.
+		b.Stmts = append(b.Stmts, pre...)
+		b.Stmts = append(b.Stmts, &lang.IfStmt{Cond: &lang.UnExpr{Op: "!", X: cond, At: at}, Then: &lang.Block{Stmts: []lang.Stmt{&lang.BranchStmt{Tok: "break", At: at}}, Pos: at}, At: at})
+		if hasContinue(s.Statement) {
+			return nil, f.errAt(s, "continue in a do-while loop is not supported")
+		}
+		return []lang.Stmt{&lang.WhileStmt{Cond: &lang.Num{Val: 1, At: at}, Max: f.unroll(at), Body: b, At: at}}, nil
+	}
+	return f.forLoop(s)
+}
+
+func orErr(err, other error) error {
+	if err != nil {
+		return err
+	}
+	return other
+}
+
+// unroll is the bound of a loop that is not counted.
+func (f *fn) unroll(at model.Pos) lang.Expr { return &lang.Num{Val: int64(f.l.opt.Unroll), At: at} }
+
+// counted recognises "for (i = A; i < B; i++)" (or <=, ++i, i += 1) with
+// constant A and B and returns i, A and B (B exclusive).
+func (f *fn) counted(s *cc.IterationStatement) (name string, dd *cc.Declarator, from, to int64, ok bool) {
+	var init cc.ExpressionNode
+	switch s.Case {
+	case cc.IterationStatementFor:
+		a, isA := s.ExpressionList.(*cc.AssignmentExpression)
+		if !isA || a.Case != cc.AssignmentExpressionAssign {
+			return
+		}
+		p, isP := a.UnaryExpression.(*cc.PrimaryExpression)
+		if !isP || p.Case != cc.PrimaryExpressionIdent {
+			return
+		}
+		if dd, _ = p.ResolvedTo().(*cc.Declarator); dd == nil || f.l.globals[dd] != nil {
+			return
+		}
+		name, init = p.Token.SrcStr(), a.AssignmentExpression
+	case cc.IterationStatementForDecl:
+		list := s.Declaration.InitDeclaratorList
+		if list == nil || list.InitDeclaratorList != nil || list.InitDeclarator.Initializer == nil {
+			return
+		}
+		dd = list.InitDeclarator.Declarator
+		name, init = dd.Name(), list.InitDeclarator.Initializer.AssignmentExpression
+	}
+	if init == nil {
+		return
+	}
+	from, ok1 := intValue(init)
+	cond := s.ExpressionList2
+	if s.Case == cc.IterationStatementForDecl {
+		cond = s.ExpressionList
+	}
+	r, isR := cond.(*cc.RelationalExpression)
+	if !ok1 || !isR {
+		return
+	}
+	if p, isP := r.RelationalExpression.(*cc.PrimaryExpression); !isP || p.ResolvedTo() != dd {
+		return
+	}
+	bound, ok2 := intValue(r.ShiftExpression)
+	op := r.Token.SrcStr()
+	if !ok2 || op != "<" && op != "<=" {
+		return
+	}
+	if op == "<=" {
+		bound++
+	}
+	step := s.ExpressionList3
+	if s.Case == cc.IterationStatementForDecl {
+		step = s.ExpressionList2
+	}
+	if !isIncrement(step, dd) || assigns(s.Statement, dd) {
+		return
+	}
+	return name, dd, from, bound, true
+}
+
+// forLoop lowers a for loop.
+func (f *fn) forLoop(s *cc.IterationStatement) ([]lang.Stmt, error) {
+	at := f.pos(s)
+	name, dd, from, to, ok := f.counted(s)
+	if ok && f.main && startsThreads(s.Statement) {
+		if to-from > 64 {
+			return nil, f.errAt(s, "this loop starts %d threads: at most 64", to-from)
+		}
+		// The rounds are laid out here: no loop is open around them.
+		f.loops--
+		defer func() { f.loops++ }()
+		var out []lang.Stmt
+		for i := from; i < to; i++ {
+			f.consts[name] = i
+			stmts, err := f.stmt(s.Statement)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, stmts...)
+		}
+		delete(f.consts, name)
+		return out, nil
+	}
+	if ok {
+		reg := f.local(name, dd)
+		b, err := f.body(s.Statement)
+		if err != nil {
+			return nil, err
+		}
+		return []lang.Stmt{&lang.ForStmt{Var: reg, From: &lang.Num{Val: from, At: at}, To: &lang.Num{Val: to, At: at}, Body: b, At: at}}, nil
+	}
+	if startsThreads(s.Statement) {
+		return nil, f.errAt(s, "a loop that starts or joins threads must count over constants: for (i = A; i < B; i++)")
+	}
+	if hasContinue(s.Statement) {
+		return nil, f.errAt(s, "continue in a for loop that is not counted is not supported")
+	}
+	var out []lang.Stmt
+	var err error
+	switch s.Case {
+	case cc.IterationStatementFor:
+		if s.ExpressionList != nil {
+			if out, err = f.exprStmt(s.ExpressionList); err != nil {
+				return nil, err
+			}
+		}
+	case cc.IterationStatementForDecl:
+		if out, err = f.decl(s.Declaration); err != nil {
+			return nil, err
+		}
+	}
+	condE, stepE := s.ExpressionList2, s.ExpressionList3
+	if s.Case == cc.IterationStatementForDecl {
+		condE, stepE = s.ExpressionList, s.ExpressionList2
+	}
+	var cond lang.Expr = &lang.Num{Val: 1, At: at}
+	if condE != nil {
+		var pre []lang.Stmt
+		if cond, pre, err = f.value(condE); err != nil {
+			return nil, err
+		}
+		if len(pre) > 0 {
+			return nil, f.errAt(condE, "a loop condition with a compare-exchange is not supported: test its result in the body")
+		}
+	}
+	b, err := f.body(s.Statement)
+	if err != nil {
+		return nil, err
+	}
+	if stepE != nil {
+		step, err := f.exprStmt(stepE)
+		if err != nil {
+			return nil, err
+		}
+		b.Stmts = append(b.Stmts, step...)
+	}
+	return append(out, &lang.WhileStmt{Cond: cond, Max: f.unroll(at), Body: b, At: at}), nil
+}
+
+// exprStmt lowers an expression evaluated for its effects.
+func (f *fn) exprStmt(e cc.ExpressionNode) ([]lang.Stmt, error) {
+	at := f.pos(e)
+	switch e := e.(type) {
+	case *cc.ExpressionList:
+		var out []lang.Stmt
+		for list := e; list != nil; list = list.ExpressionList {
+			s, err := f.exprStmt(list.AssignmentExpression)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, s...)
+		}
+		return out, nil
+	case *cc.AssignmentExpression:
+		return f.assign(e)
+	case *cc.PostfixExpression:
+		switch e.Case {
+		case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+			return f.increment(e.PostfixExpression, e.Case == cc.PostfixExpressionInc, e)
+		case cc.PostfixExpressionCall:
+			return f.callStmt(e)
+		}
+	case *cc.UnaryExpression:
+		switch e.Case {
+		case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+			return f.increment(e.UnaryExpression, e.Case == cc.UnaryExpressionInc, e)
+		}
+	case *cc.CastExpression:
+		if e.Case == cc.CastExpressionCast {
+			return f.exprStmt(e.CastExpression)
+		}
+	}
+	v, pre, err := f.value(e)
+	if err != nil {
+		return nil, err
+	}
+	if e.Pure() {
+		return pre, nil
+	}
+	return append(pre, &lang.ExprStmt{X: v, At: at}), nil
+}
+
+// increment lowers x++ / x-- as a statement: an atomic object's is a
+// seq_cst read-modify-write.
+func (f *fn) increment(x cc.ExpressionNode, inc bool, at cc.Node) ([]lang.Stmt, error) {
+	op := "+"
+	rmw := "fetch_add"
+	if !inc {
+		op, rmw = "-", "fetch_sub"
+	}
+	return f.update(x, op, rmw, &lang.Num{Val: 1, At: f.pos(at)}, at)
+}
+
+// update lowers "x op= v".
+func (f *fn) update(x cc.ExpressionNode, op, rmw string, v lang.Expr, at cc.Node) ([]lang.Stmt, error) {
+	pos := f.pos(at)
+	lv, atomic, err := f.lvalue(x)
+	if err != nil {
+		return nil, err
+	}
+	if atomic {
+		if rmw == "" {
+			return nil, f.errAt(at, "%s= on an atomic object is not supported", op)
+		}
+		call := &lang.CallExpr{Func: rmw, Args: []lang.Expr{lv, v}, Ords: []lang.Value{{Text: "sc", Pos: pos}}, At: pos}
+		return []lang.Stmt{&lang.ExprStmt{X: call, At: pos}}, nil
+	}
+	cur, _, err := f.value(x)
+	if err != nil {
+		return nil, err
+	}
+	return []lang.Stmt{&lang.AssignStmt{LHS: lv, RHS: &lang.BinExpr{Op: op, X: cur, Y: v, At: pos}, At: pos}}, nil
+}
+
+var compound = map[cc.AssignmentExpressionCase][2]string{
+	cc.AssignmentExpressionAdd: {"+", "fetch_add"}, cc.AssignmentExpressionSub: {"-", "fetch_sub"},
+	cc.AssignmentExpressionOr: {"|", "fetch_or"}, cc.AssignmentExpressionAnd: {"&", "fetch_and"},
+	cc.AssignmentExpressionXor: {"^", "fetch_xor"}, cc.AssignmentExpressionMul: {"*", ""},
+	cc.AssignmentExpressionDiv: {"/", ""}, cc.AssignmentExpressionMod: {"%", ""},
+	cc.AssignmentExpressionLsh: {"<<", ""}, cc.AssignmentExpressionRsh: {">>", ""},
+}
+
+// assign lowers an assignment statement.
+func (f *fn) assign(e *cc.AssignmentExpression) ([]lang.Stmt, error) {
+	at := f.pos(e)
+	if e.Case == cc.AssignmentExpressionCond {
+		return f.exprStmt(e.ConditionalExpression)
+	}
+	if e.Case != cc.AssignmentExpressionAssign {
+		ops := compound[e.Case]
+		v, pre, err := f.value(e.AssignmentExpression)
+		if err != nil {
+			return nil, err
+		}
+		s, err := f.update(e.UnaryExpression, ops[0], ops[1], v, e)
+		return append(pre, s...), err
+	}
+	if p, ok := e.UnaryExpression.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		if reg, ok := f.locals[p.Token.SrcStr()]; ok {
+			dd, _ := p.ResolvedTo().(*cc.Declarator)
+			return f.assignReg(reg, dd, e.AssignmentExpression, at)
+		}
+	}
+	lv, atomic, err := f.lvalue(e.UnaryExpression)
+	if err != nil {
+		return nil, err
+	}
+	v, pre, err := f.value(e.AssignmentExpression)
+	if err != nil {
+		return nil, err
+	}
+	if atomic {
+		return append(pre, &lang.MemStmt{Kind: "store", Args: []lang.Expr{lv, v}, Ord: &lang.Value{Text: "sc", Pos: at}, At: at}), nil
+	}
+	return append(pre, &lang.AssignStmt{LHS: lv, RHS: v, At: at}), nil
+}
+
+// spin lowers a spin loop, as GenMC treats one (its spin-assume): a loop
+// whose rounds change nothing but registers, except by a compare-exchange
+// in the condition whose success ends the loop, repeats the same reads
+// until they let it out. Only its last round matters: "do B while (C)" is
+// a wait for !C that runs B again before each evaluation, and "while (C)
+// B" is "if (C) do B while (C)" (B may reset what C reads, as a retried
+// compare-exchange's expected value). The wait (an await) is a deadlock
+// when the final memory cannot end it, and an execution in which it read
+// older values is the unfinished spin: pruned.
+func (f *fn) spin(s *cc.IterationStatement) ([]lang.Stmt, error) {
+	at := f.pos(s)
+	b, err := f.body(s.Statement)
+	if err != nil {
+		return nil, err
+	}
+	cond := func() (lang.Expr, error) {
+		c, pre, err := f.value(s.ExpressionList)
+		if err == nil && len(pre) > 0 {
+			err = f.errAt(s.ExpressionList, "a thread start in a loop condition is not supported")
+		}
+		return c, err
+	}
+	c, err := cond()
+	if err != nil {
+		return nil, err
+	}
+	wait := &lang.AssumeStmt{Await: true, Cond: &lang.UnExpr{Op: "!", X: c, At: at}, At: at}
+	if len(b.Stmts) == 0 {
+		return []lang.Stmt{wait}, nil
+	}
+	wait.Pre = b
+	if s.Case == cc.IterationStatementDo {
+		return []lang.Stmt{wait}, nil
+	}
+	first, err := cond()
+	if err != nil {
+		return nil, err
+	}
+	return []lang.Stmt{&lang.IfStmt{Cond: first, Then: &lang.Block{Stmts: []lang.Stmt{wait}, Pos: at}, At: at}}, nil
+}
+
+// spinSafe reports whether evaluating n changes nothing but registers:
+// reads, local assignments, waits, and calls of functions that are
+// spinSafe themselves; in a loop condition (cond) also compare-exchanges,
+// whose success ends the loop. No jump leaves it: a return only in a
+// called function (callee).
+func (l *lowerer) spinSafe(n cc.Node, cond, callee bool) bool {
+	ok := true
+	local := func(x cc.ExpressionNode) bool {
+		p, isP := stripCasts(x).(*cc.PrimaryExpression)
+		if !isP || p.Case != cc.PrimaryExpressionIdent {
+			return false
+		}
+		d, isD := p.ResolvedTo().(*cc.Declarator)
+		return isD && l.globals[d] == nil
+	}
+	walk(n, func(n cc.Node) {
+		switch n := n.(type) {
+		case *cc.AssignmentExpression:
+			ok = ok && (n.Case == cc.AssignmentExpressionCond || local(n.UnaryExpression))
+		case *cc.PostfixExpression:
+			switch n.Case {
+			case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
+				ok = ok && local(n.PostfixExpression)
+			case cc.PostfixExpressionCall:
+				switch name := calleeName(n); {
+				case name == "__atomic_load_n":
+				case name == "__atomic_compare_exchange_n":
+					ok = ok && cond
+				case l.funcs[name] != nil && !l.lowering[name]:
+					l.lowering[name] = true
+					ok = ok && l.spinSafe(l.funcs[name].CompoundStatement, cond, true)
+					delete(l.lowering, name)
+				default:
+					ok = false
+				}
+			}
+		case *cc.UnaryExpression:
+			if n.Case == cc.UnaryExpressionInc || n.Case == cc.UnaryExpressionDec {
+				ok = ok && local(n.UnaryExpression)
+			}
+		case *cc.JumpStatement:
+			ok = ok && callee && n.Case == cc.JumpStatementReturn
+		case *cc.IterationStatement:
+			ok = ok && n.Case != cc.IterationStatementFor && n.Case != cc.IterationStatementForDecl
+		}
+	})
+	return ok
+}
+
+// startsThreads reports whether a statement calls pthread_create or
+// pthread_join.
+func startsThreads(s *cc.Statement) bool {
+	found := false
+	walk(s, func(n cc.Node) {
+		if c, ok := n.(*cc.PostfixExpression); ok && c.Case == cc.PostfixExpressionCall {
+			if name := calleeName(c); name == "pthread_create" || name == "pthread_join" {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// hasContinue reports whether a loop body continues that loop.
+func hasContinue(s *cc.Statement) bool {
+	found := false
+	var visit func(n cc.Node, nested bool)
+	visit = func(n cc.Node, nested bool) {
+		walkShallow(n, func(c cc.Node) {
+			switch c := c.(type) {
+			case *cc.IterationStatement:
+				visit(c, true)
+				return
+			case *cc.JumpStatement:
+				if c.Case == cc.JumpStatementContinue && !nested {
+					found = true
+				}
+			}
+			visit(c, nested)
+		})
+	}
+	visit(s, false)
+	return found
+}
+
+// isIncrement reports whether e is i++, ++i or i += 1 of declarator dd.
+func isIncrement(e cc.ExpressionNode, dd *cc.Declarator) bool {
+	is := func(x cc.ExpressionNode) bool {
+		p, ok := x.(*cc.PrimaryExpression)
+		return ok && p.ResolvedTo() == dd
+	}
+	switch e := e.(type) {
+	case *cc.PostfixExpression:
+		return e.Case == cc.PostfixExpressionInc && is(e.PostfixExpression)
+	case *cc.UnaryExpression:
+		return e.Case == cc.UnaryExpressionInc && is(e.UnaryExpression)
+	case *cc.AssignmentExpression:
+		v, ok := intValue(e.AssignmentExpression)
+		return e.Case == cc.AssignmentExpressionAdd && is(e.UnaryExpression) && ok && v == 1
+	}
+	return false
+}
+
+// assigns reports whether s assigns (or takes the address of) dd.
+func assigns(s *cc.Statement, dd *cc.Declarator) bool {
+	found := false
+	is := func(x cc.ExpressionNode) bool {
+		p, ok := x.(*cc.PrimaryExpression)
+		return ok && p.ResolvedTo() == dd
+	}
+	walk(s, func(n cc.Node) {
+		switch n := n.(type) {
+		case *cc.AssignmentExpression:
+			found = found || n.Case != cc.AssignmentExpressionCond && is(n.UnaryExpression)
+		case *cc.PostfixExpression:
+			found = found || (n.Case == cc.PostfixExpressionInc || n.Case == cc.PostfixExpressionDec) && is(n.PostfixExpression)
+		case *cc.UnaryExpression:
+			found = found || (n.Case == cc.UnaryExpressionInc || n.Case == cc.UnaryExpressionDec || n.Case == cc.UnaryExpressionAddrof) && is(n.UnaryExpression)
+		}
+	})
+	return found
+}
+
+// calleeName is the name a call calls, or "".
+func calleeName(c *cc.PostfixExpression) string {
+	if p, ok := c.PostfixExpression.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		return p.Token.SrcStr()
+	}
+	return ""
+}

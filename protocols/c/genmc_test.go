@@ -1,0 +1,211 @@
+package c_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/c"
+)
+
+// TestGenMCSuite runs GenMC's own tests (its tests/ folder, from the path
+// in ORDERCHECK_GENMC_TESTS) as they are written: each variant of each
+// test of the folders below, with the -D flags and -unroll of its args
+// file, under sc and rc11, must give the number of complete executions
+// GenMC's expected file gives. It prints agreement per folder; a test
+// the front end refuses is counted, with its reason, not failed. The
+// suite is not part of ordercheck: without the variable the test says so
+// and skips.
+func TestGenMCSuite(t *testing.T) {
+	root := os.Getenv("ORDERCHECK_GENMC_TESTS")
+	if root == "" {
+		t.Skip("ORDERCHECK_GENMC_TESTS is not set: it names GenMC's tests/ folder (docs/c.md)")
+	}
+	folders := []string{"correct/litmus", "correct/data-structures", "correct/synthetic"}
+	if f := os.Getenv("ORDERCHECK_GENMC_FOLDERS"); f != "" {
+		folders = strings.Split(f, ",")
+	}
+	for _, folder := range folders {
+		for _, mod := range []string{"sc", "rc11"} {
+			t.Run(folder+"/"+mod, func(t *testing.T) {
+				runFolder(t, filepath.Join(root, folder), mod)
+			})
+		}
+	}
+}
+
+// suiteCase is one line of a test's args and expected files.
+type suiteCase struct {
+	unroll   int
+	defines  []string
+	expected int64
+	unknown  string // a GenMC option the front end has no counterpart of
+}
+
+// cases reads a test's args.<model>.mo.in and expected.<model>.mo.in.
+func cases(dir, mod string) ([]suiteCase, error) {
+	exp, err := lines(filepath.Join(dir, "expected."+mod+".mo.in"))
+	if err != nil {
+		return nil, err
+	}
+	args, err := lines(filepath.Join(dir, "args."+mod+".mo.in"))
+	if os.IsNotExist(err) {
+		args, exp = []string{""}, exp[:min(1, len(exp))]
+	} else if err != nil {
+		return nil, err
+	}
+	var out []suiteCase
+	for i, a := range args {
+		if i >= len(exp) {
+			break
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(exp[i]), 10, 64)
+		if err != nil {
+			continue // an error kind, not a count
+		}
+		sc := suiteCase{expected: n}
+		genmc, clang, _ := strings.Cut(a, "|")
+		for _, f := range strings.Fields(genmc) {
+			switch {
+			case strings.HasPrefix(f, "-unroll="):
+				sc.unroll, _ = strconv.Atoi(strings.TrimPrefix(f, "-unroll="))
+			case f == "-disable-spin-assume" || f == "-disable-load-annotation" || f == "-disable-sr" ||
+				f == "-disable-ipr" || f == "-disable-race-detection":
+				// Analyses that change what GenMC explores, not what
+				// the program means.
+			default:
+				sc.unknown = f
+			}
+		}
+		for _, f := range strings.Fields(clang) {
+			switch {
+			case strings.HasPrefix(f, "-D"):
+				sc.defines = append(sc.defines, strings.TrimPrefix(f, "-D"))
+			case strings.HasPrefix(f, "-I"):
+			default:
+				sc.unknown = f
+			}
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+func lines(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		out = append(out, s.Text())
+	}
+	return out, s.Err()
+}
+
+// runFolder runs every test of one folder under one model.
+func runFolder(t *testing.T, folder, mod string) {
+	m, err := model.Lookup(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := os.ReadDir(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total, accepted, agree int
+	refused := map[string][]string{}
+	start := time.Now()
+	for _, d := range dirs {
+		dir := filepath.Join(folder, d.Name())
+		variants, _ := filepath.Glob(filepath.Join(dir, "variants", "*.c"))
+		if len(variants) == 0 {
+			continue
+		}
+		cs, err := cases(dir, mod)
+		if err != nil || len(cs) == 0 {
+			continue
+		}
+		for _, sc := range cs {
+			total++
+			name := d.Name() + " " + strings.Join(sc.defines, " ")
+			if sc.unknown != "" {
+				refused["GenMC option "+sc.unknown] = append(refused["GenMC option "+sc.unknown], name)
+				continue
+			}
+			ok, why := true, ""
+			for _, v := range variants {
+				got, err := executions(v, m, sc)
+				if err != nil {
+					ok, why = false, err.Error()
+					break
+				}
+				if got != sc.expected {
+					t.Errorf("%s (%s) under %s: %d executions, GenMC expects %d", name, filepath.Base(v), mod, got, sc.expected)
+					ok, why = false, ""
+					break
+				}
+			}
+			switch {
+			case ok:
+				accepted++
+				agree++
+			case why != "":
+				reason := why
+				if i := strings.Index(why, ": "); i >= 0 {
+					reason = why[i+2:]
+				}
+				refused[reason] = append(refused[reason], name)
+			default:
+				accepted++
+			}
+		}
+	}
+	t.Logf("%s under %s: %d tests, %d accepted, %d agree with GenMC (%s)", folder, mod, total, accepted, agree, time.Since(start).Round(time.Millisecond))
+	reasons := make([]string, 0, len(refused))
+	for r := range refused {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool { return len(refused[reasons[i]]) > len(refused[reasons[j]]) })
+	for _, r := range reasons {
+		t.Logf("  refused %d: %s (%s)", len(refused[r]), r, strings.Join(first(refused[r], 4), ", "))
+	}
+}
+
+func first(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], fmt.Sprintf("%d more", len(s)-n))
+	}
+	return s
+}
+
+// executions counts the complete executions of a C file that no thread
+// blocks in, as GenMC counts them.
+func executions(file string, m *model.Model, sc suiteCase) (int64, error) {
+	pr, err := checker.LoadC(file, c.Options{Defines: sc.defines, Unroll: sc.unroll})
+	if err != nil {
+		return 0, err
+	}
+	in, err := pr.Instance("", nil)
+	if err != nil {
+		return 0, err
+	}
+	rep, err := checker.Check(in.Prog, m, nil, checker.Options{Engine: checker.EngineDPOR, Timeout: 20 * time.Second})
+	if err != nil {
+		return 0, err
+	}
+	if !rep.Stats.Exhaustive() {
+		return 0, fmt.Errorf("x: not exhaustive (%s)", rep.Stats.LimitText())
+	}
+	return rep.Stats.Executions - rep.Stats.Blocked, nil
+}

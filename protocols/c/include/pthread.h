@@ -1,0 +1,16 @@
+#ifndef _ORDERCHECK_PTHREAD_H
+#define _ORDERCHECK_PTHREAD_H
+#include <stddef.h>
+typedef unsigned long pthread_t;
+typedef struct { int __ordercheck_attr; } pthread_attr_t;
+typedef struct { int __ordercheck_mutex; } pthread_mutex_t;
+typedef struct { int __ordercheck_mutexattr; } pthread_mutexattr_t;
+#define PTHREAD_MUTEX_INITIALIZER { 0 }
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg);
+int pthread_join(pthread_t thread, void **result);
+pthread_t pthread_self(void);
+int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
+int pthread_mutex_lock(pthread_mutex_t *m);
+int pthread_mutex_unlock(pthread_mutex_t *m);
+int pthread_mutex_destroy(pthread_mutex_t *m);
+#endif

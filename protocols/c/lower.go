@@ -1,0 +1,390 @@
+package c
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"modernc.org/cc/v4"
+
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/lang"
+)
+
+// PropAssertion is the property of a C program's assert calls (and of
+// abort and __VERIFIER_error, which always fail it).
+const PropAssertion = "assertion"
+
+// lowerer builds a protocol from a translation unit.
+type lowerer struct {
+	file, abs string
+	src       []byte
+	opt       Options
+	pr        *lang.Protocol
+	globals   map[*cc.Declarator]*global
+	funcs     map[string]*cc.FunctionDefinition
+	procs     map[string]bool   // functions lowered as procedures
+	lowering  map[string]bool   // procedures being lowered (recursion)
+	threads   map[string]int    // threads started per start routine
+	joins     map[string]string // a pthread_t's lvalue text → the thread it holds
+	asserts   bool
+}
+
+// global is a variable with static storage: a shared location, array,
+// struct or mutex.
+type global struct {
+	name   string
+	atomic bool // accesses without an explicit atomic are seq_cst
+	array  bool
+	mutex  bool
+	fields []string // a struct's fields
+}
+
+// lower builds the protocol of ast: globals become shared variables, main
+// a thread and each pthread_create of it a spawned thread; other
+// functions become procedures, expanded where they are called.
+func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protocol, error) {
+	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	l := &lowerer{
+		file: file, abs: abs, src: src, opt: opt,
+		pr:       &lang.Protocol{Name: name, Title: file, File: file, Procs: map[string]*lang.Proc{}},
+		globals:  map[*cc.Declarator]*global{},
+		funcs:    map[string]*cc.FunctionDefinition{},
+		procs:    map[string]bool{},
+		lowering: map[string]bool{},
+		threads:  map[string]int{},
+		joins:    map[string]string{},
+	}
+	for tu := ast.TranslationUnit; tu != nil; tu = tu.TranslationUnit {
+		ed := tu.ExternalDeclaration
+		switch ed.Case {
+		case cc.ExternalDeclarationFuncDef:
+			fd := ed.FunctionDefinition
+			l.funcs[fd.Declarator.Name()] = fd
+		case cc.ExternalDeclarationDecl:
+			if err := l.globalDecl(ed.Declaration); err != nil {
+				return nil, err
+			}
+		case cc.ExternalDeclarationAsmStmt:
+			return nil, l.errAt(ed, "asm statements are not supported")
+		}
+	}
+	main := l.funcs["main"]
+	if main == nil {
+		return nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: "the program has no main function: main is the thread that starts the others"}
+	}
+	f := l.newFunc(main, true)
+	body, err := f.block(main.CompoundStatement)
+	if err != nil {
+		return nil, err
+	}
+	l.pr.Threads = append([]*lang.ThreadDecl{{Name: "main", Body: body, Pos: l.pos(main.Declarator)}}, l.pr.Threads...)
+	props := []string{"data-race", "deadlock"}
+	if l.asserts {
+		props = append([]string{PropAssertion}, props...)
+	}
+	for _, p := range props {
+		l.pr.Props = append(l.pr.Props, &lang.Prop{Name: p, Pos: l.pos(main.Declarator)})
+	}
+	if err := directives(l.pr, file, l.src); err != nil {
+		return nil, err
+	}
+	if err := lang.Build(l.pr); err != nil {
+		return nil, err
+	}
+	return l.pr, nil
+}
+
+func (l *lowerer) pos(n cc.Node) model.Pos {
+	if n == nil {
+		return model.Pos{File: l.file, Line: 1, Col: 1}
+	}
+	p := n.Position()
+	f := p.Filename
+	if f == l.abs || f == "" {
+		f = l.file
+	}
+	return model.Pos{File: f, Line: p.Line, Col: p.Column}
+}
+
+func (l *lowerer) errAt(n cc.Node, format string, args ...any) error {
+	return &lang.Error{Pos: l.pos(n), Msg: fmt.Sprintf(format, args...)}
+}
+
+// globalDecl declares the variables of a file-scope declaration.
+func (l *lowerer) globalDecl(d *cc.Declaration) error {
+	if d.Case != cc.DeclarationDecl {
+		return nil
+	}
+	for list := d.InitDeclaratorList; list != nil; list = list.InitDeclaratorList {
+		id := list.InitDeclarator
+		dd := id.Declarator
+		if dd.IsTypename() || dd.Type().Kind() == cc.Function || dd.IsSynthetic() {
+			continue
+		}
+		if dd.IsExtern() && id.Initializer == nil {
+			continue
+		}
+		if dd.Name() == "__predefined_declarator" || strings.HasPrefix(dd.Name(), "std") {
+			continue
+		}
+		if err := l.global(d, dd, id.Initializer); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// global declares one file-scope variable.
+func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initializer) error {
+	name := dd.Name()
+	pos := l.pos(dd)
+	t := dd.Type()
+	g := &global{name: name, atomic: atomicDecl(d.DeclarationSpecifiers, dd)}
+	if isMutex(t) {
+		g.mutex = true
+		l.globals[dd] = g
+		l.pr.Mutexes = append(l.pr.Mutexes, &lang.Shared{Name: name, Pos: pos})
+		return nil
+	}
+	sh := &lang.Shared{Name: name, Pos: pos}
+	elem := t
+	if t.Kind() == cc.Array {
+		at := t.(*cc.ArrayType)
+		if at.IsVLA() || at.Len() <= 0 {
+			return l.errAt(dd, "array %s needs a constant length", name)
+		}
+		g.array = true
+		sh.Len = &lang.Num{Val: at.Len(), At: sh.Pos}
+		elem = at.Elem()
+	}
+	switch elem.Kind() {
+	case cc.Struct:
+		st := elem.(*cc.StructType)
+		for i := range st.NumFields() {
+			f := st.FieldByIndex(i)
+			if k := f.Type().Kind(); k == cc.Struct || k == cc.Array || k == cc.Union || f.IsBitfield() {
+				return l.errAt(dd, "field %s of %s: structs, arrays and bit-fields inside structs are not supported", f.Name(), name)
+			}
+			g.fields = append(g.fields, f.Name())
+			sh.Fields = append(sh.Fields, lang.Field{Name: f.Name()})
+		}
+	case cc.Union:
+		return l.errAt(dd, "unions are not supported")
+	case cc.Array:
+		return l.errAt(dd, "arrays of arrays are not supported")
+	}
+	// Globals start zeroed.
+	if g.fields == nil && !g.array {
+		sh.Init = &lang.Num{At: pos}
+	}
+	for i := range sh.Fields {
+		sh.Fields[i].Init = &lang.Num{At: pos}
+	}
+	if init != nil {
+		if err := l.initGlobal(sh, g, init); err != nil {
+			return err
+		}
+	}
+	l.globals[dd] = g
+	l.pr.Shared = append(l.pr.Shared, sh)
+	return nil
+}
+
+// initGlobal sets a global's initial values from its initializer, which
+// must be constant.
+func (l *lowerer) initGlobal(sh *lang.Shared, g *global, init *cc.Initializer) error {
+	constant := func(e cc.ExpressionNode) (lang.Expr, error) {
+		if v, ok := intValue(e); ok {
+			return &lang.Num{Val: v, At: l.pos(e)}, nil
+		}
+		if u, ok := e.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+			if p, ok := u.CastExpression.(*cc.PrimaryExpression); ok {
+				if gd, ok := l.globalOf(p); ok && !gd.array && gd.fields == nil {
+					return &lang.AddrExpr{Of: &lang.Name{Name: gd.name, At: l.pos(p)}, At: l.pos(u)}, nil
+				}
+			}
+		}
+		return nil, l.errAt(e, "a global's initial value must be a constant or the address of a scalar global")
+	}
+	switch {
+	case init.Case == cc.InitializerExpr && !g.array && g.fields == nil:
+		v, err := constant(init.AssignmentExpression)
+		sh.Init = v
+		return err
+	case init.Case == cc.InitializerInitList && g.array && g.fields == nil:
+		for list := init.InitializerList; list != nil; list = list.InitializerList {
+			if list.Designation != nil || list.Initializer.Case != cc.InitializerExpr {
+				return l.errAt(list.Initializer, "only a flat list of constants initializes an array")
+			}
+			v, err := constant(list.Initializer.AssignmentExpression)
+			if err != nil {
+				return err
+			}
+			sh.Elems = append(sh.Elems, v)
+		}
+		return nil
+	case init.Case == cc.InitializerInitList && !g.array && g.fields != nil:
+		i := 0
+		for list := init.InitializerList; list != nil; list = list.InitializerList {
+			if list.Designation != nil || list.Initializer.Case != cc.InitializerExpr || i >= len(sh.Fields) {
+				return l.errAt(list.Initializer, "only a flat list of constants, in field order, initializes a struct")
+			}
+			v, err := constant(list.Initializer.AssignmentExpression)
+			if err != nil {
+				return err
+			}
+			sh.Fields[i].Init = v
+			i++
+		}
+		return nil
+	}
+	return l.errAt(init, "this initializer is not supported")
+}
+
+// isMutex reports whether t is pthread_mutex_t.
+func isMutex(t cc.Type) bool {
+	st, ok := t.(*cc.StructType)
+	return ok && st.NumFields() == 1 && st.FieldByIndex(0).Name() == "__ordercheck_mutex"
+}
+
+// atomicDecl reports whether the object a declarator declares is atomic:
+// _Atomic(T) or an atomic type qualifier or typedef in its specifiers,
+// which apply to it when it is no pointer, or _Atomic after its last *.
+// (cc's Declarator.IsAtomic is wrong through typedefs and pointers.)
+func atomicDecl(specs *cc.DeclarationSpecifiers, dd *cc.Declarator) bool {
+	base := false
+	toks := cc.NodeTokens(specs)
+	for i, t := range toks {
+		switch s := t.SrcStr(); {
+		case s == "_Atomic" && i+1 < len(toks) && toks[i+1].SrcStr() == "(":
+			return dd.Pointer == nil
+		case s == "_Atomic":
+			base = true
+		case strings.HasPrefix(s, "atomic_") && s != "atomic_flag":
+			base = true
+		}
+	}
+	if dd.Pointer == nil {
+		return base
+	}
+	ptoks := cc.NodeTokens(dd.Pointer)
+	return len(ptoks) > 0 && ptoks[len(ptoks)-1].SrcStr() == "_Atomic"
+}
+
+// globalOf resolves an identifier to a global, if it is one.
+func (l *lowerer) globalOf(p *cc.PrimaryExpression) (*global, bool) {
+	if p.Case != cc.PrimaryExpressionIdent {
+		return nil, false
+	}
+	d, ok := p.ResolvedTo().(*cc.Declarator)
+	if !ok {
+		return nil, false
+	}
+	g, ok := l.globals[d]
+	return g, ok
+}
+
+// intValue returns the value of a constant integer expression.
+func intValue(e cc.ExpressionNode) (int64, bool) {
+	switch v := e.Value().(type) {
+	case cc.Int64Value:
+		return int64(v), true
+	case cc.UInt64Value:
+		return int64(v), true
+	}
+	return 0, false
+}
+
+// ordering names a C memory order (the value of a memory_order
+// expression) in the protocol language.
+func (l *lowerer) ordering(e cc.ExpressionNode) (lang.Value, error) {
+	v, ok := intValue(e)
+	if !ok || v < 0 || v > 5 {
+		return lang.Value{}, l.errAt(e, "a memory order must be a constant memory_order_*")
+	}
+	return lang.Value{Text: [...]string{"rlx", "con", "acq", "rel", "acq_rel", "sc"}[v], Pos: l.pos(e)}, nil
+}
+
+// threadFor adds a spawned thread that runs start routine fn with arg,
+// and returns its name.
+func (l *lowerer) threadFor(fn string, arg lang.Expr, at cc.Node) (string, error) {
+	fd := l.funcs[fn]
+	if fd == nil {
+		return "", l.errAt(at, "pthread_create starts %s, which is not a function defined in this file", fn)
+	}
+	if err := l.proc(fn, at); err != nil {
+		return "", err
+	}
+	n := l.threads[fn]
+	l.threads[fn]++
+	name := fn
+	if n > 0 {
+		name = fmt.Sprintf("%s#%d", fn, n)
+	}
+	pos := l.pos(at)
+	call := &lang.CallExpr{Func: fn, At: pos}
+	if len(l.pr.Procs[fn].Params) == 1 {
+		call.Args = []lang.Expr{arg}
+	}
+	body := &lang.Block{Stmts: []lang.Stmt{&lang.ExprStmt{X: call, At: pos}}, Pos: pos}
+	l.pr.Threads = append(l.pr.Threads, &lang.ThreadDecl{Name: name, Spawned: true, Body: body, Pos: pos})
+	return name, nil
+}
+
+// doneFlag is the shared flag a joined thread sets when it ends.
+func doneFlag(thread string) string { return thread + "#done" }
+
+// join makes thread set its done flag (a release store) when it ends,
+// and returns the flag.
+func (l *lowerer) join(thread string, at model.Pos) string {
+	flag := doneFlag(thread)
+	for _, sh := range l.pr.Shared {
+		if sh.Name == flag {
+			return flag
+		}
+	}
+	l.pr.Shared = append(l.pr.Shared, &lang.Shared{Name: flag, Init: &lang.Num{At: at}, Pos: at})
+	for _, th := range l.pr.Threads {
+		if th.Name == thread {
+			th.Body.Stmts = append(th.Body.Stmts, &lang.MemStmt{Kind: "store", Args: []lang.Expr{&lang.Name{Name: flag, At: at}, &lang.Num{Val: 1, At: at}}, Ord: &lang.Value{Text: "rel", Pos: at}, At: at})
+		}
+	}
+	return flag
+}
+
+// proc lowers function fn as a procedure, once.
+func (l *lowerer) proc(fn string, at cc.Node) error {
+	if l.procs[fn] {
+		return nil
+	}
+	if l.lowering[fn] {
+		return l.errAt(at, "%s calls itself: recursion is not supported", fn)
+	}
+	fd := l.funcs[fn]
+	if fd == nil {
+		return l.errAt(at, "%s is not defined in this file: a called function needs its body", fn)
+	}
+	l.lowering[fn] = true
+	defer delete(l.lowering, fn)
+	f := l.newFunc(fd, false)
+	ft := fd.Declarator.Type().(*cc.FunctionType)
+	var params []string
+	for _, p := range ft.Parameters() {
+		if p.Name() == "" {
+			if p.Type().Kind() == cc.Void {
+				continue
+			}
+			params = append(params, fmt.Sprintf("%%unnamed%d", len(params)))
+			continue
+		}
+		params = append(params, f.local(p.Name(), p.Declarator))
+	}
+	body, err := f.block(fd.CompoundStatement)
+	if err != nil {
+		return err
+	}
+	l.pr.Procs[fn] = &lang.Proc{Name: fn, Params: params, Body: body, Pos: l.pos(fd.Declarator)}
+	l.procs[fn] = true
+	return nil
+}
