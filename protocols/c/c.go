@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -56,10 +57,70 @@ func ParseFile(path string, opt Options) (*lang.Protocol, error) {
 
 // Parse preprocesses, parses and type-checks C source (file names it in
 // messages and locates its relative includes), and lowers it to a
-// protocol with one variant and the properties assertion, data-race and
-// deadlock (and memory-safety, locking where the code needs them).
-// Errors are *lang.Error values naming file:line:col.
+// protocol with the properties assertion, data-race and deadlock (and
+// memory-safety, locking where the code needs them), the expect clauses
+// of its "// ordercheck: expect" comments, and a variant for each
+// "// ordercheck: variant NAME [default] -DNAME=VALUE..." comment: the
+// file preprocessed again with those macros (the first is the default
+// unless one says default). Errors are *lang.Error values naming
+// file:line:col.
 func Parse(file string, src []byte, opt Options) (*lang.Protocol, error) {
+	cm, err := readComments(file, src)
+	if err != nil {
+		return nil, err
+	}
+	if len(cm.variants) == 0 {
+		pr, err := program(file, src, opt)
+		if err != nil {
+			return nil, err
+		}
+		if err := cm.addExpects(pr); err != nil {
+			return nil, err
+		}
+		return pr, lang.Build(pr)
+	}
+	vs := make([]*lang.Variant, len(cm.variants))
+	def := 0
+	for i, v := range cm.variants {
+		o := opt
+		o.Defines = append(slices.Clone(opt.Defines), v.defines...)
+		pr, err := program(file, src, o)
+		if err == nil {
+			err = lang.Build(pr)
+		}
+		if le := (*lang.Error)(nil); errors.As(err, &le) {
+			return nil, &lang.Error{Pos: le.Pos, Msg: le.Msg + " (in variant " + v.name + ")", Err: le.Err}
+		} else if err != nil {
+			return nil, fmt.Errorf("variant %s: %w", v.name, err)
+		}
+		vs[i] = &lang.Variant{Name: v.name, Pos: v.at, Whole: pr}
+		if v.def {
+			def = i
+		}
+	}
+	vs[def].Default = true
+	// The file as a whole: the default variant's program, every variant's
+	// properties, the expect clauses over them.
+	pr := *vs[def].Whole
+	pr.Variants, pr.Expects, pr.Props = vs, nil, nil
+	seen := map[string]bool{}
+	for _, v := range vs {
+		for _, p := range v.Whole.Props {
+			if !seen[p.Name] {
+				seen[p.Name] = true
+				pr.Props = append(pr.Props, p)
+			}
+		}
+	}
+	if err := cm.addExpects(&pr); err != nil {
+		return nil, err
+	}
+	return &pr, lang.Build(&pr)
+}
+
+// program preprocesses, parses, type-checks and lowers the file with
+// opt's macros: one program, its expectations not yet read.
+func program(file string, src []byte, opt Options) (*lang.Protocol, error) {
 	if opt.Unroll <= 0 {
 		opt.Unroll = DefaultUnroll
 	}

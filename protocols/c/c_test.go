@@ -2,9 +2,13 @@ package c_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/c"
 )
 
 // TestPrograms checks the C programs under testdata against their
@@ -19,5 +23,53 @@ func TestPrograms(t *testing.T) {
 			checkertest.Run(t, f)
 			checkertest.SameVerdicts(t, f, "sc", "tso", "rc11")
 		})
+	}
+}
+
+// TestLoopCut checks that a loop that is neither counted nor a spin runs
+// at most Options.Unroll rounds and that one cut there gives no verdict
+// naming its line, never "holds"; a larger bound lets it finish.
+func TestLoopCut(t *testing.T) {
+	src := []byte(`#include <pthread.h>
+#include <stdatomic.h>
+atomic_int x;
+void *t(void *a) {
+	while (atomic_load(&x) < 5)
+		atomic_fetch_add(&x, 1);
+	return NULL;
+}
+int main(void) {
+	pthread_t h;
+	pthread_create(&h, NULL, t, NULL);
+	pthread_join(h, NULL);
+	return 0;
+}
+`)
+	for _, tt := range []struct {
+		unroll int
+		want   checker.Verdict
+	}{{0, checker.VerdictBounded}, {5, checker.VerdictVerified}} {
+		pr, err := c.Parse("cut.c", src, c.Options{Unroll: tt.unroll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := pr.Compile("", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := model.Lookup("sc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := checker.Check(in.Prog, m, nil, checker.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rep.Verdict(); got != tt.want {
+			t.Errorf("unroll %d: verdict %v, want %v", tt.unroll, got, tt.want)
+		}
+		if tt.want == checker.VerdictBounded && !strings.Contains(rep.Stats.LimitText(), "cut.c:5:") {
+			t.Errorf("unroll %d: the bound %q does not name the loop's line", tt.unroll, rep.Stats.LimitText())
+		}
 	}
 }

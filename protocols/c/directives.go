@@ -1,6 +1,7 @@
 package c
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -10,9 +11,35 @@ import (
 // directive is the prefix of a comment that speaks to ordercheck.
 const directive = "// ordercheck:"
 
-// directives reads the "// ordercheck: expect ..." comments of a C file
-// into the protocol: expect clauses as a protocol file writes them.
-func directives(pr *lang.Protocol, file string, src []byte) error {
+// comments are what a C file's "// ordercheck:" comments say: its
+// variants and its expect clauses.
+type comments struct {
+	variants []variant
+	expects  []clause
+}
+
+// variant is "// ordercheck: variant NAME [default] [-DNAME[=VALUE]...]":
+// the program the file is with those macros defined.
+type variant struct {
+	name    string
+	def     bool
+	defines []string
+	at      model.Pos
+}
+
+// clause is an expect clause's text and where it starts.
+type clause struct {
+	text string
+	at   model.Pos
+}
+
+// variantRE matches a variant's name, as the protocol language writes one.
+var variantRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+// readComments reads the "// ordercheck:" comments of a C file.
+func readComments(file string, src []byte) (*comments, error) {
+	out := &comments{}
+	seen := map[string]bool{}
 	for i, line := range strings.Split(string(src), "\n") {
 		col := strings.Index(line, directive)
 		if col < 0 {
@@ -20,15 +47,48 @@ func directives(pr *lang.Protocol, file string, src []byte) error {
 		}
 		rest := line[col+len(directive):]
 		trimmed := strings.TrimLeft(rest, " \t")
-		at := model.Pos{File: file, Line: i + 1, Col: col + len(directive) + len(rest) - len(trimmed) + 1}
-		word, _, _ := strings.Cut(trimmed, " ")
+		start := col + len(directive) + len(rest) - len(trimmed) + 1
+		at := model.Pos{File: file, Line: i + 1, Col: start}
+		text := strings.TrimRight(trimmed, " \t\r")
+		word, _, _ := strings.Cut(text, " ")
 		switch word {
 		case "expect":
-			if err := pr.ParseExpect(strings.TrimRight(trimmed, " \t\r"), at); err != nil {
-				return err
+			out.expects = append(out.expects, clause{text, at})
+		case "variant":
+			fields := strings.Fields(text)
+			if len(fields) < 2 || !variantRE.MatchString(fields[1]) {
+				return nil, &lang.Error{Pos: at, Msg: "a variant comment names the variant: // ordercheck: variant NAME [default] [-DNAME[=VALUE] ...]"}
 			}
+			v := variant{name: fields[1], at: at}
+			if seen[v.name] {
+				return nil, &lang.Error{Pos: at, Msg: "variant " + v.name + " is declared twice"}
+			}
+			seen[v.name] = true
+			for _, f := range fields[2:] {
+				switch {
+				case f == "default" && !v.def:
+					v.def = true
+				case strings.HasPrefix(f, "-D") && len(f) > 2:
+					v.defines = append(v.defines, f[2:])
+				default:
+					fat := at
+					fat.Col += strings.Index(text, f)
+					return nil, &lang.Error{Pos: fat, Msg: "a variant comment holds default and -DNAME[=VALUE] words, found " + f}
+				}
+			}
+			out.variants = append(out.variants, v)
 		default:
-			return &lang.Error{Pos: at, Msg: "an ordercheck comment holds an expect clause (// ordercheck: expect ...), found " + word + model.DidYouMean(word, []string{"expect"})}
+			return nil, &lang.Error{Pos: at, Msg: "an ordercheck comment holds a variant or an expect clause (// ordercheck: expect ...), found " + word + model.DidYouMean(word, []string{"expect", "variant"})}
+		}
+	}
+	return out, nil
+}
+
+// addExpects reads the expect clauses into the protocol.
+func (cm *comments) addExpects(pr *lang.Protocol) error {
+	for _, e := range cm.expects {
+		if err := pr.ParseExpect(e.text, e.at); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -487,6 +487,10 @@ func (f *fn) exprStmt(e cc.ExpressionNode) ([]lang.Stmt, error) {
 		if e.Case == cc.CastExpressionCast {
 			return f.exprStmt(e.CastExpression)
 		}
+	case *cc.PrimaryExpression:
+		if e.Case == cc.PrimaryExpressionExpr { // (x = v);
+			return f.exprStmt(e.ExpressionList)
+		}
 	}
 	v, pre, err := f.value(e)
 	if err != nil {

@@ -86,12 +86,6 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 	for _, p := range props {
 		l.pr.Props = append(l.pr.Props, &lang.Prop{Name: p, Pos: l.pos(main.Declarator)})
 	}
-	if err := directives(l.pr, file, l.src); err != nil {
-		return nil, err
-	}
-	if err := lang.Build(l.pr); err != nil {
-		return nil, err
-	}
 	return l.pr, nil
 }
 
@@ -146,6 +140,9 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 		l.globals[dd] = g
 		l.pr.Mutexes = append(l.pr.Mutexes, &lang.Shared{Name: name, Pos: pos})
 		return nil
+	}
+	if pt, ok := t.(*cc.PointerType); ok && pt.Elem().Kind() == cc.Function {
+		return l.errAt(dd, "function pointers are not supported (%s)", name)
 	}
 	sh := &lang.Shared{Name: name, Pos: pos}
 	elem := t

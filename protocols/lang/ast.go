@@ -47,6 +47,11 @@ type Variant struct {
 	Doc     string
 	Default bool
 	Pos     model.Pos
+	// Whole, when set, is the variant's whole program, built apart by a
+	// front end whose variants differ in more than blocks (C's
+	// preprocessor): its parameters, memory, threads and properties; Binds
+	// and Replace are then empty.
+	Whole *Protocol
 }
 
 // Bind sets a parameter in a variant.

@@ -114,6 +114,14 @@ func (pr *Protocol) compile(variant string, overrides []Bind) (*Instance, error)
 		}
 		return nil, fmt.Errorf("protocol %s has no variant %q%s (variants: %s)", pr.Name, variant, model.DidYouMean(variant, names), strings.Join(names, ", "))
 	}
+	if v != nil && v.Whole != nil {
+		in, err := v.Whole.compile("", overrides)
+		if err != nil {
+			return nil, err
+		}
+		in.Protocol, in.Variant = pr, v.Name
+		return in, nil
+	}
 	c.variant = v
 	inst := &Instance{Protocol: pr}
 	if v != nil {

@@ -1,7 +1,10 @@
 // A test-and-test-and-set lock from a compare-exchange, as C code writes
 // it: the spin loops are waits (GenMC's spin-assume), so the exploration
 // is finite without --unroll. Its acquire and release make the plain
-// counter race-free; ACQ=memory_order_relaxed breaks that.
+// counter race-free; the variant relaxed (ACQ=memory_order_relaxed) breaks
+// that.
+// ordercheck: variant acquire
+// ordercheck: variant relaxed -DACQ=memory_order_relaxed
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -48,4 +51,6 @@ int main(void)
 	return 0;
 }
 
-// ordercheck: expect * under sc, tso, rc11: holds
+// ordercheck: expect acquire: holds
+// ordercheck: expect relaxed under sc, tso: violates data-race
+// ordercheck: expect relaxed: violates assertion, data-race

@@ -1,0 +1,77 @@
+package c_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ordercheck/ordercheck/protocols/c"
+)
+
+// threads wraps a body as the one thread of a program with a global x.
+func threads(decls, body string) string {
+	return "#include <pthread.h>\n#include <stdatomic.h>\n" + decls + "\nvoid *t(void *a) {\n" + body + "\n\treturn NULL;\n}\nint main(void) {\n\tpthread_t h;\n\tpthread_create(&h, NULL, t, NULL);\n\tpthread_join(h, NULL);\n\treturn 0;\n}\n"
+}
+
+// macroDepth nests parentheses 10^k deep through k macros, from a few
+// brackets of source text.
+func macroDepth(k int) string {
+	var b strings.Builder
+	b.WriteString("#define M0(x) ((((((((((x))))))))))\n")
+	for i := 1; i < k; i++ {
+		fmt.Fprintf(&b, "#define M%d(x) M%d(M%d(M%d(M%d(M%d(M%d(M%d(M%d(M%d(M%d(x))))))))))\n", i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	fmt.Fprintf(&b, "int x = M%d(1);\nint main(void) { return 0; }\n", k-1)
+	return b.String()
+}
+
+// TestErrors feeds the front end C outside its subset and hostile C: each
+// gets an error located in the file that names what is wrong, never a
+// panic, a hang or a silent approximation.
+func TestErrors(t *testing.T) {
+	bomb := "#define A0 +1\n"
+	for i := 1; i <= 40; i++ {
+		bomb += fmt.Sprintf("#define A%d A%d A%d\n", i, i-1, i-1)
+	}
+	bomb += "int x = 0 A40;\nint main(void) { return 0; }\n"
+	tests := []struct {
+		name, src, want string
+	}{
+		{"syntax", "int main(void) { return 0 }\n", "x.c:1:"},
+		{"function pointer", threads("int f(void) { return 1; }\nint (*fp)(void) = f;", ""), "x.c:4:5: function pointers are not supported (fp)"},
+		{"switch", threads("int x;", "\tswitch (x) { case 1: x = 2; }"), "x.c:5:2: switch is not supported"},
+		{"goto", threads("int x;", "\tgoto out;\nout:\n\tx = 1;"), "x.c:5:2: goto is not supported"},
+		{"union", threads("union u { int a; long b; } v;", "\tv.a = 1;"), "unions are not supported"},
+		{"string", threads("char *s;", "\ts = \"hi\";"), "strings are not supported"},
+		{"float", threads("double d;", "\td = 1.5;"), "floating-point"},
+		{"undefined call", threads("void f(void);", "\tf();"), "x.c:5:2: f is neither defined in this file nor a function the front end knows"},
+		{"recursion", threads("int f(int n) { return n ? f(n - 1) : 0; }", "\tf(3);"), "recursion is not supported"},
+		{"local address", threads("atomic_int *p;", "\tatomic_int l;\n\tp = &l;"), "the address of local l is taken"},
+		{"thread in a loop", "#include <pthread.h>\nvoid *t(void *a) { return NULL; }\nint n;\nint main(void) {\n\tpthread_t h;\n\twhile (n < 3) { pthread_create(&h, NULL, t, NULL); n++; }\n\treturn 0;\n}\n", "x.c:6:"},
+		{"nesting", "int x = " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000) + ";\nint main(void) { return 0; }\n", "x.c:1:"},
+		{"macro bomb", bomb, "x.c:"},
+		{"macro nesting", macroDepth(6), "x.c:"},
+		{"macro nesting 10^5 deep", macroDepth(5), "x.c:"},
+		{"self include", "#include \"x.c\"\nint main(void) { return 0; }\n", "x.c:"},
+		{"huge array", threads("int arr[100000000];", "\tarr[5] = 1;"), "x.c:3:"},
+		{"variant comment", "// ordercheck: variant\nint main(void) { return 0; }\n", "x.c:1:16: a variant comment names the variant"},
+		{"variant word", "// ordercheck: variant v -O2\nint main(void) { return 0; }\n", "x.c:1:26: a variant comment holds default and -DNAME[=VALUE] words, found -O2"},
+		{"variant twice", "// ordercheck: variant v\n// ordercheck: variant v\nint main(void) { return 0; }\n", "x.c:2:16: variant v is declared twice"},
+		{"comment", "// ordercheck: expext * : holds\nint main(void) { return 0; }\n", "x.c:1:16: an ordercheck comment holds a variant or an expect clause"},
+		{"error in one variant", "// ordercheck: variant good\n// ordercheck: variant bad -DBAD\nint x;\nint main(void) {\n#ifdef BAD\n\tgoto out;\nout:\n#endif\n\tx = 1;\n\treturn 0;\n}\n", "x.c:6:2: goto is not supported (in variant bad)"},
+		{"unknown variant in expect", "// ordercheck: variant good\n// ordercheck: expect bad: holds\nint main(void) { return 0; }\n", "x.c:2:23:"},
+		{"asm", threads("", "\t__asm__(\"nop\");"), "asm statements are not supported"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.Parse("x.c", []byte(tt.src), c.Options{})
+			if err == nil {
+				t.Fatalf("no error")
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q, want it to contain %q", err, tt.want)
+			}
+			t.Logf("%v", err)
+		})
+	}
+}
