@@ -33,7 +33,7 @@ Exit status: 0 done (with -l or -d: and every file was already formatted),
 			if write && diff {
 				return usageError(fmt.Errorf("-w and -d: choose one"))
 			}
-			files, err := findProtocols(args, cmd.ErrOrStderr())
+			files, err := findProtocols(args, cmd.ErrOrStderr(), false)
 			if err != nil {
 				return usageError(err)
 			}

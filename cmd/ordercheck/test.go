@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -30,7 +31,8 @@ func newTestCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "test [PATH|PROTOCOL...]",
 		Short: "Check every expect clause of the protocol files under the paths",
-		Long: `test finds every protocol file (*.oc) under the paths (default: the current
+		Long: `test finds every protocol file (*.oc, and *.c with an "// ordercheck: expect"
+comment) under the paths (default: the current
 directory; folders named testdata, or starting with "." or "_", are skipped
 unless named), checks every cell its expect clauses decide — a variant under
 a model, with a configuration's parameters — and prints a line per cell as
@@ -74,7 +76,7 @@ passes), 4 an internal error.`,
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			refs, err := findProtocols(args, cmd.ErrOrStderr())
+			refs, err := findProtocols(args, cmd.ErrOrStderr(), true)
 			if err != nil {
 				return usageError(err)
 			}
@@ -109,10 +111,12 @@ passes), 4 an internal error.`,
 }
 
 // findProtocols returns the protocols the arguments name: the *.oc files
-// under each folder (sorted), each file named, each catalogue protocol
-// named. A folder's special files (a FIFO, a device) are skipped, each
-// said on warn; a special file named is bad input when it is read.
-func findProtocols(args []string, warn io.Writer) ([]string, error) {
+// under each folder (sorted) — with withC also the C files that carry an
+// "// ordercheck: expect" comment —, each file named, each catalogue
+// protocol named. A folder's special files (a FIFO, a device) are
+// skipped, each said on warn; a special file named is bad input when it
+// is read.
+func findProtocols(args []string, warn io.Writer, withC bool) ([]string, error) {
 	var out, skipped []string
 	seen := map[string]bool{}
 	add := func(ref string) {
@@ -143,7 +147,7 @@ func findProtocols(args []string, warn io.Writer) ([]string, error) {
 			if d.IsDir() && path != arg && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 				return filepath.SkipDir
 			}
-			if !d.IsDir() && strings.HasSuffix(name, ".oc") {
+			if !d.IsDir() && (strings.HasSuffix(name, ".oc") || withC && strings.HasSuffix(name, ".c") && expectsIn(path)) {
 				if !d.Type().IsRegular() {
 					skipped = append(skipped, path)
 					return nil
@@ -156,7 +160,7 @@ func findProtocols(args []string, warn io.Writer) ([]string, error) {
 			return nil, err
 		}
 		if len(files) == 0 {
-			return nil, fmt.Errorf("%s: no protocol files (*.oc)", arg)
+			return nil, fmt.Errorf("%s: no protocol files (*.oc%s)", arg, map[bool]string{true: ", or *.c with an // ordercheck: expect comment"}[withC])
 		}
 		sort.Strings(files)
 		for _, f := range skipped {
@@ -168,6 +172,13 @@ func findProtocols(args []string, warn io.Writer) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// expectsIn reports whether the C file at path says what it expects (an
+// "// ordercheck: expect" comment): a C file among others opts in so.
+func expectsIn(path string) bool {
+	src, err := os.ReadFile(path)
+	return err == nil && bytes.Contains(src, []byte("// ordercheck: expect"))
 }
 
 // fileRef names a file so that checker.Load reads it as a file: ending

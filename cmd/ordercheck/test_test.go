@@ -39,6 +39,11 @@ func TestTestCommand(t *testing.T) {
 	os.MkdirAll(filepath.Dir(skipped), 0o755)
 	os.WriteFile(skipped, []byte("not a protocol"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "empty"), 0o755)
+	// A C program that says what it expects, beside C that is not one.
+	prog := filepath.Join(dir, "c", "prog.c")
+	os.MkdirAll(filepath.Dir(prog), 0o755)
+	os.WriteFile(prog, []byte("#include <assert.h>\nint x;\nint main(void) {\n\tx = 1;\n\tassert(x == 1);\n\treturn 0;\n}\n// ordercheck: expect * under sc: holds\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c", "helper.c"), []byte("this is not a program"), 0o644)
 	flip := flipped(t, t.TempDir())
 	runCases(t, []cliCase{
 		// Two folders, not the whole catalogue: every catalogue file's expect
@@ -66,6 +71,8 @@ func TestTestCommand(t *testing.T) {
 		{"bounded says so", []string{"test", "testdata/test", "--max-states", "2"}, 3, "the search was cut short: max-graphs", ""},
 		{"missing path", []string{"test", filepath.Join(dir, "nosuch")}, 2, "", "no such file or directory"},
 		{"folder without protocols", []string{"test", filepath.Join(dir, "empty")}, 2, "", "no protocol files"},
+		{"C programs that expect", []string{"test", filepath.Join(dir, "c")}, 0, "--- PASS: " + prog + " sc (", ""},
+		{"only C programs that expect", []string{"test", filepath.Join(dir, "c")}, 0, "\n1 passed, 0 failed, 0 no verdict", ""},
 		{"named folder read even when skipped below", []string{"test", filepath.Join(dir, "none", "testdata")}, 2, "[bad input]", ""},
 	})
 }

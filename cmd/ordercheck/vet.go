@@ -23,7 +23,7 @@ Exit status: 0 nothing to report, 1 something reported, 2 bad input.`,
   ordercheck vet locks/once.oc`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			refs, err := findProtocols(args, cmd.ErrOrStderr())
+			refs, err := findProtocols(args, cmd.ErrOrStderr(), false)
 			if err != nil {
 				return usageError(err)
 			}
