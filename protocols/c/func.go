@@ -516,6 +516,12 @@ func (f *fn) increment(x cc.ExpressionNode, inc bool, at cc.Node) ([]lang.Stmt, 
 // update lowers "x op= v".
 func (f *fn) update(x cc.ExpressionNode, op, rmw string, v lang.Expr, at cc.Node) ([]lang.Stmt, error) {
 	pos := f.pos(at)
+	if p, ok := stripCasts(x).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		if reg, ok := f.locals[p.Token.SrcStr()]; ok { // a local: its register
+			r := &lang.Name{Name: reg, At: pos}
+			return []lang.Stmt{&lang.AssignStmt{LHS: r, RHS: &lang.BinExpr{Op: op, X: r, Y: v, At: pos}, At: pos}}, nil
+		}
+	}
 	lv, atomic, err := f.lvalue(x)
 	if err != nil {
 		return nil, err
