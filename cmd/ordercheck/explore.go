@@ -22,7 +22,9 @@ func newExploreCmd() *cobra.Command {
 		Short: "Explore every execution of a protocol and judge its properties",
 		Long: `explore checks every execution of one variant of a protocol under one memory
 model and reports each property as holds, violated or unknown, with a
-counterexample for each violation.
+counterexample for each violation. The protocol is a catalogue name, a
+protocol file (.oc) or a C program (.c: pthreads, <stdatomic.h>, assert;
+its variants and expectations in "// ordercheck:" comments, docs/c.md).
 
 Exit status: 0 every property holds, 1 a property is violated, 2 bad input
 or usage, 3 a bound cut the search short before a violation was found, 4 an
@@ -30,7 +32,8 @@ internal error.`,
 		Example: `  ordercheck explore dlsym
   ordercheck explore dlsym --variant unordered --model rc11 --trace t.json --dot t.dot
   ordercheck replay t.json
-  ordercheck explore dlsym --variant fixed --param N=3 --json`,
+  ordercheck explore dlsym --variant fixed --param N=3 --json
+  ordercheck explore protocols/dlsym/c/dlsym.c --variant unordered --model arm`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The bounds first: bad flags cost nothing, and the memory
