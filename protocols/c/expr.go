@@ -714,12 +714,47 @@ func (f *fn) threadKey(e cc.ExpressionNode) (string, error) {
 				return "", err
 			}
 			v, pre, err := f.value(x.ExpressionList)
-			if n, ok := v.(*lang.Num); ok && err == nil && len(pre) == 0 {
-				return base + "[" + strconv.FormatInt(n.Val, 10) + "]", nil
+			if n, ok := fold(v); ok && err == nil && len(pre) == 0 {
+				return base + "[" + strconv.FormatInt(n, 10) + "]", nil
 			}
 		}
 	}
 	return "", f.errAt(e, "a thread handle must be a variable or an array element at a constant index")
+}
+
+// fold evaluates an expression of constants (an unrolled loop's variable
+// is one): t[i - 1] names a thread as t[2] does.
+func fold(e lang.Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *lang.Num:
+		return e.Val, true
+	case *lang.UnExpr:
+		x, ok := fold(e.X)
+		return -x, ok && e.Op == "-"
+	case *lang.BinExpr:
+		x, okx := fold(e.X)
+		y, oky := fold(e.Y)
+		if !okx || !oky {
+			return 0, false
+		}
+		switch e.Op {
+		case "+":
+			return x + y, true
+		case "-":
+			return x - y, true
+		case "*":
+			return x * y, true
+		case "/", "%":
+			if y == 0 {
+				return 0, false
+			}
+			if e.Op == "/" {
+				return x / y, true
+			}
+			return x % y, true
+		}
+	}
+	return 0, false
 }
 
 // create lowers pthread_create(&t, attr, start, arg) in main: a spawn of

@@ -163,7 +163,9 @@ func (f *fn) assignReg(reg string, dd *cc.Declarator, e cc.ExpressionNode, at mo
 		return nil, err
 	}
 	if dd != nil && dd.ReadCount() == 0 {
-		if e.Pure() {
+		// A local never read: its value is not kept, but the reads that
+		// make it happen (a dead read of a global still races).
+		if _, ok := intValue(e); ok {
 			return pre, nil
 		}
 		return append(pre, &lang.ExprStmt{X: v, At: at}), nil

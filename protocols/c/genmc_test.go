@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -229,20 +230,108 @@ func first(s []string, n int) []string {
 // executions counts the complete executions of a C file that no thread
 // blocks in, as GenMC counts them.
 func executions(file string, m *model.Model, sc suiteCase) (int64, error) {
-	pr, err := checker.LoadC(file, c.Options{Defines: sc.defines, Unroll: sc.unroll})
+	rep, err := report(file, m, sc)
 	if err != nil {
 		return 0, err
+	}
+	return rep.Stats.Executions - rep.Stats.Blocked, nil
+}
+
+// report checks a C file exhaustively by execution graphs.
+func report(file string, m *model.Model, sc suiteCase) (*checker.Report, error) {
+	pr, err := checker.LoadC(file, c.Options{Defines: sc.defines, Unroll: sc.unroll})
+	if err != nil {
+		return nil, err
 	}
 	in, err := pr.Instance("", nil)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	rep, err := checker.Check(in.Prog, m, nil, checker.Options{Engine: checker.EngineDPOR, Timeout: 20 * time.Second})
+	rep, err := in.Check(m, checker.Options{Engine: checker.EngineDPOR, Timeout: 20 * time.Second})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	if !rep.Stats.Exhaustive() {
-		return 0, fmt.Errorf("x: not exhaustive (%s)", rep.Stats.LimitText())
+		return nil, fmt.Errorf("x: not exhaustive (%s)", rep.Stats.LimitText())
 	}
-	return rep.Stats.Executions - rep.Stats.Blocked, nil
+	return rep, nil
+}
+
+// wrongKinds maps the first line of GenMC's error traces to the
+// properties of which one must be violated. An access the allocation or
+// the free does not happen before is a data race with their writes
+// (docs/semantics.md, heap memory); GenMC finds a destroyed mutex
+// uninitialised, ordercheck misused (locking).
+var wrongKinds = map[string][]string{
+	"Error detected: Non-Atomic race!":                           {"data-race"},
+	"Error detected: Attempt to access freed memory!":            {"memory-safety", "data-race"},
+	"Error detected: Attempt to access non-allocated memory!":    {"memory-safety", "data-race"},
+	"Error detected: Attempt to read from uninitialized memory!": {"memory-safety", "locking"},
+	"Error detected: Safety violation!":                          {"assertion"},
+	"Error detected: Invalid unlock() operation!":                {"locking"},
+}
+
+// TestGenMCWrong runs the tests/wrong folders of GenMC's suite whose
+// errors ordercheck has a property for: each variant that GenMC's rc11
+// trace says has an error of a kind (its first line) must violate one of
+// that kind's properties under rc11. A test the front end refuses is
+// counted with its reason, not failed.
+func TestGenMCWrong(t *testing.T) {
+	root := os.Getenv("ORDERCHECK_GENMC_TESTS")
+	if root == "" {
+		t.Skip("ORDERCHECK_GENMC_TESTS is not set: it names GenMC's tests/ folder (docs/c.md)")
+	}
+	m, err := model.Lookup("rc11")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, folder := range []string{"racy", "memory", "safety", "locking"} {
+		t.Run(folder, func(t *testing.T) {
+			traces, _ := filepath.Glob(filepath.Join(root, "wrong", folder, "*", "variants", "*.rc11.wb.trace"))
+			var total, agree, nrefused int
+			refused := map[string][]string{}
+			for _, tr := range traces {
+				kind, err := lines(tr)
+				if err != nil || len(kind) == 0 {
+					continue
+				}
+				props, ok := wrongKinds[kind[0]]
+				if !ok {
+					continue
+				}
+				total++
+				src := strings.TrimSuffix(tr, ".rc11.wb.trace") + ".c"
+				name := filepath.Base(src)
+				var sc suiteCase
+				if u, err := lines(filepath.Join(filepath.Dir(filepath.Dir(src)), "unroll.in")); err == nil && len(u) > 0 {
+					sc.unroll, _ = strconv.Atoi(strings.TrimSpace(u[0]))
+				}
+				rep, err := report(src, m, sc)
+				if err != nil {
+					refused[err.Error()] = append(refused[err.Error()], name)
+					nrefused++
+					continue
+				}
+				if !slices.ContainsFunc(props, func(p string) bool { return propStatus(rep, p) == checker.Violated }) {
+					t.Errorf("%s: GenMC finds %q, ordercheck violates none of %s", name, kind[0], strings.Join(props, ", "))
+					continue
+				}
+				agree++
+			}
+			t.Logf("wrong/%s under rc11: %d tests, %d refused, %d agree with GenMC's error", folder, total, nrefused, agree)
+			for r, names := range refused {
+				t.Logf("  refused %d: %s (%s)", len(names), r, strings.Join(first(names, 4), ", "))
+			}
+		})
+	}
+}
+
+// propStatus is the status of property name in r.
+func propStatus(r *checker.Report, name string) checker.Status {
+	for _, p := range r.Props {
+		if p.Name == name {
+			return p.Status
+		}
+	}
+	return checker.Unknown
 }

@@ -1,0 +1,27 @@
+// Thread handles named by an expression of a counted loop's variable:
+// t[i - 1] is t[0], t[1], t[2] as the loop unrolls, so the joins wait for
+// the threads the creates started.
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+atomic_int count;
+
+void *w(void *arg)
+{
+	atomic_fetch_add_explicit(&count, 1, memory_order_relaxed);
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t[3];
+	for (int i = 1; i < 4; i++)
+		pthread_create(&t[i - 1], NULL, w, NULL);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	assert(atomic_load_explicit(&count, memory_order_relaxed) == 3);
+	return 0;
+}
+
+// ordercheck: expect *: holds
