@@ -723,14 +723,20 @@ func (f *fn) threadKey(e cc.ExpressionNode) (string, error) {
 }
 
 // fold evaluates an expression of constants (an unrolled loop's variable
-// is one): t[i - 1] names a thread as t[2] does.
+// is one): t[i - 1] names a thread as t[2] does, and "if (i == 0)" keeps
+// one arm.
 func fold(e lang.Expr) (int64, bool) {
 	switch e := e.(type) {
 	case *lang.Num:
 		return e.Val, true
 	case *lang.UnExpr:
 		x, ok := fold(e.X)
-		return -x, ok && e.Op == "-"
+		switch e.Op {
+		case "-":
+			return -x, ok
+		case "!":
+			return b2i(x == 0), ok
+		}
 	case *lang.BinExpr:
 		x, okx := fold(e.X)
 		y, oky := fold(e.Y)
@@ -744,6 +750,22 @@ func fold(e lang.Expr) (int64, bool) {
 			return x - y, true
 		case "*":
 			return x * y, true
+		case "==":
+			return b2i(x == y), true
+		case "!=":
+			return b2i(x != y), true
+		case "<":
+			return b2i(x < y), true
+		case "<=":
+			return b2i(x <= y), true
+		case ">":
+			return b2i(x > y), true
+		case ">=":
+			return b2i(x >= y), true
+		case "&&":
+			return b2i(x != 0 && y != 0), true
+		case "||":
+			return b2i(x != 0 || y != 0), true
 		case "/", "%":
 			if y == 0 {
 				return 0, false
@@ -755,6 +777,13 @@ func fold(e lang.Expr) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // create lowers pthread_create(&t, attr, start, arg) in main: a spawn of

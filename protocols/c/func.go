@@ -213,11 +213,12 @@ func (f *fn) selection(s *cc.SelectionStatement) ([]lang.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n, ok := cond.(*lang.Num); ok {
-		// A constant condition (a thread start's result, say) keeps one
-		// arm: code that never runs asks nothing of the checker.
+	if n, ok := fold(cond); ok {
+		// A constant condition (a thread start's result, an unrolled
+		// loop's variable) keeps one arm: code that never runs asks
+		// nothing of the checker.
 		switch {
-		case n.Val != 0:
+		case n != 0:
 			stmts, err := f.stmt(s.Statement)
 			return append(pre, stmts...), err
 		case s.Case == cc.SelectionStatementIfElse:

@@ -1,11 +1,13 @@
 // Thread handles named by an expression of a counted loop's variable:
 // t[i - 1] is t[0], t[1], t[2] as the loop unrolls, so the joins wait for
-// the threads the creates started.
+// the threads the creates started. A constant condition keeps one arm, so
+// the arm that would index ids[-1] when i is 1 is never lowered.
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
 atomic_int count;
+int ids[2];
 
 void *w(void *arg)
 {
@@ -16,8 +18,12 @@ void *w(void *arg)
 int main(void)
 {
 	pthread_t t[3];
-	for (int i = 1; i < 4; i++)
-		pthread_create(&t[i - 1], NULL, w, NULL);
+	for (int i = 1; i < 4; i++) {
+		if (i == 1)
+			pthread_create(&t[0], NULL, w, NULL);
+		else
+			pthread_create(&t[i - 1], NULL, w, &ids[i - 2]);
+	}
 	for (int i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
 	assert(atomic_load_explicit(&count, memory_order_relaxed) == 3);
