@@ -484,7 +484,7 @@ var arities = map[string]int{
 	"__ordercheck_assert": 2, "__VERIFIER_assert": 1, "__VERIFIER_assume": 1, "__VERIFIER_error": 0,
 	"__VERIFIER_nondet_bool": 0, "abort": 0, "malloc": 1, "free": 1,
 	"pthread_create": 4, "pthread_join": 2, "pthread_mutex_lock": 1, "pthread_mutex_unlock": 1,
-	"pthread_mutex_destroy": 1, "pthread_mutex_init": 2,
+	"pthread_mutex_destroy": 1, "pthread_mutex_init": 2, "pthread_exit": 1,
 }
 
 // stmtBuiltins are the builtins called for their effect only.
@@ -492,7 +492,7 @@ var stmtBuiltins = map[string]bool{
 	"__atomic_store_n": true, "__atomic_thread_fence": true, "__atomic_signal_fence": true, "__sync_synchronize": true,
 	"__ordercheck_assert": true, "__VERIFIER_assert": true, "__VERIFIER_assume": true, "__VERIFIER_error": true,
 	"abort": true, "free": true, "pthread_mutex_lock": true, "pthread_mutex_unlock": true,
-	"pthread_mutex_destroy": true, "pthread_mutex_init": true, "printf": true, "fprintf": true, "puts": true,
+	"pthread_mutex_destroy": true, "pthread_mutex_init": true, "pthread_exit": true, "printf": true, "fprintf": true, "puts": true,
 }
 
 // arity checks a builtin's argument count (cc does not, for undeclared
@@ -640,6 +640,17 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 		return []lang.Stmt{&lang.MemStmt{Kind: "fence", Ord: &o, At: at}}, err
 	case "__sync_synchronize":
 		return []lang.Stmt{&lang.MemStmt{Kind: "fence", Ord: &lang.Value{Text: "sc", Pos: at}, At: at}}, nil
+	case "pthread_exit":
+		// The thread's end: a return from its start routine, when no
+		// code calls that function as a function.
+		fn := f.def.Declarator.Name()
+		if f.main || !f.l.starts[fn] || f.l.called[fn] {
+			return nil, f.errAt(c, "pthread_exit is supported in a start routine that no code calls directly")
+		}
+		if v, ok := intValue(args[0]); !ok || v != 0 {
+			return nil, f.errAt(args[0], "a thread's result is not supported: pass NULL")
+		}
+		return []lang.Stmt{&lang.ReturnStmt{Vals: []lang.Expr{&lang.Num{At: at}}, At: at}}, nil
 	case "__atomic_signal_fence", "printf", "fprintf", "puts":
 		// A signal fence orders nothing between threads; output has no
 		// effect on memory.

@@ -28,6 +28,9 @@ type lowerer struct {
 	threads   map[string]int    // threads started per start routine
 	joins     map[string]string // a pthread_t's lvalue text → the thread it holds
 	asserts   bool
+	// starts are the start routines pthread_create names, called the
+	// functions some code calls directly.
+	starts, called map[string]bool
 }
 
 // global is a variable with static storage: a shared location, array,
@@ -54,6 +57,8 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		lowering: map[string]bool{},
 		threads:  map[string]int{},
 		joins:    map[string]string{},
+		starts:   map[string]bool{},
+		called:   map[string]bool{},
 	}
 	for tu := ast.TranslationUnit; tu != nil; tu = tu.TranslationUnit {
 		ed := tu.ExternalDeclaration
@@ -68,6 +73,21 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		case cc.ExternalDeclarationAsmStmt:
 			return nil, l.errAt(ed, "asm statements are not supported")
 		}
+	}
+	for _, fd := range l.funcs {
+		walk(fd.CompoundStatement, func(n cc.Node) {
+			c, ok := n.(*cc.PostfixExpression)
+			if !ok || c.Case != cc.PostfixExpressionCall {
+				return
+			}
+			name := calleeName(c)
+			if args := argList(c); name == "pthread_create" && len(args) == 4 {
+				if p, ok := stripCasts(args[2]).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+					l.starts[p.Token.SrcStr()] = true
+				}
+			}
+			l.called[name] = true
+		})
 	}
 	main := l.funcs["main"]
 	if main == nil {

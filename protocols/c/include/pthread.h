@@ -8,6 +8,7 @@ typedef struct { int __ordercheck_mutexattr; } pthread_mutexattr_t;
 #define PTHREAD_MUTEX_INITIALIZER { 0 }
 int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg);
 int pthread_join(pthread_t thread, void **result);
+void pthread_exit(void *retval);
 pthread_t pthread_self(void);
 int pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
 int pthread_mutex_lock(pthread_mutex_t *m);
