@@ -733,6 +733,33 @@ func (f *fn) threadKey(e cc.ExpressionNode) (string, error) {
 	return "", f.errAt(e, "a thread handle must be a variable or an array element at a constant index")
 }
 
+// handleKey names the pthread_t that pthread_create's first argument
+// points to: &t, &t[i], or t + i for an array t.
+func (f *fn) handleKey(e cc.ExpressionNode) (string, error) {
+	switch x := stripCasts(e).(type) {
+	case *cc.UnaryExpression:
+		if x.Case == cc.UnaryExpressionAddrof {
+			return f.threadKey(x.CastExpression)
+		}
+	case *cc.AdditiveExpression:
+		if x.Case == cc.AdditiveExpressionAdd {
+			base, err := f.threadKey(x.AdditiveExpression)
+			if err != nil {
+				return "", err
+			}
+			v, pre, err := f.value(x.MultiplicativeExpression)
+			if n, ok := fold(v); ok && err == nil && len(pre) == 0 {
+				return base + "[" + strconv.FormatInt(n, 10) + "]", nil
+			}
+		}
+	case *cc.PrimaryExpression:
+		if d, ok := x.ResolvedTo().(*cc.Declarator); ok && x.Case == cc.PrimaryExpressionIdent && d.Type().Kind() == cc.Array {
+			return x.Token.SrcStr() + "[0]", nil
+		}
+	}
+	return "", f.errAt(e, "pthread_create's handle must be &t, &t[i] or t + i")
+}
+
 // fold evaluates an expression of constants (an unrolled loop's variable
 // is one): t[i - 1] names a thread as t[2] does, and "if (i == 0)" keeps
 // one arm.
@@ -806,11 +833,7 @@ func (f *fn) create(c *cc.PostfixExpression, args []cc.ExpressionNode) ([]lang.S
 	if f.loops > 0 {
 		return nil, f.errAt(c, "pthread_create in a loop: the loop must count over constants (for (i = A; i < B; i++)) so that each thread is known")
 	}
-	u, ok := stripCasts(args[0]).(*cc.UnaryExpression)
-	if !ok || u.Case != cc.UnaryExpressionAddrof {
-		return nil, f.errAt(args[0], "pthread_create's handle must be &t")
-	}
-	key, err := f.threadKey(u.CastExpression)
+	key, err := f.handleKey(args[0])
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,6 @@
 // Thread handles named by an expression of a counted loop's variable:
-// t[i - 1] is t[0], t[1], t[2] as the loop unrolls, so the joins wait for
+// t + (i - 1) is &t[0], &t[1], &t[2] as the loop unrolls (t alone is
+// &t[0]), so the joins wait for
 // the threads the creates started. A constant condition keeps one arm, so
 // the arm that would index ids[-1] when i is 1 is never lowered.
 #include <assert.h>
@@ -20,9 +21,9 @@ int main(void)
 	pthread_t t[3];
 	for (int i = 1; i < 4; i++) {
 		if (i == 1)
-			pthread_create(&t[0], NULL, w, NULL);
+			pthread_create(t, NULL, w, NULL);
 		else
-			pthread_create(&t[i - 1], NULL, w, &ids[i - 2]);
+			pthread_create(t + (i - 1), NULL, w, &ids[i - 2]);
 	}
 	for (int i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
