@@ -321,8 +321,10 @@ func orErr(err, other error) error {
 func (f *fn) unroll(at model.Pos) lang.Expr { return &lang.Num{Val: int64(f.l.opt.Unroll), At: at} }
 
 // counted recognises "for (i = A; i < B; i++)" (or <=, ++i, i += 1) with
-// constant A and B and returns i, A and B (B exclusive).
-func (f *fn) counted(s *cc.IterationStatement) (name string, dd *cc.Declarator, from, to int64, ok bool) {
+// constant A and B and returns i, A and B (B exclusive); down, when it
+// counts down instead ("for (i = A; i >= B; i--)", or >, --i, i -= 1),
+// and then B is exclusive below.
+func (f *fn) counted(s *cc.IterationStatement) (name string, dd *cc.Declarator, from, to int64, down, ok bool) {
 	var init cc.ExpressionNode
 	switch s.Case {
 	case cc.IterationStatementFor:
@@ -362,36 +364,47 @@ func (f *fn) counted(s *cc.IterationStatement) (name string, dd *cc.Declarator, 
 		return
 	}
 	bound, ok2 := intValue(r.ShiftExpression)
-	op := r.Token.SrcStr()
-	if !ok2 || op != "<" && op != "<=" {
+	if !ok2 {
 		return
 	}
-	if op == "<=" {
+	switch r.Token.SrcStr() {
+	case "<":
+	case "<=":
 		bound++
+	case ">":
+		down = true
+	case ">=":
+		bound, down = bound-1, true
+	default:
+		return
 	}
 	step := s.ExpressionList3
 	if s.Case == cc.IterationStatementForDecl {
 		step = s.ExpressionList2
 	}
-	if !isIncrement(step, dd) || assigns(s.Statement, dd) {
+	if !isStep(step, dd, down) || assigns(s.Statement, dd) {
 		return
 	}
-	return name, dd, from, bound, true
+	return name, dd, from, bound, down, true
 }
 
 // forLoop lowers a for loop.
 func (f *fn) forLoop(s *cc.IterationStatement) ([]lang.Stmt, error) {
 	at := f.pos(s)
-	name, dd, from, to, ok := f.counted(s)
+	name, dd, from, to, down, ok := f.counted(s)
 	if ok && f.main && startsThreads(s.Statement) {
-		if to-from > 64 {
-			return nil, f.errAt(s, "this loop starts %d threads: at most 64", to-from)
+		rounds, next := to-from, int64(1)
+		if down {
+			rounds, next = from-to, -1
+		}
+		if rounds > 64 {
+			return nil, f.errAt(s, "this loop starts %d threads: at most 64", rounds)
 		}
 		// The rounds are laid out here: no loop is open around them.
 		f.loops--
 		defer func() { f.loops++ }()
 		var out []lang.Stmt
-		for i := from; i < to; i++ {
+		for i, k := from, int64(0); k < rounds; i, k = i+next, k+1 {
 			f.consts[name] = i
 			stmts, err := f.stmt(s.Statement)
 			if err != nil {
@@ -402,7 +415,7 @@ func (f *fn) forLoop(s *cc.IterationStatement) ([]lang.Stmt, error) {
 		delete(f.consts, name)
 		return out, nil
 	}
-	if ok {
+	if ok && !down {
 		reg := f.local(name, dd)
 		b, err := f.body(s.Statement)
 		if err != nil {
@@ -712,20 +725,25 @@ func hasContinue(s *cc.Statement) bool {
 	return found
 }
 
-// isIncrement reports whether e is i++, ++i or i += 1 of declarator dd.
-func isIncrement(e cc.ExpressionNode, dd *cc.Declarator) bool {
+// isStep reports whether e is i++, ++i or i += 1 of declarator dd (down:
+// i--, --i or i -= 1).
+func isStep(e cc.ExpressionNode, dd *cc.Declarator, down bool) bool {
 	is := func(x cc.ExpressionNode) bool {
 		p, ok := x.(*cc.PrimaryExpression)
 		return ok && p.ResolvedTo() == dd
 	}
+	post, pre, add := cc.PostfixExpressionInc, cc.UnaryExpressionInc, cc.AssignmentExpressionAdd
+	if down {
+		post, pre, add = cc.PostfixExpressionDec, cc.UnaryExpressionDec, cc.AssignmentExpressionSub
+	}
 	switch e := e.(type) {
 	case *cc.PostfixExpression:
-		return e.Case == cc.PostfixExpressionInc && is(e.PostfixExpression)
+		return e.Case == post && is(e.PostfixExpression)
 	case *cc.UnaryExpression:
-		return e.Case == cc.UnaryExpressionInc && is(e.UnaryExpression)
+		return e.Case == pre && is(e.UnaryExpression)
 	case *cc.AssignmentExpression:
 		v, ok := intValue(e.AssignmentExpression)
-		return e.Case == cc.AssignmentExpressionAdd && is(e.UnaryExpression) && ok && v == 1
+		return e.Case == add && is(e.UnaryExpression) && ok && v == 1
 	}
 	return false
 }

@@ -2,7 +2,8 @@
 // t + (i - 1) is &t[0], &t[1], &t[2] as the loop unrolls (t alone is
 // &t[0]), so the joins wait for
 // the threads the creates started. A constant condition keeps one arm, so
-// the arm that would index ids[-1] when i is 1 is never lowered.
+// the arm that would index ids[-1] when i is 1 is never lowered. The
+// joins count down.
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -25,7 +26,7 @@ int main(void)
 		else
 			pthread_create(t + (i - 1), NULL, w, &ids[i - 2]);
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 2; i >= 0; i--)
 		pthread_join(t[i], NULL);
 	assert(atomic_load_explicit(&count, memory_order_relaxed) == 3);
 	return 0;
