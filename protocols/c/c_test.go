@@ -73,3 +73,25 @@ int main(void) {
 		}
 	}
 }
+
+// TestVariantProgram checks that each variant of a C file is its own
+// program: the one the macros of its comment make, as show prints it.
+func TestVariantProgram(t *testing.T) {
+	pr, err := c.ParseFile("testdata/spinlock.c", c.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for variant, want := range map[string]string{
+		"":        "cas(lock, expected, 1, acq, rlx)",
+		"acquire": "cas(lock, expected, 1, acq, rlx)",
+		"relaxed": "cas(lock, expected, 1, rlx, rlx)",
+	} {
+		text, err := pr.FormatVariant(variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text, want) {
+			t.Errorf("variant %q:\n%s\nwant it to contain %s", variant, text, want)
+		}
+	}
+}

@@ -31,6 +31,9 @@ func (pr *Protocol) FormatVariant(name string) (string, error) {
 	if v == nil {
 		return pr.Format(), nil
 	}
+	if v.Whole != nil {
+		return v.Whole.Format(), nil
+	}
 	flat := *pr
 	flat.Variants, flat.Expects, flat.Params = nil, nil, nil
 	for _, par := range pr.Params {
