@@ -769,59 +769,23 @@ func fold(e lang.Expr) (int64, bool) {
 		return e.Val, true
 	case *lang.UnExpr:
 		x, ok := fold(e.X)
-		switch e.Op {
-		case "-":
+		switch {
+		case e.Op == "-":
 			return -x, ok
-		case "!":
-			return b2i(x == 0), ok
+		case e.Op == "!" && x == 0:
+			return 1, ok
+		case e.Op == "!":
+			return 0, ok
 		}
 	case *lang.BinExpr:
 		x, okx := fold(e.X)
 		y, oky := fold(e.Y)
-		if !okx || !oky {
-			return 0, false
-		}
-		switch e.Op {
-		case "+":
-			return x + y, true
-		case "-":
-			return x - y, true
-		case "*":
-			return x * y, true
-		case "==":
-			return b2i(x == y), true
-		case "!=":
-			return b2i(x != y), true
-		case "<":
-			return b2i(x < y), true
-		case "<=":
-			return b2i(x <= y), true
-		case ">":
-			return b2i(x > y), true
-		case ">=":
-			return b2i(x >= y), true
-		case "&&":
-			return b2i(x != 0 && y != 0), true
-		case "||":
-			return b2i(x != 0 || y != 0), true
-		case "/", "%":
-			if y == 0 {
-				return 0, false
-			}
-			if e.Op == "/" {
-				return x / y, true
-			}
-			return x % y, true
+		if okx && oky {
+			v, err := lang.FoldBin(e, x, y)
+			return v, err == nil
 		}
 	}
 	return 0, false
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // create lowers pthread_create(&t, attr, start, arg) in main: a spawn of

@@ -439,7 +439,7 @@ func (c *compiler) constant(e Expr) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		return foldBin(e, x, y)
+		return FoldBin(e, x, y)
 	}
 	return 0, errAt(e.pos(), "expected a constant")
 }
@@ -451,7 +451,10 @@ func b2i(v bool) int64 {
 	return 0
 }
 
-func foldBin(e *BinExpr, x, y int64) (int64, error) {
+// FoldBin is the value of the binary expression e on constant operands x
+// and y, or an error at e (division by zero, an operator a constant may
+// not use).
+func FoldBin(e *BinExpr, x, y int64) (int64, error) {
 	switch e.Op {
 	case "+":
 		return x + y, nil
