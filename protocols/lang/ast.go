@@ -83,10 +83,14 @@ type Shared struct {
 	Pos    model.Pos
 }
 
-// Field is a field of a shared struct.
+// Field is a field of a struct: a scalar, or an array of Len scalars
+// ("keys[4]"), each starting at Init (or at Elems, "= {a, b}", the rest
+// 0).
 type Field struct {
-	Name string
-	Init Expr
+	Name  string
+	Init  Expr
+	Len   Expr
+	Elems []Expr
 }
 
 // PropMemory is the property that the checks of heap accesses assert: a
@@ -271,11 +275,12 @@ type (
 		At   model.Pos
 	}
 	// FieldExpr is "s.f" (a shared struct's field), or "a[i].f" (a field
-	// of an element of an array of structs; Index is nil for "s.f"). In a
-	// final condition, "t.r" and "t[i].r" name a thread's register.
+	// of an element of an array of structs; Index is nil for "s.f"), and
+	// with Sub set an element of an array field: "s.f[j]", "a[i].f[j]".
+	// In a final condition, "t.r" and "t[i].r" name a thread's register.
 	FieldExpr struct {
 		Struct, Field string
-		Index         Expr
+		Index, Sub    Expr
 		At            model.Pos
 	}
 	// IndexExpr is "a[i]": an element of a shared array.
@@ -284,10 +289,12 @@ type (
 		Index Expr
 		At    model.Pos
 	}
-	// ArrowExpr is "p->f".
+	// ArrowExpr is "p->f", or with Sub set "p->f[j]", an element of an
+	// array field.
 	ArrowExpr struct {
 		Ptr   Expr
 		Field string
+		Sub   Expr
 		At    model.Pos
 	}
 	// DerefExpr is "*p".

@@ -168,38 +168,131 @@ type compiler struct {
 	variant *Variant
 	params  map[string]Value
 	locs    map[string]model.Loc
-	fields  map[string][]int // field name -> its offsets in the structs that have it
-	structs map[string]bool
+	fields  map[string][]fieldAt // field name -> where it lies in the structs that have it
+	structs map[string]*array    // shared structs, as arrays of one
 	mutexes map[string]bool
 	arrays  map[string]*array
 	threads map[string][]int // thread declaration -> its instances in prog
 	prog    *model.Program
 	used    map[string]bool // replaced blocks met
 
-	types    map[string]*Shared // heap structs
-	pools    []*pool            // the heap, by allocation site
-	allocs   map[string]int     // blocks named so far, by thread and line
-	heapLocs int                // locations the pools take
-	patches  []func()           // what needs the heap laid out
+	types    map[string]*shape // heap structs
+	pools    []*pool           // the heap, by allocation site
+	allocs   map[string]int    // blocks named so far, by thread and line
+	heapLocs int               // locations the pools take
+	patches  []func()          // what needs the heap laid out
 
 	destroyed map[string]model.Loc // each destroyed mutex's flag
 	locking   *model.Pos           // the first check of property locking kept
 }
 
 // array is a shared array: n elements from location base, each the
-// locations of fields (one location when fields is nil: an array of
+// locations of a struct (lay) or one location (lay nil: an array of
 // scalars).
 type array struct {
-	base   model.Loc
-	n      int64
-	fields []string
+	base model.Loc
+	n    int64
+	lay  *shape
 }
 
 // stride is the number of locations of an element.
-func (a *array) stride() int64 { return max(1, int64(len(a.fields))) }
+func (a *array) stride() int64 {
+	if a.lay == nil {
+		return 1
+	}
+	return a.lay.size
+}
 
-// maxArray bounds the length of a shared array.
-const maxArray = 1024
+// shape is where a struct's fields lie in its locations: field i from
+// offset at[i].off, at[i].n locations long (n is 0 for a scalar).
+type shape struct {
+	name   string
+	fields []Field
+	at     []fieldAt
+	size   int64
+}
+
+// fieldAt is where a field lies in its struct: at offset off, an array of
+// n scalars (n 0: a scalar).
+type fieldAt struct{ off, n int64 }
+
+// shape lays out struct s, recording its fields' places for p->f.
+func (c *compiler) shape(s *Shared) (*shape, error) {
+	l := &shape{name: s.Name, fields: s.Fields}
+	for _, f := range s.Fields {
+		var n int64
+		if f.Len != nil {
+			v, err := c.constant(f.Len)
+			if err != nil {
+				return nil, err
+			}
+			if v < 1 || v > maxArray {
+				return nil, errAt(f.Len.pos(), "field %s of %s: %d elements is out of range (1 to %d)", f.Name, s.Name, v, maxArray)
+			}
+			if int64(len(f.Elems)) > v {
+				return nil, errAt(f.Elems[v].pos(), "field %s of %s has %d elements, not %d initial values", f.Name, s.Name, v, len(f.Elems))
+			}
+			n = v
+		}
+		at := fieldAt{off: l.size, n: n}
+		l.at = append(l.at, at)
+		l.size += max(n, 1)
+		if l.size > maxArray {
+			return nil, errAt(s.Pos, "struct %s takes more than %d locations", s.Name, maxArray)
+		}
+		c.fields[f.Name] = append(c.fields[f.Name], at)
+	}
+	return l, nil
+}
+
+// field finds a field of the struct.
+func (l *shape) field(name string) (fieldAt, bool) {
+	for i, f := range l.fields {
+		if f.Name == name {
+			return l.at[i], true
+		}
+	}
+	return fieldAt{}, false
+}
+
+// names lists the struct's field names, for messages.
+func (l *shape) names() []string {
+	var ns []string
+	for _, f := range l.fields {
+		ns = append(ns, f.Name)
+	}
+	return ns
+}
+
+// cells calls f with the name of each of the struct's locations after
+// prefix (prefix.f, prefix.keys[0], ...) and its initial value.
+func (l *shape) cells(prefix string, f func(name string, init Expr)) {
+	for _, fd := range l.fields {
+		if fd.Len == nil {
+			f(prefix+"."+fd.Name, fd.Init)
+			continue
+		}
+		n, _ := l.field(fd.Name)
+		for k := range n.n {
+			e := fd.Init
+			switch {
+			case k < int64(len(fd.Elems)):
+				e = fd.Elems[k]
+			case fd.Elems != nil:
+				e = &Num{}
+			}
+			f(fmt.Sprintf("%s.%s[%d]", prefix, fd.Name, k), e)
+		}
+	}
+}
+
+// maxArray bounds the elements of an array and the locations of a
+// struct; maxLocs bounds a program's locations. Both are about memory:
+// every state holds every location.
+const (
+	maxArray = 1 << 20
+	maxLocs  = 1 << 22
+)
 
 // check validates a value of the parameter: one of its choices for a
 // symbolic parameter, else an ordering or an integer as its default is.
@@ -242,13 +335,14 @@ func (c *compiler) symbol(name string) (int64, bool) {
 func (c *compiler) program() (*model.Program, error) {
 	p := &model.Program{Name: c.pr.Name}
 	c.prog = p
-	c.fields, c.structs, c.mutexes, c.arrays = map[string][]int{}, map[string]bool{}, map[string]bool{}, map[string]*array{}
-	c.types, c.allocs = map[string]*Shared{}, map[string]int{}
+	c.fields, c.structs, c.mutexes, c.arrays = map[string][]fieldAt{}, map[string]*array{}, map[string]bool{}, map[string]*array{}
+	c.types, c.allocs = map[string]*shape{}, map[string]int{}
 	for _, s := range c.pr.Types {
-		c.types[s.Name] = s
-		for i, f := range s.Fields {
-			c.fields[f.Name] = append(c.fields[f.Name], i)
+		lay, err := c.shape(s)
+		if err != nil {
+			return nil, err
 		}
+		c.types[s.Name] = lay
 	}
 	type init struct {
 		loc model.Loc
@@ -262,8 +356,15 @@ func (c *compiler) program() (*model.Program, error) {
 		return l
 	}
 	for _, s := range c.pr.Shared {
-		for i, f := range s.Fields {
-			c.fields[f.Name] = append(c.fields[f.Name], i)
+		var lay *shape
+		if s.Fields != nil {
+			var err error
+			if lay, err = c.shape(s); err != nil {
+				return nil, err
+			}
+		}
+		cells := func(prefix string) {
+			lay.cells(prefix, func(name string, e Expr) { inits = append(inits, init{add(name, false), e}) })
 		}
 		switch {
 		case s.Len != nil:
@@ -274,34 +375,34 @@ func (c *compiler) program() (*model.Program, error) {
 			if n < 1 || n > maxArray {
 				return nil, errAt(s.Pos, "array %s: %d elements is out of range (1 to %d)", s.Name, n, maxArray)
 			}
+			if lay != nil && n*lay.size > maxLocs {
+				return nil, errAt(s.Pos, "array %s takes %d locations, more than %d", s.Name, n*lay.size, maxLocs)
+			}
 			if int64(len(s.Elems)) > n {
 				return nil, errAt(s.Elems[n].pos(), "array %s has %d elements, not %d initial values", s.Name, n, len(s.Elems))
 			}
-			a := &array{base: model.Loc(len(p.Locs)), n: n}
-			for _, f := range s.Fields {
-				a.fields = append(a.fields, f.Name)
-			}
+			a := &array{base: model.Loc(len(p.Locs)), n: n, lay: lay}
 			c.arrays[s.Name] = a
 			for k := range n {
 				elem := fmt.Sprintf("%s[%d]", s.Name, k)
-				if s.Fields == nil {
+				if lay == nil {
 					var e Expr = &Num{At: s.Pos}
 					if k < int64(len(s.Elems)) {
 						e = s.Elems[k]
 					}
 					inits = append(inits, init{add(elem, false), e})
+					continue
 				}
-				for _, f := range s.Fields {
-					inits = append(inits, init{add(elem+"."+f.Name, false), f.Init})
-				}
+				cells(elem)
 			}
 		case s.Fields == nil:
 			inits = append(inits, init{add(s.Name, false), s.Init})
 		default:
-			c.structs[s.Name] = true
-			for _, f := range s.Fields {
-				inits = append(inits, init{add(s.Name+"."+f.Name, false), f.Init})
-			}
+			c.structs[s.Name] = &array{base: model.Loc(len(p.Locs)), n: 1, lay: lay}
+			cells(s.Name)
+		}
+		if len(p.Locs) > maxLocs {
+			return nil, errAt(s.Pos, "the shared variables take more than %d locations", maxLocs)
 		}
 	}
 	c.destroyed = map[string]model.Loc{}
@@ -407,7 +508,7 @@ func (c *compiler) constant(e Expr) (int64, error) {
 		}
 		return 0, errAt(e.At, "%s is not a constant", e.Name)
 	case *AddrExpr:
-		l, err := c.location(e.Of)
+		l, err := c.addrOf(e.Of)
 		return model.AddrOf(l), err
 	case *UnExpr:
 		v, err := c.constant(e.X)
@@ -505,47 +606,72 @@ func (c *compiler) paramInt(name string) (int64, bool) {
 }
 
 // location resolves a shared variable, field, array element or mutex
-// named statically (an array's index must be constant).
+// named statically (every index constant).
 func (c *compiler) location(e Expr) (model.Loc, error) {
 	switch e := e.(type) {
 	case *Name:
 		if l, ok := c.locs[e.Name]; ok {
 			return l, nil
 		}
-		if c.structs[e.Name] {
-			for _, s := range c.pr.Shared {
-				if s.Name == e.Name {
-					return c.locs[e.Name+"."+s.Fields[0].Name], nil
-				}
-			}
+		if s := c.structs[e.Name]; s != nil {
+			return s.base, nil
 		}
 		if a := c.arrays[e.Name]; a != nil {
 			return a.base, nil
 		}
 		return model.NoLoc, errAt(e.At, "unknown shared variable %s%s", e.Name, c.suggest(e.Name))
 	case *FieldExpr:
-		if e.Index != nil {
-			return c.staticElement(e.Struct, e.Index, e.Field, e.At)
-		}
-		if !c.structs[e.Struct] {
-			return model.NoLoc, errAt(e.At, "unknown shared struct %s", e.Struct)
-		}
-		if l, ok := c.locs[e.Struct+"."+e.Field]; ok {
-			return l, nil
-		}
-		var fields []string
-		for _, s := range c.pr.Shared {
-			if s.Name == e.Struct {
-				for _, f := range s.Fields {
-					fields = append(fields, f.Name)
-				}
-			}
-		}
-		return model.NoLoc, errAt(e.At, "struct %s has no field %s%s", e.Struct, e.Field, model.DidYouMean(e.Field, fields))
+		return c.staticMember(e, false)
 	case *IndexExpr:
-		return c.staticElement(e.Array, e.Index, "", e.At)
+		a, err := c.array(e.Array, e.At)
+		if err != nil {
+			return model.NoLoc, err
+		}
+		if a.lay != nil {
+			return model.NoLoc, c.structElem(e)
+		}
+		k, err := c.constant(e.Index)
+		if err != nil {
+			return model.NoLoc, err
+		}
+		return a.base + model.Loc(k), inRange(k, a.n, e.Index.pos(), "array "+e.Array)
 	}
 	return model.NoLoc, errAt(e.pos(), "expected a shared variable")
+}
+
+// addrOf resolves what &e takes the address of, statically: as location
+// does, but an element of an array of structs or an array field may be
+// named whole (its first location).
+func (c *compiler) addrOf(e Expr) (model.Loc, error) {
+	switch e := e.(type) {
+	case *IndexExpr:
+		a, err := c.array(e.Array, e.At)
+		if err != nil {
+			return model.NoLoc, err
+		}
+		k, err := c.constant(e.Index)
+		if err != nil {
+			return model.NoLoc, err
+		}
+		return a.base + model.Loc(k*a.stride()), inRange(k, a.n, e.Index.pos(), "array "+e.Array)
+	case *FieldExpr:
+		return c.staticMember(e, true)
+	}
+	return c.location(e)
+}
+
+// structElem is the error of naming a whole struct of an array.
+func (c *compiler) structElem(e *IndexExpr) error {
+	a := c.arrays[e.Array]
+	return errAt(e.At, "the elements of %s are structs: name a field (%s[i].%s)", e.Array, e.Array, a.lay.fields[0].Name)
+}
+
+// inRange checks a constant index k of what has n elements.
+func inRange(k, n int64, pos model.Pos, what string) error {
+	if k < 0 || k >= n {
+		return errAt(pos, "index %d is out of range: %s has %d elements", k, what, n)
+	}
+	return nil
 }
 
 // array returns the shared array called name.
@@ -556,45 +682,94 @@ func (c *compiler) array(name string, at model.Pos) (*array, error) {
 	return nil, errAt(at, "unknown shared array %s%s", name, c.suggest(name))
 }
 
-// staticElement resolves element index, a constant, of array name, and
-// its field when not "".
-func (c *compiler) staticElement(name string, index Expr, field string, at model.Pos) (model.Loc, error) {
-	a, err := c.array(name, at)
-	if err != nil {
-		return model.NoLoc, err
-	}
-	k, err := c.constant(index)
-	if err != nil {
-		return model.NoLoc, err
-	}
-	return c.element(a, name, k, index.pos(), field, at)
-}
-
-// element is the location of element k of array a called name (of its
-// field, when not ""); an index out of range is an error at pos.
-func (c *compiler) element(a *array, name string, k int64, pos model.Pos, field string, at model.Pos) (model.Loc, error) {
-	if k < 0 || k >= a.n {
-		return model.NoLoc, errAt(pos, "index %d is out of range: array %s has %d elements", k, name, a.n)
-	}
-	off, err := c.fieldOffset(a, name, field, at)
-	return a.base + model.Loc(k*a.stride()+off), err
-}
-
-// fieldOffset is the offset of field in the elements of array a ("": the
-// element itself).
-func (c *compiler) fieldOffset(a *array, name, field string, at model.Pos) (int64, error) {
-	if field == "" {
-		return 0, nil
-	}
-	if a.fields == nil {
-		return 0, errAt(at, "%s is an array of scalars: its elements have no field %s", name, field)
-	}
-	for i, f := range a.fields {
-		if f == field {
-			return int64(i), nil
+// member resolves the struct (or array of structs) and the field that
+// s.f or a[i].f names.
+func (c *compiler) member(e *FieldExpr) (*array, fieldAt, error) {
+	var a *array
+	if e.Index == nil {
+		a = c.structs[e.Struct]
+		if a == nil {
+			if c.arrays[e.Struct] != nil {
+				return nil, fieldAt{}, errAt(e.At, "%s is an array: name an element (%s[i].%s)", e.Struct, e.Struct, e.Field)
+			}
+			return nil, fieldAt{}, errAt(e.At, "unknown shared struct %s%s", e.Struct, c.suggest(e.Struct))
+		}
+	} else {
+		var err error
+		if a, err = c.array(e.Struct, e.At); err != nil {
+			return nil, fieldAt{}, err
+		}
+		if a.lay == nil {
+			return nil, fieldAt{}, errAt(e.At, "%s is an array of scalars: its elements have no field %s", e.Struct, e.Field)
 		}
 	}
-	return 0, errAt(at, "the elements of %s have no field %s", name, field)
+	f, ok := a.lay.field(e.Field)
+	if !ok {
+		what := "struct " + e.Struct + " has"
+		if e.Index != nil {
+			what = "the elements of " + e.Struct + " have"
+		}
+		return nil, fieldAt{}, errAt(e.At, "%s no field %s%s", what, e.Field, model.DidYouMean(e.Field, a.lay.names()))
+	}
+	return a, f, nil
+}
+
+// staticMember resolves s.f, a[i].f, s.f[j] or a[i].f[j] with constant
+// indices; whole allows an array field without an index (its first
+// element, as &s.f takes).
+func (c *compiler) staticMember(e *FieldExpr, whole bool) (model.Loc, error) {
+	a, f, err := c.member(e)
+	if err != nil {
+		return model.NoLoc, err
+	}
+	var k, j int64
+	if e.Index != nil {
+		if k, err = c.constant(e.Index); err != nil {
+			return model.NoLoc, err
+		}
+		if err := inRange(k, a.n, e.Index.pos(), "array "+e.Struct); err != nil {
+			return model.NoLoc, err
+		}
+	}
+	if err := subCheck(e, f, e.Sub, whole); err != nil {
+		return model.NoLoc, err
+	}
+	if e.Sub != nil {
+		if j, err = c.constant(e.Sub); err != nil {
+			return model.NoLoc, err
+		}
+		if err := inRange(j, f.n, e.Sub.pos(), "field "+e.Field); err != nil {
+			return model.NoLoc, err
+		}
+	}
+	return a.base + model.Loc(k*a.stride()+f.off+j), nil
+}
+
+// subCheck checks that x, a field f, has an index sub exactly when it is
+// an array field (or names a whole one, when whole allows).
+func subCheck(x Expr, f fieldAt, sub Expr, whole bool) error {
+	switch {
+	case f.n == 0 && sub != nil:
+		return errAt(sub.pos(), "%s is not an array: fields hold scalars or arrays of scalars", formatExpr(withoutSub(x)))
+	case f.n > 0 && sub == nil && !whole:
+		return errAt(x.pos(), "%s is an array field: name an element (%s[i])", formatExpr(x), formatExpr(x))
+	}
+	return nil
+}
+
+// withoutSub is a field expression without its element index.
+func withoutSub(x Expr) Expr {
+	switch x := x.(type) {
+	case *FieldExpr:
+		y := *x
+		y.Sub = nil
+		return &y
+	case *ArrowExpr:
+		y := *x
+		y.Sub = nil
+		return &y
+	}
+	return x
 }
 
 // suggest names the shared variable closest to name, when one is close
@@ -918,6 +1093,9 @@ func (t *threadComp) stmt(s Stmt) error {
 		max, err := t.c.constant(s.Max)
 		if err != nil {
 			return err
+		}
+		if t.spinLoop(s) {
+			return t.spin(s)
 		}
 		cnt := t.temp()
 		t.emit(model.Instr{Op: model.OpAssign, Dst: cnt, Val: model.Const(0), Pos: s.At})
@@ -1280,7 +1458,7 @@ func (t *threadComp) isShared(name string) bool {
 		return false
 	}
 	_, ok := t.c.locs[name]
-	return ok || t.c.structs[name]
+	return ok || t.c.structs[name] != nil
 }
 
 // addr compiles the address of an lvalue.
@@ -1296,35 +1474,18 @@ func (t *threadComp) addr(e Expr) (*model.Expr, error) {
 		l, err := t.c.location(e)
 		return model.Const(model.AddrOf(l)), err
 	case *FieldExpr:
-		if e.Index != nil {
-			return t.elemAddr(e.Struct, e.Index, e.Field, e.At)
-		}
-		l, err := t.c.location(e)
-		return model.Const(model.AddrOf(l)), err
+		return t.memberAddr(e, false)
 	case *IndexExpr:
-		if a := t.c.arrays[e.Array]; a != nil && a.fields != nil {
-			return nil, errAt(e.At, "the elements of %s are structs: name a field (%s[i].%s)", e.Array, e.Array, a.fields[0])
-		}
-		return t.elemAddr(e.Array, e.Index, "", e.At)
-	case *ArrowExpr:
-		p, err := t.expr(e.Ptr)
+		a, err := t.c.array(e.Array, e.At)
 		if err != nil {
 			return nil, err
 		}
-		t.checkPtr(p, e.At, formatExpr(e))
-		offs := t.c.fields[e.Field]
-		if len(offs) == 0 {
-			return nil, errAt(e.At, "no shared struct has a field %s", e.Field)
+		if a.lay != nil {
+			return nil, t.c.structElem(e)
 		}
-		for _, o := range offs {
-			if o != offs[0] {
-				return nil, errAt(e.At, "field %s is at different offsets in different structs; name the struct", e.Field)
-			}
-		}
-		if offs[0] == 0 {
-			return p, nil
-		}
-		return model.Bin(model.Add, p, model.Const(int64(offs[0]))), nil
+		return t.elemAddr(a, e.Array, e.Index)
+	case *ArrowExpr:
+		return t.arrowAddr(e, false)
 	case *DerefExpr:
 		p, err := t.expr(e.Ptr)
 		if err == nil {
@@ -1335,37 +1496,117 @@ func (t *threadComp) addr(e Expr) (*model.Expr, error) {
 	return nil, errAt(e.pos(), "expected a shared variable, field, array element or pointer")
 }
 
-// elemAddr compiles the address of element index of array name (of its
-// field, when not ""). A constant index out of range is an error; any
-// other index is checked when the thread runs, by an assertion of
-// property bounds before the access.
-func (t *threadComp) elemAddr(name string, index Expr, field string, at model.Pos) (*model.Expr, error) {
-	a, err := t.c.array(name, at)
+// memberAddr compiles the address of s.f, a[i].f, s.f[j] or a[i].f[j];
+// whole allows an array field without an index (&s.f: its first
+// element).
+func (t *threadComp) memberAddr(e *FieldExpr, whole bool) (*model.Expr, error) {
+	a, f, err := t.c.member(e)
 	if err != nil {
 		return nil, err
 	}
+	if err := subCheck(e, f, e.Sub, whole); err != nil {
+		return nil, err
+	}
+	var base *model.Expr = model.Const(model.AddrOf(a.base))
+	if e.Index != nil {
+		if base, err = t.elemAddr(a, e.Struct, e.Index); err != nil {
+			return nil, err
+		}
+	}
+	return t.subAddr(offset(base, f.off), f, e.Sub, "field "+formatExpr(withoutSub(e)))
+}
+
+// arrowAddr compiles the address of p->f or p->f[j]; whole allows an
+// array field without an index.
+func (t *threadComp) arrowAddr(e *ArrowExpr, whole bool) (*model.Expr, error) {
+	p, err := t.expr(e.Ptr)
+	if err != nil {
+		return nil, err
+	}
+	t.checkPtr(p, e.At, formatExpr(withoutSub(e)))
+	at := t.c.fields[e.Field]
+	if len(at) == 0 {
+		return nil, errAt(e.At, "no struct has a field %s", e.Field)
+	}
+	for _, o := range at {
+		if o != at[0] {
+			return nil, errAt(e.At, "field %s lies at different offsets or lengths in different structs; name the struct", e.Field)
+		}
+	}
+	if err := subCheck(e, at[0], e.Sub, whole); err != nil {
+		return nil, err
+	}
+	return t.subAddr(offset(p, at[0].off), at[0], e.Sub, "field "+formatExpr(withoutSub(e)))
+}
+
+// subAddr is the address of element sub of the array field f at base, or
+// base itself without sub. A constant sub out of range is an error; any
+// other is checked when the thread runs (property bounds).
+func (t *threadComp) subAddr(base *model.Expr, f fieldAt, sub Expr, what string) (*model.Expr, error) {
+	if sub == nil {
+		return base, nil
+	}
+	j, err := t.index(sub, f.n, what)
+	if err != nil {
+		return nil, err
+	}
+	return plus(base, j), nil
+}
+
+// elemAddr compiles the address of element index of array a called name
+// (of its first location, for an array of structs).
+func (t *threadComp) elemAddr(a *array, name string, index Expr) (*model.Expr, error) {
+	i, err := t.index(index, a.n, "array "+name)
+	if err != nil {
+		return nil, err
+	}
+	if a.stride() > 1 {
+		i = times(i, a.stride())
+	}
+	return plus(model.Const(model.AddrOf(a.base)), i), nil
+}
+
+// index compiles an index into what (n elements). A constant index out of
+// range is an error; any other index is checked when the thread runs, by
+// an assertion of property bounds before the access.
+func (t *threadComp) index(index Expr, n int64, what string) (*model.Expr, error) {
 	i, err := t.expr(index)
 	if err != nil {
 		return nil, err
 	}
 	if k, ok := constValue(i); ok {
-		l, err := t.c.element(a, name, k, index.pos(), field, at)
-		return model.Const(model.AddrOf(l)), err
-	}
-	off, err := t.c.fieldOffset(a, name, field, at)
-	if err != nil {
-		return nil, err
+		return model.Const(k), inRange(k, n, index.pos(), what)
 	}
 	if !t.c.hasProp(PropBounds) {
 		return nil, errAt(index.pos(), "an index that is not constant needs property %s", PropBounds)
 	}
-	inRange := model.Bin(model.LAnd, model.Bin(model.Ge, i, model.Const(0)), model.Bin(model.Lt, i, model.Const(a.n)))
-	msg := fmt.Sprintf("index %s of array %s out of range (%d elements)", formatExpr(index), name, a.n)
-	t.emit(model.Instr{Op: model.OpAssert, Cond: inRange, Prop: PropBounds, Msg: msg, Pos: index.pos(), Text: "bounds of " + name})
-	if a.stride() > 1 {
-		i = model.Bin(model.Mul, i, model.Const(a.stride()))
+	inRange := model.Bin(model.LAnd, model.Bin(model.Ge, i, model.Const(0)), model.Bin(model.Lt, i, model.Const(n)))
+	msg := fmt.Sprintf("index %s of %s out of range (%d elements)", formatExpr(index), what, n)
+	t.emit(model.Instr{Op: model.OpAssert, Cond: inRange, Prop: PropBounds, Msg: msg, Pos: index.pos(), Text: "bounds of " + strings.TrimPrefix(strings.TrimPrefix(what, "array "), "field ")})
+	return i, nil
+}
+
+// plus is a + b, folded when both are constant.
+func plus(a, b *model.Expr) *model.Expr {
+	x, okx := constValue(a)
+	y, oky := constValue(b)
+	switch {
+	case okx && oky:
+		return model.Const(x + y)
+	case oky && y == 0:
+		return a
+	case okx && x == 0:
+		return b
 	}
-	return model.Bin(model.Add, model.Const(model.AddrOf(a.base)+off), i), nil
+	return model.Bin(model.Add, a, b)
+}
+
+// times is a * k, folded when a is constant.
+func times(a *model.Expr, k int64) *model.Expr {
+	if x, ok := constValue(a); ok {
+		return model.Const(x * k)
+	}
+	return model.Bin(model.Mul, a, model.Const(k))
 }
 
 // load reads addr (src, in messages) into a new register.
@@ -1411,7 +1652,7 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		if t.c.mutexes[e.Name] {
 			return nil, errAt(e.At, "%s is a mutex: use lock(%s) and unlock(%s)", e.Name, e.Name, e.Name)
 		}
-		if t.c.structs[e.Name] {
+		if t.c.structs[e.Name] != nil {
 			return nil, errAt(e.At, "%s is a struct: read a field (%s.f) or take its address (&%s)", e.Name, e.Name, e.Name)
 		}
 		if t.c.arrays[e.Name] != nil {
@@ -1431,13 +1672,17 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 	case *AddrExpr:
 		switch of := e.Of.(type) {
 		case *IndexExpr:
-			return t.elemAddr(of.Array, of.Index, "", of.At)
-		case *FieldExpr:
-			if of.Index != nil {
-				return t.elemAddr(of.Struct, of.Index, of.Field, of.At)
+			a, err := t.c.array(of.Array, of.At)
+			if err != nil {
+				return nil, err
 			}
+			return t.elemAddr(a, of.Array, of.Index)
+		case *FieldExpr:
+			return t.memberAddr(of, true)
+		case *ArrowExpr:
+			return t.arrowAddr(of, true)
 		}
-		l, err := t.c.location(e.Of)
+		l, err := t.c.addrOf(e.Of)
 		return model.Const(model.AddrOf(l)), err
 	case *UnExpr:
 		x, err := t.expr(e.X)

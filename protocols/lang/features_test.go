@@ -193,7 +193,7 @@ func TestLoopJumps(t *testing.T) {
 		{name: "for break", src: "thread t {\n  for i in 0..5 {\n    r = x\n    if r == 1 { break }\n  }\n}\n", vals: []int64{0, 1}, reads: 2, status: model.Done},
 		{name: "for continue", src: "thread t {\n  for i in 0..4 {\n    if i % 2 == 1 { continue }\n    r = x\n  }\n}\n", reads: 2, status: model.Done},
 		{name: "while break before the bound", src: "thread t {\n  while 1 max 2 {\n    r = x\n    if r == 0 { break }\n  }\n}\n", reads: 1, status: model.Done},
-		{name: "while bound", src: "thread t {\n  while 1 max 2 {\n    r = x\n  }\n}\n", reads: 2, status: model.Cut},
+		{name: "while bound", src: "thread t {\n  while 1 max 2 {\n    r = x\n    x = r\n  }\n}\n", reads: 2, status: model.Cut},
 		{name: "while ends at the bound", src: "thread t {\n  n = 0\n  while n < 2 max 2 {\n    r = x\n    n = n + 1\n  }\n}\n", reads: 2, status: model.Done},
 		{name: "while continue counts", src: "thread t {\n  while 1 max 3 {\n    r = x\n    continue\n  }\n}\n", reads: 3, status: model.Cut},
 		{name: "inner loop", src: "thread t {\n  for i in 0..3 {\n    while 1 max 5 {\n      break\n    }\n    r = x\n    if r == 1 { break }\n  }\n}\n", vals: []int64{0, 1}, reads: 2, status: model.Done},
@@ -220,6 +220,48 @@ func TestLoopJumps(t *testing.T) {
 			reads, status := run(t, inst.Prog, tc.vals...)
 			if len(reads) != tc.reads || status != tc.status {
 				t.Errorf("%d reads, ends %v; want %d, %v\n%s", len(reads), status, tc.reads, tc.status, inst.Prog)
+			}
+		})
+	}
+}
+
+// TestSpinLoops checks which while loops are spin loops, explored as a
+// wait (an await with the body run before each evaluation) rather than
+// unrolled: those whose rounds only read memory and assign registers that
+// the next round does not read first, or whose condition is a
+// compare-exchange's failure.
+func TestSpinLoops(t *testing.T) {
+	const head = "protocol s\nshared x = 0\nshared l = 0\nproperty p\nthread t {\n  n = 0\n  e = 0\n"
+	for _, tc := range []struct {
+		name, loop string
+		spin       bool
+	}{
+		{"load only", "while load(x, acq) == 0 max 3 { }", true},
+		{"body reads", "while r != 1 max 3 {\n    r = load(x, acq)\n  }", true},
+		{"body reads in an if", "while r != 1 max 3 {\n    if load(l, rlx) == 0 { r = x } else { r = 1 }\n  }", true},
+		{"cas failure", "while cas(l, 0, 1, acq) == 0 max 3 { }", true},
+		{"not cas", "while !cas(l, 0, 1, acq) max 3 { }", true},
+		{"cas success loops", "while cas(l, 0, 1, acq) == 1 max 3 { }", false},
+		{"counter", "while n < 2 max 3 {\n    n = n + 1\n  }", false},
+		{"carried through an if", "while n < 2 max 3 {\n    if x == 0 { n = n + 1 } else { n = 5 }\n  }", false},
+		{"assigned in one arm", "while n < 2 max 3 {\n    if x == 0 { n = 1 }\n  }", false},
+		{"write", "while load(x, acq) == 0 max 3 {\n    store(l, 1, rlx)\n  }", false},
+		{"rmw", "while fetch_add(x, 1, rlx) == 0 max 3 { }", false},
+		{"break", "while 1 max 3 {\n    r = x\n    if r == 1 { break }\n  }", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := compileOne(t, head+"  r = 0\n  "+tc.loop+"\n  x = r + n + e\n}\n")
+			awaits, bounds := 0, 0
+			for _, in := range p.Threads[0].Code {
+				if in.Op == model.OpAssume && in.Await {
+					awaits++
+				}
+				if in.Op == model.OpBound {
+					bounds++
+				}
+			}
+			if spin := awaits == 1 && bounds == 0; spin != tc.spin {
+				t.Errorf("spin loop: %v, want %v\n%s", spin, tc.spin, p)
 			}
 		})
 	}
@@ -305,6 +347,86 @@ func TestArrays(t *testing.T) {
 	}
 }
 
+const fieldHead = `protocol f
+shared x = 0
+shared q { items[3] = {4, 5}, head = 1 }
+shared bins[2] { keys[2] = 9, n }
+shared big[5000]
+struct node { vals[2], next }
+property f
+`
+
+// TestArrayFields checks arrays inside structs — shared, in arrays of
+// structs and on the heap — their layout, accesses by constant and
+// register indices, and the errors of bad ones; and that an array is not
+// bounded by a small constant.
+func TestArrayFields(t *testing.T) {
+	p := compileOne(t, fieldHead+"thread t {\n  x = q.head\n}\n")
+	var locs []string
+	for _, l := range p.Locs[:11] {
+		locs = append(locs, l.Name+"="+p.FormatValue(l.Init))
+	}
+	if got, want := strings.Join(locs, " "), "x=0 q.items[0]=4 q.items[1]=5 q.items[2]=0 q.head=1 bins[0].keys[0]=9 bins[0].keys[1]=9 bins[0].n=0 bins[1].keys[0]=9 bins[1].keys[1]=9 bins[1].n=0"; got != want {
+		t.Errorf("locations %s, want %s", got, want)
+	}
+	if got := p.Locs[11+4999].Name; got != "big[4999]" {
+		t.Errorf("last element of big is %s, want big[4999]", got)
+	}
+	for _, tc := range []struct {
+		name, body string
+		vals       []int64
+		reads      string
+		status     model.Status
+	}{
+		{"constant", "r = q.items[2] + bins[1].keys[1]\n x = r", nil, "q.items[2] bins[1].keys[1]", model.Done},
+		{"register", "i = load(x, acq)\n r = q.items[i] + bins[i].keys[i]\n x = r", []int64{1}, "x q.items[1] bins[1].keys[1]", model.Done},
+		{"register out of range", "i = load(x, acq)\n r = q.items[i]\n x = r", []int64{3}, "x", model.Failed},
+		{"field index out of range in range of the struct", "i = load(x, acq)\n r = bins[0].keys[i]\n x = r", []int64{2}, "x", model.Failed},
+		{"address of a field", "i = load(x, acq)\n a = &q.items\n r = *(a + i)\n x = r", []int64{2}, "x q.items[2]", model.Done},
+		{"atomics", "i = load(x, acq)\n r = fetch_add(q.items[i], 1, rlx)\n store(bins[i].keys[0], r, rel)", []int64{0}, "x q.items[0]", model.Done},
+		{"heap", "n = alloc(node)\n n->vals[1] = 3\n n->next = 0\n i = load(x, acq)\n r = n->vals[i]\n x = r", []int64{1, 7}, "x node@t:9#0.vals[1]", model.Done},
+		{"big", "i = load(x, acq)\n r = big[i]\n x = r", []int64{4321}, "x big[4321]", model.Done},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prog := compileOne(t, fieldHead+"thread t {\n"+tc.body+"\n}\n")
+			reads, status := run(t, prog, tc.vals...)
+			var kept []string
+			for _, r := range reads {
+				if !strings.HasPrefix(r, "node@") || strings.Contains(r, ".") {
+					kept = append(kept, r)
+				}
+			}
+			if got := strings.Join(kept, " "); got != tc.reads || status != tc.status {
+				t.Errorf("reads %q and ends %v, want %q and %v\n%s", got, status, tc.reads, tc.status, prog)
+			}
+		})
+	}
+	for _, tc := range []struct{ name, body, want string }{
+		{"constant out of range", "r = q.items[3]\n x = r", "9:13: index 3 is out of range: field q.items has 3 elements"},
+		{"array field as a value", "r = q.items\n x = r", "9:5: q.items is an array field: name an element (q.items[i])"},
+		{"index of a scalar field", "r = q.head[0]\n x = r", "9:12: q.head is not an array"},
+		{"index of a scalar field by pointer", "n = alloc(node)\n r = n->next[0]\n x = r", "10:14: n->next is not an array"},
+		{"field of an element", "r = q.items[0].v\n x = r", "9:15: q.items[0] is a scalar or an array of scalars: it has no fields"},
+		{"two indices", "r = q.items[0][1]\n x = r", "9:15: q.items[0] is not an array"},
+		{"too many values", "x = 1", "3:33: field items of q has 3 elements, not 4 initial values"},
+		{"field too long", "x = 2", "3:18: field items of q: 2000000 elements is out of range (1 to 1048576)"},
+		{"array too long", "x = 3", "5:1: array big: 2000000 elements is out of range (1 to 1048576)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fieldHead + "thread t {\n" + tc.body + "\n}\n"
+			switch tc.body {
+			case "x = 1":
+				src = strings.Replace(src, "{4, 5}", "{4, 5, 6, 7}", 1)
+			case "x = 2":
+				src = strings.Replace(src, "items[3]", "items[2000000]", 1)
+			case "x = 3":
+				src = strings.Replace(src, "big[5000]", "big[2000000]", 1)
+			}
+			wantError(t, build(src), tc.want)
+		})
+	}
+}
+
 // TestFinalRegisters checks final conditions over threads' registers.
 func TestFinalRegisters(t *testing.T) {
 	const head = "protocol r\nparam N = 2\nshared x = 0\nproperty p\nthread w {\n  r = load(x, rlx)\n}\nthread c[N] {\n  v = load(x, rlx)\n}\nthread s spawned {\n  u = load(x, rlx)\n}\n"
@@ -360,7 +482,7 @@ func TestHeap(t *testing.T) {
 		{"no fields", "struct bad { }\nthread t {\n}\n", "5:1: struct bad has no fields"},
 		{"a name taken", "struct top { a }\nthread t {\n}\n", "name top is already defined"},
 		{"unknown struct", "thread t {\n  n = alloc(nod)\n}\n", "6:13: alloc takes a struct declared with \"struct\" or a constant number of cells"},
-		{"too many cells", "thread t {\n  n = alloc(5000)\n}\n", "6:13: alloc(5000): a block has 1 to 1024 cells"},
+		{"too many cells", "thread t {\n  n = alloc(5000000)\n}\n", "6:13: alloc(5000000): a block has 1 to 1048576 cells"},
 		{"two arguments", "thread t {\n  n = alloc(node, 2)\n}\n", "6:7: alloc takes a struct"},
 		{"free of two", "thread t {\n  free(top, top)\n}\n", "6:11: expected \")\", found \",\""},
 		{"in an await", "thread t {\n  await alloc(node) == 0\n}\n", "6:9: an await's condition may not write or allocate"},

@@ -94,7 +94,7 @@ func (pr *Protocol) format(b *printer) {
 	for _, s := range pr.Types {
 		var fs []string
 		for _, f := range s.Fields {
-			fs = append(fs, f.Name)
+			fs = append(fs, formatField(f, false))
 		}
 		fmt.Fprintf(b, "struct %s { %s }\n", s.Name, strings.Join(fs, ", "))
 	}
@@ -107,7 +107,7 @@ func (pr *Protocol) format(b *printer) {
 		case s.Fields != nil:
 			var fs []string
 			for _, f := range s.Fields {
-				fs = append(fs, f.Name+" = "+formatExpr(f.Init))
+				fs = append(fs, formatField(f, true))
 			}
 			fmt.Fprintf(b, " { %s }", strings.Join(fs, ", "))
 		case s.Len != nil:
@@ -290,6 +290,31 @@ func quoteNonEmpty(s string) string {
 	return strconv.Quote(s)
 }
 
+// formatSub is the index of an array field's element, if any: "[j]".
+func formatSub(sub Expr) string {
+	if sub == nil {
+		return ""
+	}
+	return "[" + formatExpr(sub) + "]"
+}
+
+// formatField is a struct's field as declared: "next", "keys[4]", with
+// its initial value(s) when init.
+func formatField(f Field, init bool) string {
+	s := f.Name
+	if f.Len != nil {
+		s += "[" + formatExpr(f.Len) + "]"
+	}
+	switch {
+	case !init:
+	case f.Elems != nil:
+		s += " = {" + strings.Join(formatExprs(f.Elems), ", ") + "}"
+	default:
+		s += " = " + formatExpr(f.Init)
+	}
+	return s
+}
+
 func formatExpr(e Expr) string {
 	switch e := e.(type) {
 	case *Num:
@@ -297,16 +322,17 @@ func formatExpr(e Expr) string {
 	case *Name:
 		return e.Name
 	case *FieldExpr:
+		s := e.Struct + "." + e.Field
 		if e.Index != nil {
-			return e.Struct + "[" + formatExpr(e.Index) + "]." + e.Field
+			s = e.Struct + "[" + formatExpr(e.Index) + "]." + e.Field
 		}
-		return e.Struct + "." + e.Field
+		return s + formatSub(e.Sub)
 	case *IndexExpr:
 		return e.Array + "[" + formatExpr(e.Index) + "]"
 	case *CondExpr:
 		return "(" + formatExpr(e.Cond) + " ? " + formatExpr(e.Then) + " : " + formatExpr(e.Else) + ")"
 	case *ArrowExpr:
-		return formatExpr(e.Ptr) + "->" + e.Field
+		return formatExpr(e.Ptr) + "->" + e.Field + formatSub(e.Sub)
 	case *DerefExpr:
 		return "*" + formatExpr(e.Ptr)
 	case *AddrExpr:

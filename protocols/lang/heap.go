@@ -30,7 +30,7 @@ func (p *pool) lo() int64 { return model.AddrOf(p.first) + 1 }
 func (p *pool) hi() int64 { return p.lo() + (p.n-1)*p.stride() }
 
 // maxHeap bounds the locations the heap's pools take.
-const maxHeap = 1 << 16
+const maxHeap = maxLocs
 
 // rounds is how often the code being compiled can run: the product of
 // the rounds of the loops around it, 0 when one has no constant bound.
@@ -55,14 +55,11 @@ func (t *threadComp) alloc(e *CallExpr) (*model.Expr, error) {
 	if len(e.Args) != 1 || len(e.Ords) != 0 {
 		return nil, errAt(e.At, "alloc takes a struct declared with \"struct\" or a number of cells: alloc(node), alloc(4)")
 	}
-	kind, fields := "block", []string(nil)
+	kind, typ := "block", (*shape)(nil)
 	var size int64
 	if n, ok := e.Args[0].(*Name); ok && t.c.types[n.Name] != nil {
-		kind = n.Name
-		for _, f := range t.c.types[n.Name].Fields {
-			fields = append(fields, f.Name)
-		}
-		size = int64(len(fields))
+		kind, typ = n.Name, t.c.types[n.Name]
+		size = typ.size
 	} else {
 		v, err := t.c.constant(e.Args[0])
 		if err != nil {
@@ -86,12 +83,15 @@ func (t *threadComp) alloc(e *CallExpr) (*model.Expr, error) {
 		name := fmt.Sprintf("%s@%s#%d", kind, site, t.c.allocs[site])
 		t.c.allocs[site]++
 		t.c.prog.Locs = append(t.c.prog.Locs, model.Location{Name: name, Init: model.Unallocated})
-		for i := range size {
-			cell := fmt.Sprintf("%s[%d]", name, i)
-			if fields != nil {
-				cell = name + "." + fields[i]
-			}
+		cell := func(cell string, _ Expr) {
 			t.c.prog.Locs = append(t.c.prog.Locs, model.Location{Name: cell, Init: model.Unallocated})
+		}
+		if typ != nil {
+			typ.cells(name, cell)
+			continue
+		}
+		for i := range size {
+			cell(fmt.Sprintf("%s[%d]", name, i), nil)
 		}
 	}
 	t.c.heapLocs += int(n * pl.stride())
@@ -112,12 +112,8 @@ func (t *threadComp) alloc(e *CallExpr) (*model.Expr, error) {
 	return model.RegExpr(p), nil
 }
 
-func offset(p *model.Expr, i int64) *model.Expr {
-	if i == 0 {
-		return p
-	}
-	return model.Bin(model.Add, p, model.Const(i))
-}
+// offset is p + i, folded when p is constant.
+func offset(p *model.Expr, i int64) *model.Expr { return plus(p, model.Const(i)) }
 
 // free compiles free(p): nothing for a null p; else p must be a block's
 // first cell and the block allocated (not freed, its allocation seen),

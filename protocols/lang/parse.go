@@ -328,13 +328,27 @@ func (p *parser) fields(s *Shared, inits bool) error {
 			}
 		}
 		fd := Field{Name: f}
+		if p.Accept("[") {
+			if fd.Len, err = p.expr(); err != nil {
+				return err
+			}
+			if _, err := p.Expect("]"); err != nil {
+				return err
+			}
+		}
 		switch {
 		case inits:
 			fd.Init = &Num{Val: 0}
-			if p.Accept("=") {
-				if fd.Init, err = p.expr(); err != nil {
-					return err
-				}
+			if !p.Accept("=") {
+				break
+			}
+			if fd.Len != nil && p.Accept("{") {
+				fd.Elems, err = p.elems()
+			} else {
+				fd.Init, err = p.expr()
+			}
+			if err != nil {
+				return err
 			}
 		case p.Is("="):
 			return errAt(p.Peek().Pos, "the fields of a heap struct start uninitialised: store to them after alloc(%s)", s.Name)
@@ -370,17 +384,8 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 			if _, err := p.Expect("{"); err != nil {
 				return err
 			}
-			for !p.Accept("}") {
-				if len(s.Elems) > 0 {
-					if _, err := p.Expect(","); err != nil {
-						return err
-					}
-				}
-				e, err := p.expr()
-				if err != nil {
-					return err
-				}
-				s.Elems = append(s.Elems, e)
+			if s.Elems, err = p.elems(); err != nil {
+				return err
 			}
 		}
 	} else {
@@ -393,6 +398,24 @@ func (p *parser) shared(pr *Protocol, pos model.Pos) error {
 	}
 	pr.Shared = append(pr.Shared, s)
 	return nil
+}
+
+// elems parses an array's initial values after its "{", to the "}".
+func (p *parser) elems() ([]Expr, error) {
+	var es []Expr
+	for !p.Accept("}") {
+		if len(es) > 0 {
+			if _, err := p.Expect(","); err != nil {
+				return nil, err
+			}
+		}
+		e, err := p.expr()
+		if err != nil {
+			return nil, err
+		}
+		es = append(es, e)
+	}
+	return es, nil
 }
 
 func (p *parser) proc(pr *Protocol, pos model.Pos, op bool) error {
@@ -867,7 +890,7 @@ func (p *parser) unary() (Expr, error) {
 	case p.Accept("&"):
 		x, err := p.postfix()
 		switch x.(type) {
-		case *Name, *FieldExpr, *IndexExpr:
+		case *Name, *FieldExpr, *IndexExpr, *ArrowExpr:
 		default:
 			if err == nil {
 				err = errAt(t.Pos, "& takes a shared variable, field or array element")
@@ -890,10 +913,6 @@ func (p *parser) postfix() (Expr, error) {
 			}
 			x = &ArrowExpr{Ptr: x, Field: f.Text, At: t.Pos}
 		case p.Accept("["):
-			n, ok := x.(*Name)
-			if !ok {
-				return nil, errAt(t.Pos, "an index is taken of a shared array by name (a[i])")
-			}
 			i, err := p.expr()
 			if err != nil {
 				return nil, err
@@ -901,7 +920,22 @@ func (p *parser) postfix() (Expr, error) {
 			if _, err := p.Expect("]"); err != nil {
 				return nil, err
 			}
-			x = &IndexExpr{Array: n.Name, Index: i, At: n.At}
+			switch b := x.(type) {
+			case *Name:
+				x = &IndexExpr{Array: b.Name, Index: i, At: b.At}
+			case *FieldExpr:
+				if b.Sub != nil {
+					return nil, errAt(t.Pos, "%s is not an array: fields hold scalars or arrays of scalars", formatExpr(b))
+				}
+				b.Sub = i
+			case *ArrowExpr:
+				if b.Sub != nil {
+					return nil, errAt(t.Pos, "%s is not an array: fields hold scalars or arrays of scalars", formatExpr(b))
+				}
+				b.Sub = i
+			default:
+				return nil, errAt(t.Pos, "an index is taken of a shared array or an array field by name (a[i], s.f[i], p->f[i])")
+			}
 		case p.Is(".") && p.PeekN(1).Kind == syntax.Ident:
 			var f *FieldExpr
 			switch b := x.(type) {
@@ -909,6 +943,8 @@ func (p *parser) postfix() (Expr, error) {
 				f = &FieldExpr{Struct: b.Name, At: b.At}
 			case *IndexExpr:
 				f = &FieldExpr{Struct: b.Array, Index: b.Index, At: b.At}
+			case *FieldExpr:
+				return nil, errAt(t.Pos, "%s is a scalar or an array of scalars: it has no fields", formatExpr(b))
 			default:
 				return nil, errAt(t.Pos, "a field is taken of a shared struct by name (s.f, a[i].f), or through a pointer (p->f)")
 			}
@@ -1187,15 +1223,19 @@ func (pr *Protocol) varIndex() (model.Pos, bool) {
 	found := false
 	for _, b := range pr.blocks() {
 		inspectBlock(b, func(e Expr) {
-			var i Expr
+			var is []Expr
 			switch e := e.(type) {
 			case *IndexExpr:
-				i = e.Index
+				is = []Expr{e.Index}
 			case *FieldExpr:
-				i = e.Index
+				is = []Expr{e.Index, e.Sub}
+			case *ArrowExpr:
+				is = []Expr{e.Sub}
 			}
-			if i != nil && !found && !pr.constSyntax(i) {
-				at, found = i.pos(), true
+			for _, i := range is {
+				if i != nil && !found && !pr.constSyntax(i) {
+					at, found = i.pos(), true
+				}
 			}
 		})
 	}
@@ -1319,10 +1359,12 @@ func inspectExpr(e Expr, f func(Expr)) {
 	switch e := e.(type) {
 	case *FieldExpr:
 		inspectExpr(e.Index, f)
+		inspectExpr(e.Sub, f)
 	case *IndexExpr:
 		inspectExpr(e.Index, f)
 	case *ArrowExpr:
 		inspectExpr(e.Ptr, f)
+		inspectExpr(e.Sub, f)
 	case *DerefExpr:
 		inspectExpr(e.Ptr, f)
 	case *AddrExpr:

@@ -119,6 +119,56 @@ thread consumer {
 expect *: holds
 expect relaxed under sc, tso: violates data-race
 expect relaxed under arm, riscv, rc11, rc11-consume: violates data-race, fifo`},
+		// A spin loop is a wait: never cut by its bound, however many
+		// rounds another thread makes it wait.
+		{"spin", `
+shared flag = 0
+shared data = 0
+property data-race
+property seen "the reader sees the data"
+thread writer {
+  data = 42
+  store(flag, 1, rel)
+}
+thread reader {
+  while load(flag, acq) == 0 max 1 { }
+  assert seen: data == 42
+}
+expect *: holds`},
+		// A compare-exchange spin on a lock nobody releases waits for
+		// ever.
+		{"spin-deadlock", `
+shared l = 1
+property deadlock
+thread t {
+  while cas(l, 0, 1, acq, acq) == 0 max 1 { }
+}
+expect *: violates deadlock`},
+		// Arrays inside structs, published slot by slot.
+		{"array-fields", `
+param STORE = rel
+variant rel "" default
+variant relaxed STORE=rlx ""
+shared q { items[2], ready[2] }
+property data-race
+property fifo "the consumer reads what the producer put in each slot"
+thread producer {
+  for i in 0..2 {
+    q.items[i] = 10 + i
+    store(q.ready[i], 1, STORE)
+  }
+}
+thread consumer {
+  for i in 0..2 {
+    if load(q.ready[i], acq) == 1 {
+      v = q.items[i]
+      assert fifo: v == 10 + i, "read a slot before its value"
+    }
+  }
+}
+expect *: holds
+expect relaxed under sc, tso: violates data-race
+expect relaxed under arm, riscv, rc11, rc11-consume: violates data-race, fifo`},
 		// An index read from memory may be out of range.
 		{"bounds", `
 shared head = 0

@@ -69,6 +69,10 @@ func (pr *Protocol) Vet() []Finding {
 		}
 		for _, f := range s.Fields {
 			inspectExpr(f.Init, mark)
+			inspectExpr(f.Len, mark)
+			for _, e := range f.Elems {
+				inspectExpr(e, mark)
+			}
 		}
 	}
 	for _, th := range pr.Threads {
