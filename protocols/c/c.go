@@ -93,7 +93,7 @@ func Parse(file string, src []byte, opt Options) (*lang.Protocol, error) {
 		} else if err != nil {
 			return nil, fmt.Errorf("variant %s: %w", v.name, err)
 		}
-		vs[i] = &lang.Variant{Name: v.name, Pos: v.at, Whole: pr}
+		vs[i] = &lang.Variant{Name: v.name, Pos: v.at, Whole: pr, Shipped: v.shipped}
 		if v.def {
 			def = i
 		}

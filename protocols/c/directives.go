@@ -18,11 +18,12 @@ type comments struct {
 	expects  []clause
 }
 
-// variant is "// ordercheck: variant NAME [default] [-DNAME[=VALUE]...]":
-// the program the file is with those macros defined.
+// variant is "// ordercheck: variant NAME [default] [shipped]
+// [-DNAME[=VALUE]...]": the program the file is with those macros defined.
 type variant struct {
 	name    string
 	def     bool
+	shipped bool
 	defines []string
 	at      model.Pos
 }
@@ -57,7 +58,7 @@ func readComments(file string, src []byte) (*comments, error) {
 		case "variant":
 			fields := strings.Fields(text)
 			if len(fields) < 2 || !variantRE.MatchString(fields[1]) {
-				return nil, &lang.Error{Pos: at, Msg: "a variant comment names the variant: // ordercheck: variant NAME [default] [-DNAME[=VALUE] ...]"}
+				return nil, &lang.Error{Pos: at, Msg: "a variant comment names the variant: // ordercheck: variant NAME [default] [shipped] [-DNAME[=VALUE] ...]"}
 			}
 			v := variant{name: fields[1], at: at}
 			if seen[v.name] {
@@ -68,12 +69,14 @@ func readComments(file string, src []byte) (*comments, error) {
 				switch {
 				case f == "default" && !v.def:
 					v.def = true
+				case f == "shipped" && !v.shipped:
+					v.shipped = true
 				case strings.HasPrefix(f, "-D") && len(f) > 2:
 					v.defines = append(v.defines, f[2:])
 				default:
 					fat := at
 					fat.Col += strings.Index(text, f)
-					return nil, &lang.Error{Pos: fat, Msg: "a variant comment holds default and -DNAME[=VALUE] words, found " + f}
+					return nil, &lang.Error{Pos: fat, Msg: "a variant comment holds default, shipped and -DNAME[=VALUE] words, found " + f}
 				}
 			}
 			out.variants = append(out.variants, v)

@@ -46,6 +46,9 @@ type Variant struct {
 	Replace map[string]*Block
 	Doc     string
 	Default bool
+	// Shipped marks the variant that is the code as it ships today, for
+	// reviews to single out; at most one variant has it.
+	Shipped bool
 	Pos     model.Pos
 	// Whole, when set, is the variant's whole program, built apart by a
 	// front end whose variants differ in more than blocks (C's

@@ -169,7 +169,7 @@ var keywords = map[string]bool{
 	"else": true, "op": true, "block": true, "replace": true, "thread": true, "proc": true,
 	"shared": true, "param": true, "variant": true, "expect": true, "under": true, "with": true,
 	"final": true, "property": true, "mutex": true, "spec": true, "state": true, "returns": true,
-	"protocol": true, "violates": true, "holds": true, "extends": true, "default": true, "spawned": true,
+	"protocol": true, "violates": true, "holds": true, "extends": true, "default": true, "shipped": true, "spawned": true,
 }
 
 // joinTokens writes one line's tokens with canonical spacing.

@@ -75,6 +75,9 @@ func (pr *Protocol) format(b *printer) {
 		if v.Default {
 			b.WriteString(" default")
 		}
+		if v.Shipped {
+			b.WriteString(" shipped")
+		}
 		if len(v.Replace) > 0 {
 			b.WriteString(" {\n")
 			var names []string

@@ -108,6 +108,7 @@ func TestErrors(t *testing.T) {
 		{"misspelt parameter", "protocol e\nparam ORDER = rel\nthread t { }\n", "", map[string]string{"ORDR": "rlx"}, "has no parameter \"ORDR\" (did you mean ORDER?)"},
 		{"recursion", "protocol e\nproc f() { f() }\nthread t {\n  f()\n}\n", "", nil, "2:12: procedure f calls itself"},
 		{"two defaults", "protocol e\nvariant a \"\" default\nvariant b \"\" default\nthread t { }\n", "", nil, "exactly one variant must be marked default"},
+		{"two shipped", "protocol e\nvariant a \"\" default shipped\nvariant b \"\" shipped\nthread t { }\n", "", nil, "3:9: variant b is marked shipped, as a is: at most one variant is the code as shipped"},
 		{"variant of unknown param", "protocol e\nvariant a K=1 default\nthread t { }\n", "", nil, "2:13: unknown parameter K in variant a"},
 		{"replace unknown block", "protocol e\nvariant a default { replace zz { } }\nthread t { }\n", "", nil, "2:32: variant a replaces block zz, which no thread has"},
 		{"loop bound not constant", thread("  r = 0\n  while r < 1 max r { r = 1 }"), "", nil, "8:19: r is not a constant"},

@@ -270,7 +270,17 @@ func (p *parser) variant(pr *Protocol) error {
 		v.Binds = append(v.Binds, Bind{Param: k, Value: val})
 	}
 	v.Doc, _ = p.str()
-	v.Default = p.Accept("default")
+	for {
+		if t := p.Peek(); p.Accept("default") || p.Accept("shipped") {
+			if t.Text == "default" {
+				v.Default = true
+			} else {
+				v.Shipped = true
+			}
+			continue
+		}
+		break
+	}
 	if p.Accept("{") {
 		for !p.Accept("}") {
 			t := p.Peek()
@@ -1110,6 +1120,7 @@ func (pr *Protocol) check() error {
 		}
 	}
 	defaults := 0
+	var shipped *Variant
 	vnames := map[string]bool{}
 	for _, v := range pr.Variants {
 		if vnames[v.Name] {
@@ -1119,6 +1130,12 @@ func (pr *Protocol) check() error {
 		if v.Default {
 			defaults++
 		}
+		if v.Shipped {
+			if shipped != nil {
+				return errAt(v.Pos, "variant %s is marked shipped, as %s is: at most one variant is the code as shipped", v.Name, shipped.Name)
+			}
+			shipped = v
+		}
 		for _, b := range v.Binds {
 			if pr.param(b.Param) == nil {
 				return errAt(b.Value.Pos, "unknown parameter %s in variant %s", b.Param, v.Name)
@@ -1126,7 +1143,7 @@ func (pr *Protocol) check() error {
 		}
 	}
 	if len(pr.Variants) > 0 && defaults != 1 {
-		return errAt(model.Pos{File: pr.File, Line: 1, Col: 1}, "exactly one variant must be marked default (the code as shipped); found %d", defaults)
+		return errAt(model.Pos{File: pr.File, Line: 1, Col: 1}, "exactly one variant must be marked default (the one explored when none is named); found %d", defaults)
 	}
 	if len(pr.Threads) == 0 {
 		return errAt(model.Pos{File: pr.File, Line: 1, Col: 1}, "protocol %s has no thread", pr.Name)
@@ -1163,6 +1180,17 @@ func (pr *Protocol) thread(name string) *ThreadDecl {
 func (pr *Protocol) Variant(name string) *Variant {
 	for _, v := range pr.Variants {
 		if v.Name == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// ShippedVariant returns the variant marked shipped (the code as it ships
+// today), or nil when none is.
+func (pr *Protocol) ShippedVariant() *Variant {
+	for _, v := range pr.Variants {
+		if v.Shipped {
 			return v
 		}
 	}
