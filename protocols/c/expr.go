@@ -48,6 +48,11 @@ func (f *fn) value(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if arrayField(e) || f.row(e) {
+			// An array field or a row of an array of arrays read for its
+			// value is the address of its first element.
+			return &lang.AddrExpr{Of: lv, At: at}, nil, nil
+		}
 		return f.read(lv, atomic, at), nil, nil
 	case *cc.UnaryExpression:
 		switch e.Case {
@@ -173,6 +178,73 @@ func (f *fn) binary(e, xe, ye cc.ExpressionNode, op string) (lang.Expr, []lang.S
 	return &lang.BinExpr{Op: op, X: x, Y: y, At: at}, append(pre, pre2...), nil
 }
 
+// element resolves a[i], a[i][j], ... of a global array a to the index
+// of the element in a's flattened layout (a[i][j] of int a[R][C] is
+// element i*C + j). A prefix naming a row (a[i] of a[R][C]) is its first
+// element.
+func (f *fn) element(e *cc.PostfixExpression) (g *global, flat lang.Expr, ok bool, err error) {
+	g, flat, _, ok, err = f.elementAt(e)
+	return g, flat, ok, err
+}
+
+// elementAt is element, with the number of indices e applies.
+func (f *fn) elementAt(e *cc.PostfixExpression) (g *global, flat lang.Expr, depth int, ok bool, err error) {
+	if e.Case != cc.PostfixExpressionIndex {
+		return nil, nil, 0, false, nil
+	}
+	var outer lang.Expr
+	switch base := e.PostfixExpression.(type) {
+	case *cc.PrimaryExpression:
+		if g, ok = f.l.globalOf(base); !ok || !g.array {
+			return nil, nil, 0, false, nil
+		}
+	case *cc.PostfixExpression:
+		if g, outer, depth, ok, err = f.elementAt(base); !ok || err != nil {
+			return nil, nil, 0, ok, err
+		}
+	default:
+		return nil, nil, 0, false, nil
+	}
+	depth++
+	if depth > len(g.dims) {
+		return nil, nil, 0, false, nil
+	}
+	at := f.pos(e)
+	idx, pre, err := f.value(e.ExpressionList)
+	if err == nil && len(pre) > 0 {
+		err = f.errAt(e, "a thread start inside an index is not supported")
+	}
+	if err != nil {
+		return nil, nil, 0, false, err
+	}
+	// An index at depth d counts rows of the dimensions after it.
+	stride := int64(1)
+	for _, n := range g.dims[depth:] {
+		stride *= n
+	}
+	if stride != 1 {
+		idx = &lang.BinExpr{Op: "*", X: idx, Y: &lang.Num{Val: stride, At: at}, At: at}
+	}
+	if outer != nil {
+		idx = &lang.BinExpr{Op: "+", X: outer, Y: idx, At: at}
+	}
+	return g, idx, depth, true, nil
+}
+
+// row reports whether e names a row of a global array of arrays (a[i] of
+// a[R][C]).
+func (f *fn) row(e *cc.PostfixExpression) bool {
+	g, _, depth, ok, _ := f.elementAt(e)
+	return ok && depth < len(g.dims)
+}
+
+// arrayField reports whether e is an access to an array field, s.f or
+// p->f.
+func arrayField(e *cc.PostfixExpression) bool {
+	sel := e.Case == cc.PostfixExpressionSelect || e.Case == cc.PostfixExpressionPSelect
+	return sel && e.Field() != nil && e.Field().Type().Kind() == cc.Array
+}
+
 func isPointer(t cc.Type) bool { k := t.Kind(); return k == cc.Ptr || k == cc.Array }
 
 // scale multiplies an offset by the locations one element of pointer
@@ -196,8 +268,15 @@ func elem(t cc.Type) cc.Type {
 
 // locsOf is the number of locations an object of type t takes.
 func locsOf(t cc.Type) int64 {
-	if st, ok := t.(*cc.StructType); ok {
-		return int64(st.NumFields())
+	switch t := t.(type) {
+	case *cc.StructType:
+		n := int64(0)
+		for i := range t.NumFields() {
+			n += locsOf(t.FieldByIndex(i).Type())
+		}
+		return n
+	case *cc.ArrayType:
+		return max(t.Len(), 1) * locsOf(t.Elem())
 	}
 	return 1
 }
@@ -277,10 +356,25 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 			if len(pre) > 0 {
 				return nil, false, f.errAt(e, "a thread start inside an index is not supported")
 			}
-			if p, ok := e.PostfixExpression.(*cc.PrimaryExpression); ok {
-				if g, ok := f.l.globalOf(p); ok && g.array {
-					return &lang.IndexExpr{Array: g.name, Index: idx, At: at}, g.atomic, nil
+			if sel, ok := e.PostfixExpression.(*cc.PostfixExpression); ok && arrayField(sel) {
+				// An element of an array field: s.f[i], p->f[i].
+				lv, atomic, err := f.lvalue(sel)
+				if err != nil {
+					return nil, false, err
 				}
+				switch x := lv.(type) {
+				case *lang.FieldExpr:
+					y := *x
+					y.Sub = idx
+					return &y, atomic, nil
+				case *lang.ArrowExpr:
+					y := *x
+					y.Sub = idx
+					return &y, atomic, nil
+				}
+			}
+			if g, flat, ok, err := f.element(e); ok || err != nil {
+				return &lang.IndexExpr{Array: g.name, Index: flat, At: at}, g.atomic, err
 			}
 			ptr, pre, err := f.value(e.PostfixExpression)
 			if err != nil || len(pre) > 0 {
@@ -295,16 +389,8 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 					return &lang.FieldExpr{Struct: g.name, Field: field, At: at}, false, nil
 				}
 			case *cc.PostfixExpression:
-				if base.Case == cc.PostfixExpressionIndex {
-					if p, ok := base.PostfixExpression.(*cc.PrimaryExpression); ok {
-						if g, ok := f.l.globalOf(p); ok && g.array && g.fields != nil {
-							idx, pre, err := f.value(base.ExpressionList)
-							if err != nil || len(pre) > 0 {
-								return nil, false, orErr(err, f.errAt(e, "a thread start inside an index is not supported"))
-							}
-							return &lang.FieldExpr{Struct: g.name, Field: field, Index: idx, At: at}, false, nil
-						}
-					}
+				if g, flat, ok, err := f.element(base); (ok && g.fields != nil) || err != nil {
+					return &lang.FieldExpr{Struct: g.name, Field: field, Index: flat, At: at}, false, err
 				}
 			}
 			// s.f through anything else: (&s)->f.
@@ -603,15 +689,11 @@ func (l *lowerer) heapType(st *cc.StructType, at cc.Node) (string, error) {
 			return name, nil
 		}
 	}
-	sh := &lang.Shared{Name: name, Pos: l.pos(at)}
-	for i := range st.NumFields() {
-		fd := st.FieldByIndex(i)
-		if k := fd.Type().Kind(); k == cc.Struct || k == cc.Array || k == cc.Union || fd.IsBitfield() {
-			return "", l.errAt(at, "field %s of struct %s: structs, arrays and bit-fields inside structs are not supported", fd.Name(), name)
-		}
-		sh.Fields = append(sh.Fields, lang.Field{Name: fd.Name()})
+	fs, err := l.structFields(st, "struct "+name, at)
+	if err != nil {
+		return "", err
 	}
-	l.pr.Types = append(l.pr.Types, sh)
+	l.pr.Types = append(l.pr.Types, &lang.Shared{Name: name, Pos: l.pos(at), Fields: fs})
 	return name, nil
 }
 

@@ -274,7 +274,9 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 	f.loops++
 	defer func() { f.loops-- }()
 	if s.Case != cc.IterationStatementFor && s.Case != cc.IterationStatementForDecl && f.l.spinSafe(s.Statement, false, false) && f.l.spinSafe(s.ExpressionList, true, false) {
-		return f.spin(s)
+		if stmts, ok, err := f.spin(s); ok || err != nil {
+			return stmts, err
+		}
 	}
 	switch s.Case {
 	case cc.IterationStatementWhile:
@@ -608,11 +610,16 @@ func (f *fn) assign(e *cc.AssignmentExpression) ([]lang.Stmt, error) {
 // compare-exchange's expected value). The wait (an await) is a deadlock
 // when the final memory cannot end it, and an execution in which it read
 // older values is the unfinished spin: pruned.
-func (f *fn) spin(s *cc.IterationStatement) ([]lang.Stmt, error) {
+//
+// A loop whose round reads a register an earlier round wrote
+// (lang.Carried: a counter, a compare-exchange's expected value not reset
+// in the body) makes progress in its registers: it is no spin loop, and
+// spin reports !ok.
+func (f *fn) spin(s *cc.IterationStatement) (_ []lang.Stmt, ok bool, _ error) {
 	at := f.pos(s)
 	b, err := f.body(s.Statement)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	cond := func() (lang.Expr, error) {
 		c, pre, err := f.value(s.ExpressionList)
@@ -623,21 +630,24 @@ func (f *fn) spin(s *cc.IterationStatement) ([]lang.Stmt, error) {
 	}
 	c, err := cond()
 	if err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if lang.Carried(b, c) {
+		return nil, false, nil
 	}
 	wait := &lang.AssumeStmt{Await: true, Cond: &lang.UnExpr{Op: "!", X: c, At: at}, At: at}
 	if len(b.Stmts) == 0 {
-		return []lang.Stmt{wait}, nil
+		return []lang.Stmt{wait}, true, nil
 	}
 	wait.Pre = b
 	if s.Case == cc.IterationStatementDo {
-		return []lang.Stmt{wait}, nil
+		return []lang.Stmt{wait}, true, nil
 	}
 	first, err := cond()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return []lang.Stmt{&lang.IfStmt{Cond: first, Then: &lang.Block{Stmts: []lang.Stmt{wait}, Pos: at}, At: at}}, nil
+	return []lang.Stmt{&lang.IfStmt{Cond: first, Then: &lang.Block{Stmts: []lang.Stmt{wait}, Pos: at}, At: at}}, true, nil
 }
 
 // spinSafe reports whether evaluating n changes nothing but registers:

@@ -3,6 +3,7 @@ package c
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"modernc.org/cc/v4"
@@ -39,6 +40,7 @@ type global struct {
 	name   string
 	atomic bool // accesses without an explicit atomic are seq_cst
 	array  bool
+	dims   []int64 // an array's lengths, outermost first (a[2][3]: 2, 3)
 	mutex  bool
 	fields []string // a struct's fields
 }
@@ -167,29 +169,34 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 	sh := &lang.Shared{Name: name, Pos: pos}
 	elem := t
 	if t.Kind() == cc.Array {
-		at := t.(*cc.ArrayType)
-		if at.IsVLA() || at.Len() <= 0 {
-			return l.errAt(dd, "array %s needs a constant length", name)
+		// An array of arrays is laid out flat, row after row.
+		n := int64(1)
+		for elem.Kind() == cc.Array {
+			at := elem.(*cc.ArrayType)
+			if at.IsVLA() || at.Len() <= 0 {
+				return l.errAt(dd, "array %s needs a constant length", name)
+			}
+			g.dims = append(g.dims, at.Len())
+			if n *= at.Len(); n > 1<<30 {
+				return l.errAt(dd, "array %s is too large", name)
+			}
+			elem = at.Elem()
 		}
 		g.array = true
-		sh.Len = &lang.Num{Val: at.Len(), At: sh.Pos}
-		elem = at.Elem()
+		sh.Len = &lang.Num{Val: n, At: sh.Pos}
 	}
 	switch elem.Kind() {
 	case cc.Struct:
-		st := elem.(*cc.StructType)
-		for i := range st.NumFields() {
-			f := st.FieldByIndex(i)
-			if k := f.Type().Kind(); k == cc.Struct || k == cc.Array || k == cc.Union || f.IsBitfield() {
-				return l.errAt(dd, "field %s of %s: structs, arrays and bit-fields inside structs are not supported", f.Name(), name)
-			}
-			g.fields = append(g.fields, f.Name())
-			sh.Fields = append(sh.Fields, lang.Field{Name: f.Name()})
+		fs, err := l.structFields(elem.(*cc.StructType), name, dd)
+		if err != nil {
+			return err
 		}
+		for _, f := range fs {
+			g.fields = append(g.fields, f.Name)
+		}
+		sh.Fields = fs
 	case cc.Union:
 		return l.errAt(dd, "unions are not supported")
-	case cc.Array:
-		return l.errAt(dd, "arrays of arrays are not supported")
 	}
 	// Globals start zeroed.
 	if g.fields == nil && !g.array {
@@ -206,6 +213,30 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 	l.globals[dd] = g
 	l.pr.Shared = append(l.pr.Shared, sh)
 	return nil
+}
+
+// structFields lays out the fields of struct st (of name, for messages):
+// scalars and arrays of scalars, starting uninitialised.
+func (l *lowerer) structFields(st *cc.StructType, name string, at cc.Node) ([]lang.Field, error) {
+	var fs []lang.Field
+	for i := range st.NumFields() {
+		f := st.FieldByIndex(i)
+		fd := lang.Field{Name: f.Name()}
+		t := f.Type()
+		if t.Kind() == cc.Array {
+			arr := t.(*cc.ArrayType)
+			if arr.IsVLA() || arr.Len() <= 0 {
+				return nil, l.errAt(at, "field %s of %s needs a constant length", f.Name(), name)
+			}
+			fd.Len = &lang.Num{Val: arr.Len(), At: l.pos(at)}
+			t = arr.Elem()
+		}
+		if k := t.Kind(); k == cc.Struct || k == cc.Array || k == cc.Union || f.IsBitfield() {
+			return nil, l.errAt(at, "field %s of %s: structs, unions, arrays of arrays and bit-fields inside structs are not supported", f.Name(), name)
+		}
+		fs = append(fs, fd)
+	}
+	return fs, nil
 }
 
 // initGlobal sets a global's initial values from its initializer, which
@@ -230,33 +261,68 @@ func (l *lowerer) initGlobal(sh *lang.Shared, g *global, init *cc.Initializer) e
 		sh.Init = v
 		return err
 	case init.Case == cc.InitializerInitList && g.array && g.fields == nil:
-		for list := init.InitializerList; list != nil; list = list.InitializerList {
-			if list.Designation != nil || list.Initializer.Case != cc.InitializerExpr {
-				return l.errAt(list.Initializer, "only a flat list of constants initializes an array")
-			}
-			v, err := constant(list.Initializer.AssignmentExpression)
-			if err != nil {
-				return err
-			}
-			sh.Elems = append(sh.Elems, v)
-		}
-		return nil
+		var err error
+		sh.Elems, err = l.flat(init.InitializerList, constant, "an array")
+		return err
 	case init.Case == cc.InitializerInitList && !g.array && g.fields != nil:
 		i := 0
 		for list := init.InitializerList; list != nil; list = list.InitializerList {
-			if list.Designation != nil || list.Initializer.Case != cc.InitializerExpr || i >= len(sh.Fields) {
-				return l.errAt(list.Initializer, "only a flat list of constants, in field order, initializes a struct")
+			if d := list.Designation; d != nil {
+				dl := d.DesignatorList
+				if dl.DesignatorList != nil || dl.Designator.Case != cc.DesignatorField {
+					return l.errAt(d, "only .field designators initialize a struct")
+				}
+				name := dl.Designator.Token2.SrcStr()
+				i = slices.IndexFunc(sh.Fields, func(f lang.Field) bool { return f.Name == name })
+				if i < 0 {
+					return l.errAt(d, "struct %s has no field %s", sh.Name, name)
+				}
 			}
-			v, err := constant(list.Initializer.AssignmentExpression)
+			if i >= len(sh.Fields) {
+				return l.errAt(list.Initializer, "more initial values than %s has fields", sh.Name)
+			}
+			fd, it := &sh.Fields[i], list.Initializer
+			var err error
+			switch {
+			case it.Case == cc.InitializerExpr && fd.Len == nil:
+				fd.Init, err = constant(it.AssignmentExpression)
+			case it.Case == cc.InitializerInitList && fd.Len != nil:
+				fd.Elems, err = l.flat(it.InitializerList, constant, "an array field")
+			case it.Case == cc.InitializerExpr && list.InitializerList == nil && isZero(it.AssignmentExpression):
+				// {0}: every field zero, as they start.
+			default:
+				return l.errAt(it, "field %s of %s: brace an array field's values ({1, 2}), give a scalar one value", fd.Name, sh.Name)
+			}
 			if err != nil {
 				return err
 			}
-			sh.Fields[i].Init = v
 			i++
 		}
 		return nil
 	}
 	return l.errAt(init, "this initializer is not supported")
+}
+
+// flat lowers a flat list of constants initializing what.
+func (l *lowerer) flat(list *cc.InitializerList, constant func(cc.ExpressionNode) (lang.Expr, error), what string) ([]lang.Expr, error) {
+	var es []lang.Expr
+	for ; list != nil; list = list.InitializerList {
+		if list.Designation != nil || list.Initializer.Case != cc.InitializerExpr {
+			return nil, l.errAt(list.Initializer, "only a flat list of constants initializes %s", what)
+		}
+		v, err := constant(list.Initializer.AssignmentExpression)
+		if err != nil {
+			return nil, err
+		}
+		es = append(es, v)
+	}
+	return es, nil
+}
+
+// isZero reports whether e is the constant 0.
+func isZero(e cc.ExpressionNode) bool {
+	v, ok := intValue(e)
+	return ok && v == 0
 }
 
 // isMutex reports whether t is pthread_mutex_t.
