@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -11,12 +12,16 @@ import (
 )
 
 // ComparisonHTML writes a comparison as one self-contained web page for a
-// design review: the matrix (a row per variant, a column group per model,
-// a cell per property, in words and colour), and for every violated cell
-// its counterexample — the steps in words beside an execution graph drawn
-// in SVG, a step-through, and the protocol's source with the lines the
-// counterexample runs highlighted. No network, no script needed to read
-// it (the script only adds the step-through); a print stylesheet.
+// design review: a one-line summary, a compact grid (a row per variant, a
+// cell per model: "holds" or the properties violated, each linked), the
+// detailed matrix (a cell per property) folded under it, and each
+// counterexample once — the steps in words beside an execution graph
+// drawn in SVG, a step-through, and the protocol's source with the lines
+// the counterexample runs highlighted — folded until a link opens it. A
+// counterexample that decides several cells (a C11 data race judged for
+// the sc, tso, arm and riscv columns) is shown once and says which. No
+// network, no script needed to read it (the script only opens what a
+// link names and adds the step-through); a print stylesheet.
 func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
 	page := htmlPage{Title: "ordercheck: " + c.Protocol.Protocol.Name, Protocol: c.Protocol.Protocol.Name, ProtocolTitle: c.Protocol.Title, Props: c.Props, Notes: elsewhere(c)}
 	for _, m := range c.Models {
@@ -26,13 +31,18 @@ func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
 		page.Params = c.Cases[0].ParamString()
 	}
 	shipped := ""
-	if v := c.Protocol.DefaultVariant(); v != nil {
+	if v := c.Protocol.ShippedVariant(); v != nil {
 		shipped = v.Name
+		page.Shipped = true
 	}
+	shown := map[string]int{} // a counterexample's content -> its place in page.Cexes
+	var holding, violating, undecided []string
 	for i, in := range c.Cases {
 		row := htmlRow{Variant: variantName(in), Doc: in.Doc(), Shipped: in.Variant != "" && in.Variant == shipped}
+		violated, unknown := false, false
 		for j, m := range c.Models {
 			r := c.Reports[i][j]
+			gc := gridCell{Model: m.Name, Class: "holds"}
 			for _, p := range r.Props {
 				cell := htmlCell{Model: m.Name, Prop: p.Name}
 				switch p.Status {
@@ -44,42 +54,236 @@ func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
 					cell.Class, cell.Text = "unknown", "no verdict ("+r.Stats.LimitText()+")"
 				}
 				if p.Witness != nil {
-					cell.Link = fmt.Sprintf("cex-%d-%d-%s", i, j, p.Name)
-					cx := counterexampleHTML(cell.Link, in, m, p, c.Protocol.Source)
-					page.Cexes = append(page.Cexes, cx)
+					cell.Link = page.counterexample(shown, fmt.Sprintf("cex-%d-%d-%s", i, j, p.Name), in, m, p, c.Protocol.Source)
+				}
+				switch p.Status {
+				case checker.Holds:
+				case checker.Violated:
+					gc.Class, violated = "violated", true
+					gc.Violated = append(gc.Violated, gridLink{Prop: p.Name, Link: cell.Link})
+				default:
+					if gc.Class == "holds" {
+						gc.Class = "unknown"
+					}
+					unknown = true
+					gc.Unknown = append(gc.Unknown, p.Name)
+					gc.Why = r.Stats.LimitText()
 				}
 				row.Cells = append(row.Cells, cell)
 			}
+			row.Grid = append(row.Grid, gc)
+		}
+		switch {
+		case violated:
+			violating = append(violating, row.Variant)
+		case unknown:
+			undecided = append(undecided, row.Variant)
+		default:
+			holding = append(holding, row.Variant)
 		}
 		page.Rows = append(page.Rows, row)
 	}
+	page.Summary = summary(holding, violating, undecided, len(c.Models))
 	return htmlTemplate.Execute(w, page)
 }
 
+// counterexample adds the counterexample of property p of variant in under
+// model m to the page, or, when the page shows the same execution already
+// (judged for another column, or breaking another property), notes the
+// cell there; it returns the counterexample's id.
+func (page *htmlPage) counterexample(shown map[string]int, id string, in *checker.Instance, m *model.Model, p checker.PropResult, source string) string {
+	cx := counterexampleHTML(id, in, m, p, source)
+	key := execKey(p.Witness, cx.Steps)
+	k, ok := shown[key]
+	if !ok {
+		k = len(page.Cexes)
+		shown[key] = k
+		cx.Messages = nil
+		page.Cexes = append(page.Cexes, cx)
+	} else {
+		// The same execution: one graph outlines what each property's
+		// violation rests on.
+		c := &page.Cexes[k]
+		c.witnesses = append(c.witnesses, p.Witness)
+		c.Graph = template.HTML(svgGraph(c.witnesses[0], c.Steps, c.witnesses[1:]...))
+	}
+	c := &page.Cexes[k]
+	c.decides(variantName(in), m, p)
+	for _, n := range cx.Notes {
+		if !slices.Contains(c.Notes, n) {
+			c.Notes = append(c.Notes, n)
+		}
+	}
+	c.Title = c.heading()
+	return c.ID
+}
+
+// execKey names the execution a witness shows: its steps, the write each
+// read reads and each location's modification order. Two witnesses with
+// one key are one execution, whichever property or model found it.
+func execKey(w *checker.Witness, steps []witnessStep) string {
+	g := w.Graph
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\x00", g.Prog.Name)
+	for _, st := range steps {
+		ev := g.Ev(st.Ref)
+		fmt.Fprintf(&b, "%v %s %s %v %v\x00", st.Ref, st.Thread, st.What, st.Pos, ev.Rf)
+	}
+	for l, co := range g.Co {
+		fmt.Fprintf(&b, "%d %v\x00", l, co)
+	}
+	return b.String()
+}
+
+// decides records that the counterexample decides property p of variant
+// under model m.
+func (cx *htmlCex) decides(variant string, m *model.Model, p checker.PropResult) {
+	i := slices.IndexFunc(cx.Verdicts, func(v cexVerdict) bool { return v.Variant == variant && v.Prop == p.Name })
+	if i < 0 {
+		cx.Verdicts = append(cx.Verdicts, cexVerdict{Variant: variant, Prop: p.Name})
+		i = len(cx.Verdicts) - 1
+	}
+	if !slices.ContainsFunc(cx.Messages, func(c cexMessage) bool { return c.Prop == p.Name && c.Text == p.Message }) {
+		cx.Messages = append(cx.Messages, cexMessage{Prop: p.Name, Text: p.Message})
+	}
+	v := &cx.Verdicts[i]
+	v.Models = append(v.Models, m.Name)
+	if p.Model != nil && p.Model != m {
+		v.Judged, v.By = append(v.Judged, m.Name), p.Model.Name
+	}
+	for j := range cx.Messages {
+		cx.Messages[j].Named = len(cx.Messages) > 1
+	}
+}
+
+// heading titles a counterexample of the comparison by the cells it
+// decides.
+func (cx *htmlCex) heading() string {
+	// Properties broken under the same models are named together, and
+	// then variants with the same verdicts.
+	type cells struct{ variant, under string }
+	var keys []cells
+	props := map[cells][]string{}
+	for _, v := range cx.Verdicts {
+		under := strings.Join(v.Models, ", ")
+		if len(v.Judged) > 0 {
+			under += fmt.Sprintf(" (under %s judged under C11: this is an execution under %s)", strings.Join(v.Judged, ", "), v.By)
+		}
+		k := cells{v.Variant, under}
+		if props[k] == nil {
+			keys = append(keys, k)
+		}
+		props[k] = append(props[k], v.Prop)
+	}
+	var order []string
+	variants := map[string][]string{}
+	for _, k := range keys {
+		t := andList(props[k]) + " violated under " + k.under
+		if variants[t] == nil {
+			order = append(order, t)
+		}
+		variants[t] = append(variants[t], k.variant)
+	}
+	var parts []string
+	for _, t := range order {
+		parts = append(parts, andList(variants[t])+": "+t)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// summary is the page's first line: which variants hold under every
+// model, which violate something, which a bound left undecided.
+func summary(holding, violating, undecided []string, models int) string {
+	every := "every model"
+	if models == 1 {
+		every = "the model"
+	}
+	var parts []string
+	switch len(holding) {
+	case 0:
+		parts = append(parts, "No variant holds under "+every)
+	case 1:
+		parts = append(parts, holding[0]+" holds under "+every)
+	default:
+		parts = append(parts, andList(holding)+" hold under "+every)
+	}
+	if len(violating) > 0 {
+		verb := " violate"
+		if len(violating) == 1 {
+			verb = " violates"
+		}
+		parts = append(parts, andList(violating)+verb+" a property")
+	}
+	if len(undecided) > 0 {
+		parts = append(parts, andList(undecided)+" no verdict where a bound cut the search")
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// andList joins words as prose does: "a", "a and b", "a, b and c".
+func andList(ws []string) string {
+	if len(ws) <= 1 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
+}
+
 type htmlPage struct {
-	Title, Protocol, ProtocolTitle, Params, Notes string
-	Models, Props                                 []string
-	Rows                                          []htmlRow
-	Cexes                                         []htmlCex
+	Title, Protocol, ProtocolTitle, Params, Notes, Summary string
+	Shipped                                                bool
+	Models, Props                                          []string
+	Rows                                                   []htmlRow
+	Cexes                                                  []htmlCex
 }
 
 type htmlRow struct {
 	Variant, Doc string
 	Shipped      bool
-	Cells        []htmlCell
+	Cells        []htmlCell // a cell per model and property
+	Grid         []gridCell // a cell per model
 }
 
 type htmlCell struct {
 	Model, Prop, Class, Text, Link string
 }
 
+// gridCell is a variant under one model in the compact grid: the
+// properties violated (linked), and those a bound left without a verdict.
+type gridCell struct {
+	Model, Class, Why string
+	Violated          []gridLink
+	Unknown           []string
+}
+
+type gridLink struct{ Prop, Link string }
+
+// cexVerdict is a property a counterexample breaks and the models under
+// which the comparison shows it; Judged are those whose model takes it
+// from By's (C11) exploration.
+type cexVerdict struct {
+	Variant, Prop, By string
+	Models, Judged    []string
+}
+
+// cexMessage is what a counterexample breaks, in words; Named when the
+// counterexample breaks more than one property.
+type cexMessage struct {
+	Prop, Text string
+	Named      bool
+}
+
 type htmlCex struct {
-	ID, Title, Message string
-	Steps              []witnessStep
-	Memory             []string // the shared memory after each step, as far as the steps shown wrote it
-	Notes              []string
-	Graph              template.HTML
-	Source             []htmlLine
+	ID, Title string
+	Messages  []cexMessage
+	// Verdicts are the cells of a comparison it decides.
+	Verdicts []cexVerdict
+	Steps    []witnessStep
+	Memory   []string // the shared memory after each step, as far as the steps shown wrote it
+	Notes    []string
+	Graph    template.HTML
+	Source   []htmlLine
+	// witnesses are the graph's: one execution, each breaking a property.
+	witnesses []*checker.Witness
 }
 
 type htmlLine struct {
@@ -92,10 +296,7 @@ type htmlLine struct {
 func counterexampleHTML(id string, in *checker.Instance, m *model.Model, p checker.PropResult, source string) htmlCex {
 	steps, notes := witnessSteps(p.Witness)
 	title := fmt.Sprintf("%s under %s: %s violated", variantName(in), m.Name, p.Name)
-	if p.Model != nil && p.Model != m {
-		title += " (judged under C11: this is an execution under " + p.Model.Name + ")"
-	}
-	cx := htmlCex{ID: id, Title: title, Message: p.Message, Steps: steps, Notes: notes, Graph: template.HTML(svgGraph(p.Witness, steps)), Memory: memoryAfter(p.Witness, steps)}
+	cx := htmlCex{ID: id, Title: title, witnesses: []*checker.Witness{p.Witness}, Messages: []cexMessage{{Prop: p.Name, Text: p.Message}}, Steps: steps, Notes: notes, Graph: template.HTML(svgGraph(p.Witness, steps)), Memory: memoryAfter(p.Witness, steps)}
 	// The lines the counterexample runs, with two lines of context, the
 	// gaps between them marked.
 	hot := map[int]bool{}
@@ -124,7 +325,8 @@ func counterexampleHTML(id string, in *checker.Instance, m *model.Model, p check
 
 // memoryAfter gives, after each step, the value of every location the
 // steps so far wrote — the last write shown, in the order shown (the
-// initial values of the others stand).
+// initial values of the others stand) — or "" where the step wrote
+// nothing, so that the page says it once.
 func memoryAfter(w *checker.Witness, steps []witnessStep) []string {
 	g := w.Graph
 	p := g.Prog
@@ -133,12 +335,18 @@ func memoryAfter(w *checker.Witness, steps []witnessStep) []string {
 	var out []string
 	for _, st := range steps {
 		ev := g.Ev(st.Ref)
-		if ev.Kind == model.KWrite {
-			if _, seen := val[ev.Loc]; !seen {
-				order = append(order, ev.Loc)
+		if ev.Kind != model.KWrite {
+			if len(order) == 0 {
+				out = append(out, " ") // nothing written yet
+			} else {
+				out = append(out, "")
 			}
-			val[ev.Loc] = ev.Val
+			continue
 		}
+		if _, seen := val[ev.Loc]; !seen {
+			order = append(order, ev.Loc)
+		}
+		val[ev.Loc] = ev.Val
 		var parts []string
 		for _, l := range order {
 			parts = append(parts, p.Locs[l].Name+"="+p.FormatValue(val[l]))
@@ -152,8 +360,9 @@ func memoryAfter(w *checker.Witness, steps []witnessStep) []string {
 // events top to bottom in the order shown, reads-from edges (rf, solid),
 // coherence between shown writes of a location (co, dashed), from-reads
 // edges (fr, dotted) and, under a C11 model, synchronises-with (sw); the
-// events the violation rests on are outlined.
-func svgGraph(w *checker.Witness, steps []witnessStep) string {
+// events the violation rests on are outlined. Witnesses also of the same
+// execution add what their violations rest on.
+func svgGraph(w *checker.Witness, steps []witnessStep, also ...*checker.Witness) string {
 	g := w.Graph
 	p := g.Prog
 	col := map[int32]int{}
@@ -164,14 +373,26 @@ func svgGraph(w *checker.Witness, steps []witnessStep) string {
 			threads = append(threads, st.Ref.T)
 		}
 	}
-	const colW, rowH, boxW, boxH, top = 260, 46, 220, 30, 40
+	// Boxes as wide as the longest label (12 px monospace), so that no
+	// label is cut; columns apart enough for the edges' labels between.
+	const rowH, boxH, top = 46, 30, 40
+	boxW := 220
+	for _, st := range steps {
+		boxW = max(boxW, 16+len([]rune(fmt.Sprintf("%d. %s", st.Num, st.What)))*15/2)
+	}
+	colW := boxW + 70
 	pos := map[model.EventRef][2]int{}
 	for i, st := range steps {
 		pos[st.Ref] = [2]int{20 + col[st.Ref.T]*colW, top + i*rowH}
 	}
+	all := append([]*checker.Witness{w}, also...)
 	anchor := map[model.EventRef]bool{}
-	for _, a := range w.Violation.Anchors {
-		anchor[a] = true
+	c11 := false
+	for _, x := range all {
+		for _, a := range x.Violation.Anchors {
+			anchor[a] = true
+		}
+		c11 = c11 || x.Model != nil && x.Model.RacesUndefined
 	}
 	width, height := 40+len(threads)*colW, top+len(steps)*rowH+20
 	var b strings.Builder
@@ -186,17 +407,21 @@ func svgGraph(w *checker.Witness, steps []witnessStep) string {
 		if !okA || !okC {
 			return
 		}
-		x1, y1 := a[0]+boxW, a[1]+boxH/2
-		x2, y2 := c[0]+boxW, c[1]+boxH/2
-		if a[0] != c[0] {
-			x1, x2 = a[0]+boxW/2, c[0]+boxW/2
-			y1, y2 = a[1]+boxH, c[1]
-			if c[1] < a[1] {
-				y1, y2 = a[1], c[1]+boxH
-			}
+		// Within a column, a loop on its right; between columns, from
+		// one box's side to the facing side of the other, so that no
+		// edge crosses the boxes it joins.
+		y1, y2 := a[1]+boxH/2, c[1]+boxH/2
+		x1, x2, d1, d2, lx := a[0]+boxW, c[0]+boxW, 30, 30, 0
+		switch {
+		case a[0] < c[0]:
+			x1, x2, d1, d2 = a[0]+boxW, c[0], 40, -40
+		case a[0] > c[0]:
+			x1, x2, d1, d2 = a[0], c[0]+boxW, -40, 40
+		default:
+			lx = 34
 		}
-		fmt.Fprintf(&b, `<path class="%s" d="M %d %d C %d %d, %d %d, %d %d" marker-end="url(#arrow)"><title>%s</title></path>`, class, x1, y1, x1+30, y1, x2+30, y2, x2, y2, label)
-		fmt.Fprintf(&b, `<text class="%s-label" x="%d" y="%d">%s</text>`, class, (x1+x2)/2+34, (y1+y2)/2, label)
+		fmt.Fprintf(&b, `<path class="%s" d="M %d %d C %d %d, %d %d, %d %d" marker-end="url(#arrow)"><title>%s</title></path>`, class, x1, y1, x1+d1, y1, x2+d2, y2, x2, y2, label)
+		fmt.Fprintf(&b, `<text class="%s-label" x="%d" y="%d">%s</text>`, class, (x1+x2)/2+lx, (y1+y2)/2-3, label)
 	}
 	for _, st := range steps {
 		ev := g.Ev(st.Ref)
@@ -220,7 +445,7 @@ func svgGraph(w *checker.Witness, steps []witnessStep) string {
 	}
 	// sw: the synchronisation of a C11 model (release to acquire, through
 	// fences and release sequences), between the events shown.
-	if w.Model != nil && w.Model.RacesUndefined {
+	if c11 {
 		x := model.NewExec(g)
 		x.Of(model.SW).Each(func(i, j int) {
 			a, b := x.Refs[i], x.Refs[j]
@@ -229,12 +454,14 @@ func svgGraph(w *checker.Witness, steps []witnessStep) string {
 			}
 		})
 	}
-	before, missing := linEdges(w)
-	for _, e := range before {
-		edge(e[0], e[1], "ophb", "hb")
-	}
-	for _, e := range missing {
-		edge(e[0], e[1], "missing", "missing hb")
+	for _, x := range all {
+		before, missing := linEdges(x)
+		for _, e := range before {
+			edge(e[0], e[1], "ophb", "hb")
+		}
+		for _, e := range missing {
+			edge(e[0], e[1], "missing", "missing hb")
+		}
 	}
 	for l := range g.Co {
 		var prev *model.EventRef
@@ -256,19 +483,10 @@ func svgGraph(w *checker.Witness, steps []witnessStep) string {
 			class += " anchor"
 		}
 		fmt.Fprintf(&b, `<g class="%s" data-step="%d"><rect x="%d" y="%d" width="%d" height="%d" rx="4"/><text x="%d" y="%d">%d. %s</text></g>`,
-			class, st.Num, xy[0], xy[1], boxW, boxH, xy[0]+6, xy[1]+19, st.Num, template.HTMLEscapeString(shortText(st.What, 30)))
+			class, st.Num, xy[0], xy[1], boxW, boxH, xy[0]+6, xy[1]+19, st.Num, template.HTMLEscapeString(st.What))
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
-}
-
-// shortText cuts s to n characters with an ellipsis.
-func shortText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // htmlParts are the pieces the pages share: style, script, and the
@@ -295,12 +513,23 @@ td.violated { background: #fbe0e0; color: #7a0b0b; font-weight: 600; }
 td.unknown { background: #fff3cd; color: #5c4500; }
 td a { color: inherit; }
 .shipped { font-weight: 600; }
+table.grid td { white-space: normal; min-width: 4.5rem; }
+table.grid td a { white-space: nowrap; }
+table.grid th[scope=row] { white-space: nowrap; }
+p.summary { font-size: 1.05rem; }
+details.cex-body > summary { cursor: pointer; }
+details.cex-body > summary h2 { display: inline; border: 0; margin: 0; padding: 0; }
+section.counterexample { border-top: 1px solid #ccc; margin-top: 1.5rem; padding-top: .75rem; }
+pre.source .add { background: #e3f4e3; color: #14501a; display: inline-block; width: 100%; }
+pre.source .del { background: #fbe0e0; color: #7a0b0b; display: inline-block; width: 100%; }
+pre.source .hunk { color: #1f4fa8; }
 .doc { color: #444; font-size: .9em; }
 .scroll { overflow-x: auto; max-width: 100%; }
 .cex > .scroll { flex: 1 1 auto; min-width: 0; }
 .steps td.num { text-align: right; }
 .steps .why { color: #5a2d82; font-size: .9em; }
 .steps td.mem { font-size: .85em; color: #333; }
+.steps td.mem.same::before { content: "\201D"; color: #999; }
 .cex { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
 svg text { font: 12px ui-monospace, monospace; }
 svg .thread { font-weight: 700; }
@@ -326,6 +555,27 @@ pre.source .ln { color: #888; user-select: none; }
 tr.hidden { display: none; }
 @media print { .stepper { display: none; } tr.hidden { display: table-row; } h2 { break-before: page; } a { text-decoration: none; } }
 </style>{{end}}{{define "script"}}<script>
+// A link to a counterexample opens it; printing opens them all.
+function openTarget() {
+  var sec = location.hash && document.getElementById(location.hash.slice(1));
+  if (sec && sec.querySelector) {
+    var d = sec.querySelector("details.cex-body");
+    if (d) { d.open = true; }
+    sec.scrollIntoView();
+  }
+}
+window.addEventListener("hashchange", openTarget);
+document.querySelectorAll("a[href^='#']").forEach(function (a) {
+  a.addEventListener("click", function () {
+    var d = document.getElementById(a.getAttribute("href").slice(1));
+    d = d && d.querySelector("details.cex-body");
+    if (d) { d.open = true; }
+  });
+});
+window.addEventListener("beforeprint", function () {
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+});
+openTarget();
 // Step-through: reveal a counterexample one event at a time.
 document.querySelectorAll("section.counterexample").forEach(function (sec) {
   var rows = sec.querySelectorAll("tr[data-step]"), boxes = sec.querySelectorAll("g[data-step]");
@@ -347,15 +597,16 @@ document.querySelectorAll("section.counterexample").forEach(function (sec) {
 });
 </script>{{end}}{{define "cexes"}}{{range .}}
 <section id="{{.ID}}" class="counterexample">
-<h2>{{.Title}}</h2>
-<p>{{.Message}}</p>
+<details class="cex-body">
+<summary><h2>{{.Title}}</h2></summary>
+{{range .Messages}}<p>{{if .Named}}<strong>{{.Prop}}</strong>: {{end}}{{.Text}}</p>{{end}}
 <div class="stepper" hidden><button type="button" data-dir="-1">previous</button> <button type="button" data-dir="1">next</button> <span class="at"></span> (or the arrow keys)</div>
 <div class="cex">
 <div class="scroll">
 <table class="steps">
 <thead><tr><th scope="col">step</th><th scope="col">thread</th><th scope="col">event</th><th scope="col">source</th><th scope="col">memory written so far</th></tr></thead>
 <tbody>
-{{$mem := .Memory}}{{range $i, $st := .Steps}}<tr data-step="{{$st.Num}}"><td class="num">{{$st.Num}}</td><td>{{$st.Thread}}</td><td>{{$st.What}}{{if $st.Why}}<div class="why">{{$st.Why}}</div>{{end}}</td><td><code>{{$st.Pos}}</code></td><td class="mem"><code>{{index $mem $i}}</code></td></tr>
+{{$mem := .Memory}}{{range $i, $st := .Steps}}<tr data-step="{{$st.Num}}"><td class="num">{{$st.Num}}</td><td>{{$st.Thread}}</td><td>{{$st.What}}{{if $st.Why}}<div class="why">{{$st.Why}}</div>{{end}}</td><td><code>{{$st.Pos}}</code></td>{{with index $mem $i}}<td class="mem"><code>{{.}}</code></td>{{else}}<td class="mem same" title="as above"></td>{{end}}</tr>
 {{end}}</tbody>
 </table>
 </div>
@@ -367,12 +618,25 @@ document.querySelectorAll("section.counterexample").forEach(function (sec) {
 <pre class="source">{{range .Source}}{{if .Num}}<span{{if .Hot}} class="hot"{{end}}><span class="ln">{{printf "%4d" .Num}}  </span>{{.Text}}</span>{{else}}<span class="ln">   {{.Text}}</span>{{end}}
 {{end}}</pre>
 </details>
+</details>
 </section>
 {{end}}{{end}}`))
 
 var htmlTemplate = template.Must(template.Must(htmlParts.Clone()).New("page").Parse(`{{template "head" .}}<h1>{{.Protocol}}{{if .ProtocolTitle}}: {{.ProtocolTitle}}{{end}}</h1>
 {{if .Params}}<p>Parameters: <code>{{.Params}}</code></p>{{end}}
-<p>Legend: <span>holds</span>, <strong>violated</strong> (the link shows its counterexample), no verdict (a bound cut the search, named). The variant shipped today is marked <span class="shipped">(shipped)</span>.{{if .Notes}} {{.Notes}}.{{end}}</p>
+<p class="summary"><strong>{{.Summary}}</strong></p>
+<p>Legend: <span>holds</span>, <strong>violated</strong> (the link shows its counterexample), no verdict (a bound cut the search, named).{{if .Shipped}} The variant shipped today is marked <span class="shipped">(shipped)</span>.{{end}}{{if .Notes}} {{.Notes}}.{{end}}</p>
+<div class="scroll">
+<table class="grid">
+<caption>Each variant under each model: the properties it violates</caption>
+<thead><tr><th scope="col">variant</th>{{range $.Models}}<th scope="col">{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr><th scope="row" title="{{.Doc}}"><span{{if .Shipped}} class="shipped"{{end}}>{{.Variant}}{{if .Shipped}} (shipped){{end}}</span></th>{{range .Grid}}<td class="{{.Class}}" title="{{.Model}}">{{if or .Violated .Unknown}}{{range $k, $v := .Violated}}{{if $k}}, {{end}}<a href="#{{$v.Link}}">{{$v.Prop}}</a>{{end}}{{if .Unknown}}{{if .Violated}}; {{end}}no verdict: {{range $k, $u := .Unknown}}{{if $k}}, {{end}}{{$u}}{{end}} ({{.Why}}){{end}}{{else}}holds{{end}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+</div>
+<details class="detail">
+<summary>Every property under every model, with the variants' descriptions</summary>
 <div class="scroll">
 <table class="matrix">
 <caption>Every variant under every model</caption>
@@ -385,6 +649,7 @@ var htmlTemplate = template.Must(template.Must(htmlParts.Clone()).New("page").Pa
 {{end}}</tbody>
 </table>
 </div>
+</details>
 {{template "cexes" .Cexes}}
 {{template "script"}}
 </body>
@@ -408,7 +673,7 @@ func TuningHTML(w io.Writer, t *checker.Tuning) error {
 	for k := range t.Minimal {
 		page.Minimal = append(page.Minimal, fmt.Sprintf("minimal %d", k+1))
 		text, _ := t.Rewrite(k)
-		page.Diffs = append(page.Diffs, UnifiedDiff(in.Protocol.Ref(), in.Protocol.Ref()+fmt.Sprintf(" (minimal %d)", k+1), in.Protocol.Source, text))
+		page.Diffs = append(page.Diffs, coloured(UnifiedDiff(in.Protocol.Ref(), in.Protocol.Ref()+fmt.Sprintf(" (minimal %d)", k+1), in.Protocol.Source, text)))
 	}
 	page.Current = currentWords[t.Current()]
 	for i, s := range t.Sites {
@@ -438,9 +703,33 @@ type tunePage struct {
 	Title, Protocol, Variant, Models, Props, Current string
 	Checks, Assignments                              int
 	Bounded, One                                     bool
-	Unfixable, Minimal, Diffs                        []string
+	Unfixable, Minimal                               []string
+	Diffs                                            [][]diffLine
 	Sites                                            []tuneSite
 	Cexes                                            []htmlCex
+}
+
+// diffLine is a line of a unified diff with the class that colours it:
+// add, del, hunk or none.
+type diffLine struct{ Class, Text string }
+
+// coloured splits a unified diff into lines classed for colour.
+func coloured(d string) []diffLine {
+	var out []diffLine
+	for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+		c := ""
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		case strings.HasPrefix(l, "+"):
+			c = "add"
+		case strings.HasPrefix(l, "-"):
+			c = "del"
+		case strings.HasPrefix(l, "@@"):
+			c = "hunk"
+		}
+		out = append(out, diffLine{c, l})
+	}
+	return out
 }
 
 type tuneSite struct {
@@ -462,7 +751,8 @@ var tuneTemplate = template.Must(template.Must(htmlParts.Clone()).New("tune").Pa
 </table>
 </div>
 {{range $k, $d := .Diffs}}<h2>{{index $.Minimal $k}}, as a diff of the file</h2>
-<pre class="source">{{$d}}</pre>
+<pre class="source diff">{{range $d}}{{if .Class}}<span class="{{.Class}}">{{.Text}}</span>{{else}}{{.Text}}{{end}}
+{{end}}</pre>
 {{end}}
 {{template "cexes" .Cexes}}
 {{template "script"}}

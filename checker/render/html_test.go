@@ -116,26 +116,86 @@ func parseHTML(t *testing.T, page string) *element {
 }
 
 // TestComparisonHTML reads the review page back: a self-contained page
-// (nothing fetched), the matrix with a cell per variant, model and
-// property in words and colour, the shipped variant marked, and each
-// violated cell linked to a counterexample whose steps, graph events and
-// highlighted source agree.
+// (nothing fetched), a summary line, the compact grid (a cell per variant
+// and model: holds, or the violated properties each linked), the matrix
+// with a cell per variant, model and property in words and colour, the
+// shipped variant marked, each violated cell linked to a counterexample
+// whose steps, graph events and highlighted source agree, and each
+// counterexample shown once, folded.
 func TestComparisonHTML(t *testing.T) {
 	page := reviewPage(t)
 	if m := regexp.MustCompile(`(?i)(src|href)\s*=\s*"(https?:|//)`).FindString(page); m != "" {
 		t.Errorf("the page fetches something: %s", m)
 	}
 	doc := parseHTML(t, page)
-	tables := doc.all("table")
-	if len(tables) == 0 || tables[0].attrs["class"] != "matrix" {
-		t.Fatal("no matrix")
+	var grid, matrix *element
+	for _, tb := range doc.all("table") {
+		switch tb.attrs["class"] {
+		case "grid":
+			grid = tb
+		case "matrix":
+			matrix = tb
+		}
 	}
-	matrix := tables[0]
-	cells := 0
+	if grid == nil || matrix == nil {
+		t.Fatal("no grid or no matrix")
+	}
 	ids := map[string]bool{}
 	for _, s := range doc.all("section") {
+		if ids[s.attrs["id"]] {
+			t.Errorf("counterexample %s twice", s.attrs["id"])
+		}
 		ids[s.attrs["id"]] = true
 	}
+	var summary string
+	for _, p := range doc.all("p") {
+		if p.attrs["class"] == "summary" {
+			summary = p.words()
+		}
+	}
+	if want := "fixed holds under every model; original and unordered violate a property."; summary != want {
+		t.Errorf("summary %q, want %q", summary, want)
+	}
+	gridCells := 0
+	for _, td := range grid.all("td") {
+		gridCells++
+		class, words := td.attrs["class"], td.words()
+		switch class {
+		case "holds":
+			if words != "holds" {
+				t.Errorf("a holding grid cell says %q", words)
+			}
+		case "violated":
+			links := td.all("a")
+			if len(links) == 0 || words == "holds" {
+				t.Errorf("a violated grid cell says %q with %d links", words, len(links))
+			}
+			for _, a := range links {
+				if !ids[strings.TrimPrefix(a.attrs["href"], "#")] {
+					t.Errorf("grid link %s goes nowhere", a.attrs["href"])
+				}
+			}
+		default:
+			t.Errorf("a grid cell of class %q", class)
+		}
+	}
+	if want := 3 * 2; gridCells != want {
+		t.Errorf("%d grid cells, want %d (3 variants × 2 models)", gridCells, want)
+	}
+	execs := map[string]string{}
+	for _, sec := range doc.all("section") {
+		if len(sec.all("details")) == 0 || sec.all("details")[0].attrs["open"] != "" {
+			t.Errorf("counterexample %s is not folded", sec.attrs["id"])
+		}
+		// One execution, one section: cells and properties it decides
+		// share it.
+		steps := sec.all("table")[0].words()
+		if prev, ok := execs[steps]; ok {
+			t.Errorf("counterexamples %s and %s show one execution", prev, sec.attrs["id"])
+		}
+		execs[steps] = sec.attrs["id"]
+	}
+	cells := 0
 	for _, td := range matrix.all("td") {
 		cells++
 		class, words := td.attrs["class"], td.words()
@@ -177,7 +237,7 @@ func TestComparisonHTML(t *testing.T) {
 		}
 		mem := 0
 		for _, td := range s.all("td") {
-			if td.attrs["class"] == "mem" {
+			if strings.HasPrefix(td.attrs["class"], "mem") {
 				mem++
 				if strings.Contains(td.words(), "lib.data=42") && strings.Contains(td.words(), "lib.data=0") {
 					t.Errorf("%s: a location twice in one memory cell: %s", s.attrs["id"], td.words())
@@ -202,8 +262,9 @@ func TestComparisonHTML(t *testing.T) {
 	}
 }
 
-// TestComparisonHTMLInBrowser opens the review pages of dlsym and
-// execenv in a headless Chromium, as a reviewer would: no console error
+// TestComparisonHTMLInBrowser opens the review pages of the catalogue in
+// a headless Chromium at 1280 px, as a reviewer would: under 500 KB, the
+// compact grid's every column in view, no console error
 // and no network request; the cells and their verdicts those of the JSON
 // output; a click on a violated cell brings its counterexample into
 // view; the step-through steps back and reaches the last event again. A
@@ -218,7 +279,7 @@ func TestComparisonHTMLInBrowser(t *testing.T) {
 		}
 		t.Skip("chromium is not installed (CI installs it and sets ORDERCHECK_BROWSER_TESTS)")
 	}
-	for _, name := range []string{"dlsym", "execenv"} {
+	for _, name := range []string{"dlsym", "execenv", "cluster"} {
 		t.Run(name, func(t *testing.T) { browse(t, browser, name) })
 	}
 }
@@ -239,6 +300,9 @@ func browse(t *testing.T, browser, name string) {
 	}
 	if err := render.Comparison(&js, cmp, render.FormatJSON); err != nil {
 		t.Fatal(err)
+	}
+	if page.Len() > 500<<10 {
+		t.Errorf("the page takes %d KB, more than a reviewer's 500", page.Len()>>10)
 	}
 	dir := os.Getenv("ORDERCHECK_ARTIFACTS")
 	if dir == "" {
@@ -316,9 +380,13 @@ func browse(t *testing.T, browser, name string) {
 		t.Fatalf("chromium: %v", err)
 	}
 	verdicts := strings.Split(eval(`Array.from(document.querySelectorAll("table.matrix td")).map(td => td.textContent.trim().replace(/ \(.*/, "")).join(",")`), ",")
-	click(`table.matrix td.violated a`)
+	// At 1280 px the compact grid shows every column: it scrolls
+	// neither itself nor the page.
+	gridFits := eval(`(function () { var g = document.querySelector("table.grid"), r = g.getBoundingClientRect(); return String(r.right <= window.innerWidth && g.parentElement.scrollWidth <= g.parentElement.clientWidth); })()`)
+	folded := eval(`String(Array.from(document.querySelectorAll("details.cex-body")).every(d => !d.open))`)
+	click(`table.grid td.violated a`)
 	hash := eval(`location.hash`)
-	inView := eval(`(function () { var r = document.querySelector(location.hash).getBoundingClientRect(); return String(r.top >= -1 && r.top < window.innerHeight); })()`) == "true"
+	inView := eval(`(function () { var s = document.querySelector(location.hash), r = s.getBoundingClientRect(); return String(r.top >= -1 && r.top < window.innerHeight && s.querySelector("details").open); })()`) == "true"
 	at := func() string { return eval(`document.querySelector(location.hash + " .stepper .at").textContent`) }
 	before := at()
 	click(`section:target .stepper button[data-dir="-1"]`)
@@ -349,6 +417,12 @@ func browse(t *testing.T, browser, name string) {
 	}
 	if !strings.HasPrefix(hash, "#cex-") || !inView {
 		t.Errorf("clicking a violated cell went to %q (in view: %v)", hash, inView)
+	}
+	if gridFits != "true" {
+		t.Error("at 1280 px the grid does not show every column")
+	}
+	if folded != "true" {
+		t.Error("counterexamples are open before a link opens one")
 	}
 	var n, total, k int
 	if _, err := fmt.Sscanf(before, "step %d of %d", &n, &total); err != nil || n != total {

@@ -71,11 +71,11 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 				return checkError(err)
 			}
 			if output != "" && f == render.FormatHTML {
-				if err := writeFile(output, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
+				if err := writeFile(cmd, output, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
 					return err
 				}
 			} else if output != "" {
-				if err := writeFile(output, func(w io.Writer) error { return render.Comparison(w, cmp, f) }); err != nil {
+				if err := writeFile(cmd, output, func(w io.Writer) error { return render.Comparison(w, cmp, f) }); err != nil {
 					return err
 				}
 			} else if err := render.Comparison(cmd.OutOrStdout(), cmp, f); err != nil {
@@ -100,13 +100,20 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 	return cmd
 }
 
-// writeFile writes a file through write; a file that cannot be made is a
-// usage error.
-func writeFile(path string, write func(io.Writer) error) error {
+// writeFile writes a file through write and says so on cmd's standard
+// error; a file that cannot be made is a usage error.
+func writeFile(cmd *cobra.Command, path string, write func(io.Writer) error) error {
 	if err := render.WriteFile(path, write); err != nil {
 		return usageError(err)
 	}
+	wrote(cmd, path)
 	return nil
+}
+
+// wrote says on cmd's standard error that a file was written, so that no
+// file appears unannounced.
+func wrote(cmd *cobra.Command, path string) {
+	fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: wrote %s\n", path)
 }
 
 // probeOutputs checks, before any work, that the files the flags name can

@@ -73,7 +73,7 @@ internal error.`,
 			}
 			if html != "" {
 				cmp := &checker.Comparison{Protocol: inst.Protocol, Props: inst.Protocol.PropNames(), Models: []*model.Model{m}, Cases: []*checker.Instance{inst}, Reports: [][]*checker.Report{{rep}}}
-				if err := writeFile(html, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
+				if err := writeFile(cmd, html, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
 					return err
 				}
 			}

@@ -227,7 +227,7 @@ func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []stri
 		return nil
 	}
 	if o.trace != "" {
-		if err := writeFile(o.trace, inst.Trace(w).WriteJSON); err != nil {
+		if err := writeFile(cmd, o.trace, inst.Trace(w).WriteJSON); err != nil {
 			return err
 		}
 	}
@@ -237,7 +237,7 @@ func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []stri
 			return err
 		}
 		if o.dot != "" {
-			if err := writeFile(o.dot, func(w io.Writer) error { _, err := w.Write(src); return err }); err != nil {
+			if err := writeFile(cmd, o.dot, func(w io.Writer) error { _, err := w.Write(src); return err }); err != nil {
 				return err
 			}
 		}
@@ -245,6 +245,7 @@ func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []stri
 			if err := render.SVG(src, o.svg); err != nil {
 				return usageError(err)
 			}
+			wrote(cmd, o.svg)
 		}
 	}
 	return nil

@@ -85,6 +85,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 				if err := render.LinearizationHTML(html, pr.Spec.Model(), l); err != nil {
 					return usageError(err)
 				}
+				wrote(cmd, html)
 			}
 			render.Linearization(cmd.OutOrStdout(), pr.Name, l, timeout.String())
 			switch {

@@ -92,7 +92,7 @@ passes), 4 an internal error.`,
 				}
 			}
 			if junit != "" {
-				if err := writeFile(junit, func(w io.Writer) error { return render.JUnit(w, suites) }); err != nil {
+				if err := writeFile(cmd, junit, func(w io.Writer) error { return render.JUnit(w, suites) }); err != nil {
 					return err
 				}
 			}

@@ -131,7 +131,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 				return usageError(fmt.Errorf("--explain %s: not a site (the sites are %s)", explain, strings.Join(at, ", ")))
 			}
 			if html != "" {
-				if err := writeFile(html, func(w io.Writer) error { return render.TuningHTML(w, t) }); err != nil {
+				if err := writeFile(cmd, html, func(w io.Writer) error { return render.TuningHTML(w, t) }); err != nil {
 					return err
 				}
 			}
