@@ -238,6 +238,15 @@ func (f *fn) row(e *cc.PostfixExpression) bool {
 	return ok && depth < len(g.dims)
 }
 
+// atomicType reports whether t, the type of an object reached through a
+// pointer, a field or an index, is one of stdatomic.h's atomic types
+// (atomic_int, ...), so that a plain access to it is seq_cst. An _Atomic
+// qualifier there is not seen: the C front end's types do not keep it.
+func atomicType(t cc.Type) bool {
+	td := t.Typedef()
+	return td != nil && strings.HasPrefix(td.Name(), "atomic_") && td.Name() != "atomic_flag"
+}
+
 // arrayField reports whether e is an access to an array field, s.f or
 // p->f.
 func arrayField(e *cc.PostfixExpression) bool {
@@ -299,6 +308,15 @@ func (f *fn) ident(p *cc.PrimaryExpression) (lang.Expr, []lang.Stmt, error) {
 	if reg, ok := f.locals[name]; ok {
 		return &lang.Name{Name: reg, At: at}, nil, nil
 	}
+	if obj, ok := f.stack[name]; ok {
+		switch {
+		case obj.array:
+			return &lang.Name{Name: obj.reg, At: at}, nil, nil
+		case obj.record:
+			return nil, nil, f.errAt(p, "struct %s is used as a value: read its fields", name)
+		}
+		return f.read(&lang.DerefExpr{Ptr: &lang.Name{Name: obj.reg, At: at}, At: at}, obj.atomic, at), nil, nil
+	}
 	if g, ok := f.l.globalOf(p); ok {
 		switch {
 		case g.mutex:
@@ -330,6 +348,9 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 			return f.lvalue(e.ExpressionList)
 		case cc.PrimaryExpressionIdent:
 			name := e.Token.SrcStr()
+			if obj, ok := f.stack[name]; ok {
+				return &lang.DerefExpr{Ptr: &lang.Name{Name: obj.reg, At: at}, At: at}, obj.atomic, nil
+			}
 			if _, ok := f.locals[name]; ok {
 				return nil, false, f.errAt(e, "local %s is a register: it has no address", name)
 			}
@@ -380,17 +401,17 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 			if err != nil || len(pre) > 0 {
 				return nil, false, orErr(err, f.errAt(e, "a thread start inside an index is not supported"))
 			}
-			return &lang.DerefExpr{Ptr: &lang.BinExpr{Op: "+", X: ptr, Y: scale(idx, e.PostfixExpression.Type(), at), At: at}, At: at}, false, nil
+			return &lang.DerefExpr{Ptr: &lang.BinExpr{Op: "+", X: ptr, Y: scale(idx, e.PostfixExpression.Type(), at), At: at}, At: at}, atomicType(e.Type()), nil
 		case cc.PostfixExpressionSelect:
 			field := e.Token2.SrcStr()
 			switch base := e.PostfixExpression.(type) {
 			case *cc.PrimaryExpression:
 				if g, ok := f.l.globalOf(base); ok && g.fields != nil && !g.array {
-					return &lang.FieldExpr{Struct: g.name, Field: field, At: at}, false, nil
+					return &lang.FieldExpr{Struct: g.name, Field: field, At: at}, atomicType(e.Type()), nil
 				}
 			case *cc.PostfixExpression:
 				if g, flat, ok, err := f.element(base); (ok && g.fields != nil) || err != nil {
-					return &lang.FieldExpr{Struct: g.name, Field: field, Index: flat, At: at}, false, err
+					return &lang.FieldExpr{Struct: g.name, Field: field, Index: flat, At: at}, atomicType(e.Type()), err
 				}
 			}
 			// s.f through anything else: (&s)->f.
@@ -398,13 +419,13 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 			if err != nil || len(pre) > 0 {
 				return nil, false, orErr(err, f.errAt(e, "a thread start inside a field access is not supported"))
 			}
-			return &lang.ArrowExpr{Ptr: ptr, Field: field, At: at}, false, nil
+			return &lang.ArrowExpr{Ptr: ptr, Field: field, At: at}, atomicType(e.Type()), nil
 		case cc.PostfixExpressionPSelect:
 			ptr, pre, err := f.value(e.PostfixExpression)
 			if err != nil || len(pre) > 0 {
 				return nil, false, orErr(err, f.errAt(e, "a thread start inside a field access is not supported"))
 			}
-			return &lang.ArrowExpr{Ptr: ptr, Field: e.Token2.SrcStr(), At: at}, false, nil
+			return &lang.ArrowExpr{Ptr: ptr, Field: e.Token2.SrcStr(), At: at}, atomicType(e.Type()), nil
 		}
 	case *cc.UnaryExpression:
 		if e.Case == cc.UnaryExpressionDeref {
@@ -412,7 +433,7 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 			if err != nil || len(pre) > 0 {
 				return nil, false, orErr(err, f.errAt(e, "a thread start inside a dereference is not supported"))
 			}
-			return &lang.DerefExpr{Ptr: ptr, At: at}, false, nil
+			return &lang.DerefExpr{Ptr: ptr, At: at}, atomicType(e.Type()), nil
 		}
 	case *cc.CastExpression:
 		if e.Case == cc.CastExpressionCast {

@@ -14,6 +14,10 @@ type fn struct {
 	def    *cc.FunctionDefinition
 	main   bool
 	locals map[string]string // a local's C name → its register
+	// stack holds the function's stack objects by C name (frame.go), in
+	// stackOrder.
+	stack      map[string]stackObj
+	stackOrder []string
 	// casExpected are the &local expressions that are compare-exchanges'
 	// expected values.
 	casExpected map[*cc.UnaryExpression]bool
@@ -23,7 +27,7 @@ type fn struct {
 }
 
 func (l *lowerer) newFunc(def *cc.FunctionDefinition, main bool) *fn {
-	f := &fn{l: l, def: def, main: main, locals: map[string]string{}, consts: map[string]int64{}, casExpected: map[*cc.UnaryExpression]bool{}}
+	f := &fn{l: l, def: def, main: main, locals: map[string]string{}, stack: map[string]stackObj{}, consts: map[string]int64{}, casExpected: map[*cc.UnaryExpression]bool{}}
 	walk(def.CompoundStatement, func(n cc.Node) {
 		c, ok := n.(*cc.PostfixExpression)
 		if !ok || c.Case != cc.PostfixExpressionCall || calleeName(c) != "__atomic_compare_exchange_n" {
@@ -99,17 +103,34 @@ func (f *fn) decl(d *cc.Declaration) ([]lang.Stmt, error) {
 		if dd.IsStatic() || dd.IsExtern() {
 			return nil, f.errAt(dd, "static and extern variables inside functions are not supported: declare %s at file scope", dd.Name())
 		}
-		switch k := dd.Type().Kind(); {
-		case k == cc.Array || k == cc.Struct || k == cc.Union:
-			if isPthread(dd.Type()) {
-				continue
+		if g, ok := f.l.globals[dd]; ok && f.main {
+			// One of main's objects in memory.
+			if id.Initializer != nil {
+				s, err := f.mainInit(g, dd, id.Initializer)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, s...)
 			}
-			return nil, f.errAt(dd, "local %s: arrays, structs and unions are supported as globals and on the heap, not as locals", dd.Name())
-		case dd.Type().String() == "pthread_t" || isPthread(dd.Type()):
 			continue
 		}
-		if dd.AddressTaken() && !f.onlyCASExpected(dd) {
-			return nil, f.errAt(dd, "the address of local %s is taken: a local is a register; make it a global to share it", dd.Name())
+		if obj, ok := f.stack[dd.Name()]; ok {
+			if id.Initializer != nil {
+				s, err := f.stackInit(obj, dd, id.Initializer)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, s...)
+			}
+			continue
+		}
+		switch k := dd.Type().Kind(); {
+		case dd.Type().String() == "pthread_t" || isPthread(dd.Type()):
+			continue
+		case k == cc.Union:
+			return nil, f.errAt(dd, "local %s: unions are not supported", dd.Name())
+		case k == cc.Array || k == cc.Struct:
+			return nil, f.errAt(dd, "local %s: a local mutex is supported in main only", dd.Name())
 		}
 		reg := f.local(dd.Name(), dd)
 		if id.Initializer == nil {

@@ -96,7 +96,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		return nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: "the program has no main function: main is the thread that starts the others"}
 	}
 	f := l.newFunc(main, true)
-	body, err := f.block(main.CompoundStatement)
+	body, err := f.function(main.CompoundStatement)
 	if err != nil {
 		return nil, err
 	}
@@ -144,16 +144,16 @@ func (l *lowerer) globalDecl(d *cc.Declaration) error {
 		if dd.Name() == "__predefined_declarator" || strings.HasPrefix(dd.Name(), "std") {
 			continue
 		}
-		if err := l.global(d, dd, id.Initializer); err != nil {
+		if err := l.global(d, dd, id.Initializer, dd.Name()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// global declares one file-scope variable.
-func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initializer) error {
-	name := dd.Name()
+// global declares one variable with static storage, called name: a
+// file-scope one, or a local of main that lives in memory (frame.go).
+func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initializer, name string) error {
 	pos := l.pos(dd)
 	t := dd.Type()
 	g := &global{name: name, atomic: atomicDecl(d.DeclarationSpecifiers, dd)}
@@ -463,7 +463,7 @@ func (l *lowerer) proc(fn string, at cc.Node) error {
 		}
 		params = append(params, f.local(p.Name(), p.Declarator))
 	}
-	body, err := f.block(fd.CompoundStatement)
+	body, err := f.function(fd.CompoundStatement)
 	if err != nil {
 		return err
 	}

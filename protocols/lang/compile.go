@@ -1681,6 +1681,8 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 			return t.memberAddr(of, true)
 		case *ArrowExpr:
 			return t.arrowAddr(of, true)
+		case *DerefExpr:
+			return t.expr(of.Ptr) // &*p is p, no access
 		}
 		l, err := t.c.addrOf(e.Of)
 		return model.Const(model.AddrOf(l)), err

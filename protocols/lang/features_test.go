@@ -383,6 +383,7 @@ func TestArrayFields(t *testing.T) {
 		{"register out of range", "i = load(x, acq)\n r = q.items[i]\n x = r", []int64{3}, "x", model.Failed},
 		{"field index out of range in range of the struct", "i = load(x, acq)\n r = bins[0].keys[i]\n x = r", []int64{2}, "x", model.Failed},
 		{"address of a field", "i = load(x, acq)\n a = &q.items\n r = *(a + i)\n x = r", []int64{2}, "x q.items[2]", model.Done},
+		{"address of a dereference", "i = load(x, acq)\n a = &q.items\n b = &*(a + i)\n r = *b\n x = r", []int64{1}, "x q.items[1]", model.Done},
 		{"atomics", "i = load(x, acq)\n r = fetch_add(q.items[i], 1, rlx)\n store(bins[i].keys[0], r, rel)", []int64{0}, "x q.items[0]", model.Done},
 		{"heap", "n = alloc(node)\n n->vals[1] = 3\n n->next = 0\n i = load(x, acq)\n r = n->vals[i]\n x = r", []int64{1, 7}, "x node@t:9#0.vals[1]", model.Done},
 		{"big", "i = load(x, acq)\n r = big[i]\n x = r", []int64{4321}, "x big[4321]", model.Done},

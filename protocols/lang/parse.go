@@ -900,7 +900,7 @@ func (p *parser) unary() (Expr, error) {
 	case p.Accept("&"):
 		x, err := p.postfix()
 		switch x.(type) {
-		case *Name, *FieldExpr, *IndexExpr, *ArrowExpr:
+		case *Name, *FieldExpr, *IndexExpr, *ArrowExpr, *DerefExpr:
 		default:
 			if err == nil {
 				err = errAt(t.Pos, "& takes a shared variable, field or array element")

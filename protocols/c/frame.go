@@ -1,0 +1,252 @@
+package c
+
+import (
+	"modernc.org/cc/v4"
+
+	"github.com/ordercheck/ordercheck/protocols/lang"
+)
+
+// A function's stack objects are its locals that live in memory rather
+// than in registers: those whose address is taken (other than as a
+// compare-exchange's expected value), and local arrays and structs. Each
+// is a block of the heap, allocated when the function starts, as a
+// compiler lays out its frame, uninitialised until its declaration
+// initialises it, and freed wherever the function returns — so that a
+// pointer to it that outlives the call is a use after free, and a read
+// before any write a read of uninitialised memory, as GenMC reports them.
+// main's frame is never freed — its return ends the program — and is
+// allocated once: its objects are shared variables (x@main), which the
+// threads it starts may be given the address of, set where they are
+// declared (a read before that sees zero, not uninitialised memory).
+
+// stackObj is a stack object: the register holding its address.
+type stackObj struct {
+	reg    string
+	atomic bool
+	array  bool // an array: its name is its address
+	record bool // a struct: read by its fields
+}
+
+// function lowers the body of the function f lowers, with its frame.
+func (f *fn) function(cs *cc.CompoundStatement) (*lang.Block, error) {
+	allocs, err := f.frame(cs)
+	if err != nil {
+		return nil, err
+	}
+	body, err := f.block(cs)
+	if err != nil || len(allocs) == 0 {
+		return body, err
+	}
+	at := f.pos(cs)
+	if !f.main {
+		var frees []lang.Stmt
+		for _, s := range f.stackOrder {
+			frees = append(frees, &lang.MemStmt{Kind: "free", Args: []lang.Expr{&lang.Name{Name: f.stack[s].reg, At: at}}, At: at})
+		}
+		body.Stmts = freeing(body.Stmts, frees)
+		if n := len(body.Stmts); n == 0 || !isReturn(body.Stmts[n-1]) {
+			body.Stmts = append(body.Stmts, frees...)
+		}
+	}
+	body.Stmts = append(allocs, body.Stmts...)
+	return body, nil
+}
+
+func isReturn(s lang.Stmt) bool { _, ok := s.(*lang.ReturnStmt); return ok }
+
+// frame finds the function's stack objects and allocates them.
+func (f *fn) frame(cs *cc.CompoundStatement) ([]lang.Stmt, error) {
+	var out []lang.Stmt
+	var err error
+	walk(cs, func(n cc.Node) {
+		d, ok := n.(*cc.Declaration)
+		if !ok || err != nil || d.Case != cc.DeclarationDecl {
+			return
+		}
+		for list := d.InitDeclaratorList; list != nil && err == nil; list = list.InitDeclaratorList {
+			dd := list.InitDeclarator.Declarator
+			t := dd.Type()
+			if dd.IsTypename() || t.Kind() == cc.Function || dd.IsStatic() || dd.IsExtern() || isPthread(t) || (isMutex(t) && !f.main) {
+				continue
+			}
+			k := t.Kind()
+			if k != cc.Array && k != cc.Struct && (!dd.AddressTaken() || f.onlyCASExpected(dd)) {
+				continue
+			}
+			if f.main {
+				err = f.l.global(d, dd, nil, dd.Name()+"@main")
+				continue
+			}
+			if k == cc.Union {
+				err = f.errAt(dd, "unions are not supported")
+				return
+			}
+			at := f.pos(dd)
+			var size lang.Expr = &lang.Num{Val: locsOf(t), At: at}
+			elem := t
+			for elem.Kind() == cc.Array {
+				elem = elem.(*cc.ArrayType).Elem()
+			}
+			if st, ok := elem.(*cc.StructType); ok {
+				name, e := f.l.heapType(st, dd)
+				if e != nil {
+					err = e
+					return
+				}
+				if k == cc.Struct {
+					size = &lang.Name{Name: name, At: at}
+				}
+			}
+			if k == cc.Array && t.(*cc.ArrayType).IsVLA() {
+				err = f.errAt(dd, "local array %s needs a constant length", dd.Name())
+				return
+			}
+			name := dd.Name()
+			if _, dup := f.stack[name]; dup {
+				err = f.errAt(dd, "two locals of one function are called %s and live in memory: rename one", name)
+				return
+			}
+			obj := stackObj{reg: "%" + name, atomic: atomicDecl(d.DeclarationSpecifiers, dd), array: k == cc.Array, record: k == cc.Struct}
+			f.stack[name] = obj
+			f.stackOrder = append(f.stackOrder, name)
+			out = append(out, &lang.AssignStmt{LHS: &lang.Name{Name: obj.reg, At: at}, RHS: &lang.CallExpr{Func: "alloc", Args: []lang.Expr{size}, At: at}, At: at})
+		}
+	})
+	return out, err
+}
+
+// freeing puts frees before every return of stmts, the function's own
+// (the functions it calls are procedures of their own): a value returned
+// is computed first, since it may read the frame.
+func freeing(stmts []lang.Stmt, frees []lang.Stmt) []lang.Stmt {
+	var out []lang.Stmt
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *lang.ReturnStmt:
+			for i, v := range s.Vals {
+				if _, ok := v.(*lang.Num); ok {
+					continue
+				}
+				tmp := &lang.Name{Name: "%ret", At: s.At}
+				if i > 0 {
+					tmp.Name += string(rune('0' + i))
+				}
+				out = append(out, &lang.AssignStmt{LHS: tmp, RHS: v, At: s.At})
+				s.Vals[i] = tmp
+			}
+			out = append(out, frees...)
+		case *lang.IfStmt:
+			s.Then.Stmts = freeing(s.Then.Stmts, frees)
+			if s.Else != nil {
+				s.Else.Stmts = freeing(s.Else.Stmts, frees)
+			}
+		case *lang.WhileStmt:
+			s.Body.Stmts = freeing(s.Body.Stmts, frees)
+		case *lang.ForStmt:
+			s.Body.Stmts = freeing(s.Body.Stmts, frees)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// mainInit lowers the initialiser of main's object g where it is
+// declared: an assignment of a scalar's value, or of each element of an
+// array's or field of a struct's flat list of values.
+func (f *fn) mainInit(g *global, dd *cc.Declarator, init *cc.Initializer) ([]lang.Stmt, error) {
+	at := f.pos(dd)
+	store := func(lhs lang.Expr, v lang.Expr) lang.Stmt {
+		if g.atomic {
+			return &lang.MemStmt{Kind: "store", Args: []lang.Expr{lhs, v}, Ord: &lang.Value{Text: "sc", Pos: at}, At: at}
+		}
+		return &lang.AssignStmt{LHS: lhs, RHS: v, At: at}
+	}
+	if init.Case == cc.InitializerExpr {
+		if g.array || g.fields != nil {
+			return nil, f.errAt(init, "an array or struct is initialised by a list of values")
+		}
+		v, pre, err := f.value(init.AssignmentExpression)
+		return append(pre, store(&lang.Name{Name: g.name, At: at}, v)), err
+	}
+	var out []lang.Stmt
+	i := 0
+	for list := init.InitializerList; list != nil; list = list.InitializerList {
+		if list.Designation != nil || list.Initializer.Case != cc.InitializerExpr || (g.fields != nil && i >= len(g.fields)) {
+			return nil, f.errAt(list.Initializer, "only a flat list of values initialises a local array or struct")
+		}
+		v, pre, err := f.value(list.Initializer.AssignmentExpression)
+		if err != nil {
+			return nil, err
+		}
+		var lhs lang.Expr = &lang.IndexExpr{Array: g.name, Index: &lang.Num{Val: int64(i), At: at}, At: at}
+		switch {
+		case g.fields != nil && g.array:
+			return nil, f.errAt(init, "a local array of structs is initialised by assignments")
+		case g.fields != nil:
+			lhs = &lang.FieldExpr{Struct: g.name, Field: g.fields[i], At: at}
+		}
+		out = append(append(out, pre...), store(lhs, v))
+		i++
+	}
+	return out, nil
+}
+
+// stackInit lowers the initialiser of stack object obj: a store of a
+// scalar's value, or of each element of an array's or field of a
+// struct's flat list of values.
+func (f *fn) stackInit(obj stackObj, dd *cc.Declarator, init *cc.Initializer) ([]lang.Stmt, error) {
+	at := f.pos(dd)
+	ptr := &lang.Name{Name: obj.reg, At: at}
+	if init.Case == cc.InitializerExpr {
+		if obj.array || obj.record {
+			return nil, f.errAt(init, "an array or struct is initialised by a list of values")
+		}
+		v, pre, err := f.value(init.AssignmentExpression)
+		return append(pre, &lang.AssignStmt{LHS: &lang.DerefExpr{Ptr: ptr, At: at}, RHS: v, At: at}), err
+	}
+	var fields []string
+	if obj.record {
+		st := dd.Type().(*cc.StructType)
+		for i := range st.NumFields() {
+			if st.FieldByIndex(i).Type().Kind() == cc.Array {
+				return nil, f.errAt(init, "a local struct with an array field is initialised field by field, by assignments")
+			}
+			fields = append(fields, st.FieldByIndex(i).Name())
+		}
+	}
+	n := locsOf(dd.Type())
+	var out []lang.Stmt
+	i := int64(0)
+	for list := init.InitializerList; list != nil; list = list.InitializerList {
+		if list.Designation != nil || list.Initializer.Case != cc.InitializerExpr || i >= n {
+			return nil, f.errAt(list.Initializer, "only a flat list of values initialises a local array or struct")
+		}
+		v, pre, err := f.value(list.Initializer.AssignmentExpression)
+		if err != nil {
+			return nil, err
+		}
+		var lhs lang.Expr = &lang.DerefExpr{Ptr: &lang.BinExpr{Op: "+", X: ptr, Y: &lang.Num{Val: i, At: at}, At: at}, At: at}
+		if obj.record {
+			lhs = &lang.ArrowExpr{Ptr: ptr, Field: fields[i], At: at}
+		}
+		out = append(append(out, pre...), &lang.AssignStmt{LHS: lhs, RHS: v, At: at})
+		i++
+	}
+	// The rest of an initialised aggregate is zero.
+	for ; i < n && (obj.array && locsOf(elemOf(dd.Type())) == 1 || obj.record); i++ {
+		var lhs lang.Expr = &lang.DerefExpr{Ptr: &lang.BinExpr{Op: "+", X: ptr, Y: &lang.Num{Val: i, At: at}, At: at}, At: at}
+		if obj.record {
+			lhs = &lang.ArrowExpr{Ptr: ptr, Field: fields[i], At: at}
+		}
+		out = append(out, &lang.AssignStmt{LHS: lhs, RHS: &lang.Num{At: at}, At: at})
+	}
+	return out, nil
+}
+
+// elemOf is the innermost element type of an array type.
+func elemOf(t cc.Type) cc.Type {
+	for t.Kind() == cc.Array {
+		t = t.(*cc.ArrayType).Elem()
+	}
+	return t
+}
