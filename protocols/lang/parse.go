@@ -898,7 +898,13 @@ func (p *parser) unary() (Expr, error) {
 		x, err := p.unary()
 		return &DerefExpr{Ptr: x, At: t.Pos}, err
 	case p.Accept("&"):
-		x, err := p.postfix()
+		var x Expr
+		var err error
+		if p.Is("*") {
+			x, err = p.unary() // &*p
+		} else {
+			x, err = p.postfix()
+		}
 		switch x.(type) {
 		case *Name, *FieldExpr, *IndexExpr, *ArrowExpr, *DerefExpr:
 		default:
