@@ -455,6 +455,11 @@ func svgGraph(w *checker.Witness, steps []witnessStep, also ...*checker.Witness)
 		})
 	}
 	for _, x := range all {
+		// A race: the pair of accesses that no happens-before path
+		// orders, beside the sw edges that order the rest.
+		if a := x.Violation.Anchors; x.Violation.Prop == "data-race" && len(a) == 2 {
+			edge(a[0], a[1], "race", "race: no hb")
+		}
 		before, missing := linEdges(x)
 		for _, e := range before {
 			edge(e[0], e[1], "ophb", "hb")
@@ -545,6 +550,8 @@ svg .sw-label { fill: #6a1b9a; }
 svg path.ophb { stroke: #7b1fa2; stroke-width: 2.5; }
 svg .ophb-label { fill: #7b1fa2; }
 svg path.missing { stroke: #b00020; stroke-width: 2.5; stroke-dasharray: 6 4; }
+svg path.race { stroke: #d35400; stroke-width: 2.5; stroke-dasharray: 3 3; }
+svg .race-label { fill: #d35400; font-weight: bold; }
 svg .missing-label { fill: #b00020; font-weight: bold; }
 svg .rf-label { fill: #1b7f3b; } svg .co-label { fill: #1f4fa8; } svg .fr-label { fill: #b00020; }
 pre.source { font: 12px/1.4 ui-monospace, monospace; background: #fafafa; border: 1px solid #ddd; padding: .5rem; overflow-x: auto; }
