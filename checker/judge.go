@@ -40,6 +40,38 @@ type Property interface {
 	Judge(o *Outcome) (checked bool, v *Violation)
 }
 
+// Needs is what a property asks of an exploration beyond each execution's
+// events and final state. The engines record what some property needs
+// and nothing else: a property that reads Outcome.Races or
+// Outcome.History declares it (Needer), or sees none.
+type Needs struct {
+	// Races asks for each execution's data races (Outcome.Races).
+	Races bool
+	// Spec asks for each execution's history of operations
+	// (Outcome.History), judged against this sequential specification.
+	Spec model.Spec
+	// Blocked says the property is about blocked executions (as a
+	// deadlock is), so that one holding when every execution blocks
+	// holds for real, not vacuously.
+	Blocked bool
+	// Unchecked, when set, says why the property cannot be checked at
+	// all: its verdict is unknown, with this reason.
+	Unchecked string
+}
+
+// Needer is a Property that needs more than events and final states.
+type Needer interface {
+	Needs() Needs
+}
+
+// needsOf is what property p declares it needs.
+func needsOf(p Property) Needs {
+	if n, ok := p.(Needer); ok {
+		return n.Needs()
+	}
+	return Needs{}
+}
+
 // The built-in properties' names; every other property is checked by the
 // program's assertions and final checks that carry its name.
 const (
@@ -98,6 +130,8 @@ type dataRace struct{}
 
 func (dataRace) Name() string { return PropDataRace }
 
+func (dataRace) Needs() Needs { return Needs{Races: true} }
+
 func (dataRace) Judge(o *Outcome) (bool, *Violation) {
 	if len(o.Races) == 0 {
 		return o.End, nil
@@ -130,6 +164,8 @@ func describeRace(g *model.Graph, r [2]model.EventRef) string {
 type deadlock struct{}
 
 func (deadlock) Name() string { return PropDeadlock }
+
+func (deadlock) Needs() Needs { return Needs{Blocked: true} }
 
 func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 	if !o.End {
@@ -260,6 +296,13 @@ type linearizability struct {
 
 func (l *linearizability) Name() string { return PropLinearizability }
 
+func (l *linearizability) Needs() Needs {
+	if l.spec == nil {
+		return Needs{Unchecked: "the protocol has no sequential specification to check histories against"}
+	}
+	return Needs{Spec: l.spec}
+}
+
 func (l *linearizability) Judge(o *Outcome) (bool, *Violation) {
 	switch {
 	case l.spec == nil || !o.End && o.History == nil:
@@ -316,11 +359,10 @@ func Judge(e *Execution, props []Property) []Violation {
 // histories of operations for a specification.
 func needs(props []Property) (races bool, spec model.Spec) {
 	for _, p := range props {
-		switch p := p.(type) {
-		case dataRace:
-			races = true
-		case *linearizability:
-			spec = p.spec
+		n := needsOf(p)
+		races = races || n.Races
+		if spec == nil {
+			spec = n.Spec
 		}
 	}
 	return races, spec
@@ -520,7 +562,7 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 				pr.Violations, pr.Witness, pr.Message = f.Count, f.Witness, f.Witness.Violation.Msg
 			}
 		}
-		rep.settle(p, res.AllBlocked, spec != nil)
+		rep.settle(p, res.AllBlocked, props)
 		return rep, nil
 	}
 	if names, ok := distributable(props); ok && opt.Cluster != nil && graphs.Splittable(m, opt) {
@@ -531,7 +573,7 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 	if err != nil {
 		return nil, err
 	}
-	rep.settle(p, rep.Stats.Blocked == rep.Stats.Executions, spec != nil)
+	rep.settle(p, rep.Stats.Blocked == rep.Stats.Executions, props)
 	return rep, nil
 }
 
@@ -648,17 +690,22 @@ func threadsIn(c map[model.EventRef]bool) int {
 }
 
 // settle gives each property its verdict from what the exploration of p
-// found.
-func (rep *Report) settle(p *model.Program, allBlocked, hasSpec bool) {
+// found, as props (rep.Props's, by name) declare their needs.
+func (rep *Report) settle(p *model.Program, allBlocked bool, props []Property) {
 	stats := rep.Stats
+	declared := map[string]Needs{}
+	for _, pr := range props {
+		declared[pr.Name()] = needsOf(pr)
+	}
 	for i := range rep.Props {
 		r := &rep.Props[i]
+		n := declared[r.Name]
 		switch {
 		case r.Violations > 0:
 			r.Status = Violated
-		case r.Name == PropLinearizability && !hasSpec:
+		case n.Unchecked != "":
 			r.Status = Unknown
-			r.Message = "the protocol has no sequential specification to check histories against"
+			r.Message = n.Unchecked
 		case stats.Limit == LoopBound:
 			r.Status = Unknown
 			r.Message = "no violation found, but a loop ran out of rounds with its condition still true (" + stats.LimitText() + "): its max cut what follows"
@@ -668,7 +715,7 @@ func (rep *Report) settle(p *model.Program, allBlocked, hasSpec bool) {
 		default:
 			r.Status = Holds
 			switch {
-			case stats.Executions > 0 && allBlocked && r.Name != PropDeadlock:
+			case stats.Executions > 0 && allBlocked && !n.Blocked:
 				r.Message = "holds only vacuously: every execution blocks"
 			case r.Reached == 0 && !slices.Contains(p.Proven, r.Name):
 				r.Message = "holds only vacuously: no execution reaches a check of it"

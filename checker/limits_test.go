@@ -161,3 +161,60 @@ func TestSpeculationStopsInTime(t *testing.T) {
 		})
 	}
 }
+
+// racesOf is a property of a user's own, violated by an execution with a
+// data race; declared says it declares that it needs them.
+type racesOf struct{ declared bool }
+
+func (racesOf) Name() string { return "my-races" }
+
+func (racesOf) Judge(o *checker.Outcome) (bool, *checker.Violation) {
+	if len(o.Races) > 0 {
+		return true, &checker.Violation{Prop: "my-races", Msg: "a race"}
+	}
+	return o.End, nil
+}
+
+// declaredRaces declares what it reads.
+type declaredRaces struct{ racesOf }
+
+func (declaredRaces) Needs() checker.Needs { return checker.Needs{Races: true} }
+
+// TestPropertyNeeds checks that properties declare what the engines must
+// record: a property of the user's own that reads data races gets them
+// when it says so, under both engines, without the built-in data-race
+// property beside it; one that does not say so gets none (its verdict is
+// about what it was given).
+func TestPropertyNeeds(t *testing.T) {
+	p, _ := compileProtocol(t, "racy", `
+shared x = 0
+property data-race
+thread a {
+  x = 1
+}
+thread b {
+  r = x
+}`)
+	m := mustModel(t, "rc11")
+	for _, eng := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
+		for _, tc := range []struct {
+			prop checker.Property
+			want checker.Status
+		}{{declaredRaces{}, checker.Violated}, {racesOf{}, checker.Holds}} {
+			rep, err := checker.Check(p, m, []checker.Property{tc.prop}, checker.Options{Engine: eng})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.Props[0].Status; got != tc.want {
+				t.Errorf("%s, %T: %s, want %s", eng, tc.prop, got, tc.want)
+			}
+		}
+	}
+	rep, err := checker.Check(p, m, checker.Properties(nil, checker.PropLinearizability), checker.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr := rep.Props[0]; pr.Status != checker.Unknown || !strings.Contains(pr.Message, "no sequential specification") {
+		t.Errorf("linearizability without a specification: %s %q", pr.Status, pr.Message)
+	}
+}
