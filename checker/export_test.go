@@ -23,6 +23,13 @@ func ExploreSpeculating(p *model.Program, m *model.Model, opt Options, visit fun
 	return graphs.Speculate(engine.NewRunner(p, m, opt, visit))
 }
 
+// LoadBufferingFree reports whether the search for load-buffering
+// revisits finds none for p under m, so that Explore builds m's
+// executions in po ∪ rf order.
+func LoadBufferingFree(p *model.Program, m *model.Model) (bool, error) {
+	return graphs.LoadBufferingFree(engine.NewRunner(p, m, Options{}, nil))
+}
+
 // SetTopJobs sets the subtrees a split graph search leaves to the
 // workers at least (when the tree has them), and returns the old value.
 func SetTopJobs(n int) int {

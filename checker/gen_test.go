@@ -12,6 +12,9 @@ import (
 type genSpec struct {
 	threads, instrs, locs int
 	locks, choices        bool
+	// deps lets stores write a register's value (a data dependency) and
+	// take a register into their address (r*0: an address dependency).
+	deps bool
 }
 
 var litmusSized = genSpec{threads: 3, instrs: 3, locs: 2}
@@ -19,6 +22,10 @@ var litmusSized = genSpec{threads: 3, instrs: 3, locs: 2}
 var protocolSized = genSpec{threads: 3, instrs: 4, locs: 2, locks: true, choices: true}
 
 var largeSpec = genSpec{threads: 4, instrs: 4, locs: 2, locks: true, choices: true}
+
+// dependent programs read and then write through dependencies, the
+// shapes of load buffering.
+var dependent = genSpec{threads: 3, instrs: 4, locs: 2, deps: true}
 
 var orderings = []model.Ordering{model.NA, model.Rlx, model.Con, model.Acq, model.Rel, model.AcqRel, model.SC}
 
@@ -79,6 +86,15 @@ func genProgram(t *rapid.T, spec genSpec) *model.Program {
 			case 3, 4, 5:
 				in.Op, in.Addr, in.Val = model.OpStore, loc(), val()
 				in.Ord = drawOrd(t, "ord", model.Ordering.ValidForStore)
+				if spec.deps && len(th.Regs) > 0 {
+					r := model.RegExpr(model.Reg(rapid.IntRange(0, len(th.Regs)-1).Draw(t, "dep reg")))
+					switch rapid.IntRange(0, 2).Draw(t, "dep") {
+					case 1:
+						in.Val = model.Bin(model.Add, r, in.Val)
+					case 2:
+						in.Addr = model.Bin(model.Add, in.Addr, model.Bin(model.Mul, r, model.Const(0)))
+					}
+				}
 			case 6:
 				in.Op, in.Dst, in.Addr, in.Val = model.OpRMW, newReg(), loc(), val()
 				in.RMW = rapid.SampledFrom([]model.RMWOp{model.Xchg, model.FetchAdd}).Draw(t, "rmw")

@@ -17,20 +17,26 @@ import (
 func BenchmarkDlsym(b *testing.B) { benchDlsym(b, "sc", "rc11") }
 
 // BenchmarkHardware covers the hardware rows of docs/performance.md: the
-// same under arm and riscv, explored by speculation, and execenv's pr2685,
-// the catalogue's slowest cell under them.
+// same under arm and riscv (probed for load buffering, then explored),
+// execenv's pr2685, the catalogue's slowest cell under them, and the
+// Treiber stack of the examples, which speculation could not finish.
 func BenchmarkHardware(b *testing.B) {
 	benchDlsym(b, "arm", "riscv")
-	pr, err := checker.Load("execenv")
-	if err != nil {
-		b.Fatal(err)
-	}
-	inst, err := pr.Instance("pr2685", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, m := range []string{"arm", "riscv"} {
-		b.Run("execenv-pr2685/"+m, func(b *testing.B) { benchExplore(b, inst.Prog, m) })
+	for _, c := range []struct{ ref, variant, name string }{
+		{"execenv", "pr2685", "execenv-pr2685"},
+		{"../protocols/examples/treiber.oc", "fixed", "treiber"},
+	} {
+		pr, err := checker.Load(c.ref)
+		if err != nil {
+			b.Fatal(err)
+		}
+		inst, err := pr.Instance(c.variant, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range []string{"arm", "riscv"} {
+			b.Run(c.name+"/"+m, func(b *testing.B) { benchExplore(b, inst.Prog, m) })
+		}
 	}
 }
 

@@ -59,6 +59,7 @@ var armModel = Register(&Model{
 	},
 	HB:            HB,
 	LoadBuffering: true,
+	Ordered:       armLOB,
 	Strength:      3,
 	Unordered:     unorderedC11,
 	Stale:         hwStale("ARM", armLocal),

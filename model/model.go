@@ -32,6 +32,12 @@ type Model struct {
 	// other threads. Explorers that build executions in po ∪ rf order
 	// cannot reach those; such a model is explored by speculation.
 	LoadBuffering bool
+	// Ordered, for a model with LoadBuffering, is the pairs of a thread's
+	// events that the model orders whatever rf and co are (dependencies,
+	// barriers, acquire and release), within the order whose acyclicity
+	// forbids a po ∪ rf cycle together with rfe: ARM's lob parts,
+	// RISC-V's static ppo rules. Nil: none known.
+	Ordered *Derived
 	// Within names the models that allow every execution this one allows:
 	// the strength order (sc ⊆ tso ⊆ rc11, rc11-consume ⊆ rc11).
 	Within []string

@@ -57,6 +57,7 @@ var riscvModel = Register(&Model{
 	},
 	HB:            HB,
 	LoadBuffering: true,
+	Ordered:       riscvStaticPPO,
 	Strength:      3,
 	Unordered:     unorderedC11,
 	Stale:         hwStale("RISC-V", riscvPPO),

@@ -25,7 +25,13 @@ func Explore(r *engine.Runner) (engine.Stats, error) {
 		return Reference(r)
 	}
 	if r.Model.LoadBuffering {
-		return Speculate(r)
+		free, err := LoadBufferingFree(r)
+		if err != nil || !free {
+			if err != nil {
+				return engine.Stats{}, err
+			}
+			return Speculate(r)
+		}
 	}
 	if r.Options.Workers == engine.AllCores {
 		// It allocates a graph per step: on two cores, one worker beside
@@ -78,6 +84,10 @@ type dpor struct {
 	deepest atomic.Int32
 	// scratch holds the storage of workers between tasks.
 	scratch sync.Pool
+	// lb makes the search a probe for load buffering (lb.go): it stops
+	// with errLoadBuffering at the first graph that offers such a
+	// revisit.
+	lb bool
 }
 
 // meta is the explorer's bookkeeping for one event.
@@ -634,6 +644,9 @@ func prefix(g *model.Graph, e model.EventRef) []int {
 func (d *dpor) revisits(s *dstate, w model.EventRef) error {
 	loc := s.g.Ev(w).Loc
 	pre := prefix(&s.g, w)
+	if d.lb && loadBuffering(s, d.Model, w, pre) {
+		return errLoadBuffering
+	}
 	for t, evs := range s.g.Threads {
 		for i := pre[t]; i < len(evs); i++ {
 			e := &evs[i]
