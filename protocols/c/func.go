@@ -103,20 +103,16 @@ func (f *fn) decl(d *cc.Declaration) ([]lang.Stmt, error) {
 		if dd.IsStatic() || dd.IsExtern() {
 			return nil, f.errAt(dd, "static and extern variables inside functions are not supported: declare %s at file scope", dd.Name())
 		}
+		// A local in memory (frame.go): its declaration only initialises it.
+		var initMem func() ([]lang.Stmt, error)
 		if g, ok := f.l.globals[dd]; ok && f.main {
-			// One of main's objects in memory.
-			if id.Initializer != nil {
-				s, err := f.mainInit(g, dd, id.Initializer)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, s...)
-			}
-			continue
+			initMem = func() ([]lang.Stmt, error) { return f.mainInit(g, dd, id.Initializer) }
+		} else if obj, ok := f.stack[dd.Name()]; ok {
+			initMem = func() ([]lang.Stmt, error) { return f.stackInit(obj, dd, id.Initializer) }
 		}
-		if obj, ok := f.stack[dd.Name()]; ok {
+		if initMem != nil {
 			if id.Initializer != nil {
-				s, err := f.stackInit(obj, dd, id.Initializer)
+				s, err := initMem()
 				if err != nil {
 					return nil, err
 				}
