@@ -569,7 +569,7 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 	if err := f.l.proc(name, c); err != nil {
 		return nil, nil, err
 	}
-	call := &lang.CallExpr{Func: name, At: at}
+	call := &lang.CallExpr{Func: procName(name), At: at}
 	var pre []lang.Stmt
 	for _, a := range args {
 		v, p, err := f.value(a)

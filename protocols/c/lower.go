@@ -151,6 +151,15 @@ func (l *lowerer) globalDecl(d *cc.Declaration) error {
 	return nil
 }
 
+// procName is the procedure a C function becomes: its name, primed when
+// the protocol language has a built-in call of that name (alloc, load).
+func procName(fn string) string {
+	if lang.Builtin(fn) {
+		return fn + "'"
+	}
+	return fn
+}
+
 // global declares one variable with static storage, called name: a
 // file-scope one, or a local of main that lives in memory (frame.go).
 func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initializer, name string) error {
@@ -406,8 +415,8 @@ func (l *lowerer) threadFor(fn string, arg lang.Expr, at cc.Node) (string, error
 		name = fmt.Sprintf("%s#%d", fn, n)
 	}
 	pos := l.pos(at)
-	call := &lang.CallExpr{Func: fn, At: pos}
-	if len(l.pr.Procs[fn].Params) == 1 {
+	call := &lang.CallExpr{Func: procName(fn), At: pos}
+	if len(l.pr.Procs[procName(fn)].Params) == 1 {
 		call.Args = []lang.Expr{arg}
 	}
 	body := &lang.Block{Stmts: []lang.Stmt{&lang.ExprStmt{X: call, At: pos}}, Pos: pos}
@@ -467,7 +476,7 @@ func (l *lowerer) proc(fn string, at cc.Node) error {
 	if err != nil {
 		return err
 	}
-	l.pr.Procs[fn] = &lang.Proc{Name: fn, Params: params, Body: body, Pos: l.pos(fd.Declarator)}
+	l.pr.Procs[procName(fn)] = &lang.Proc{Name: procName(fn), Params: params, Body: body, Pos: l.pos(fd.Declarator)}
 	l.procs[fn] = true
 	return nil
 }

@@ -1791,6 +1791,13 @@ func (t *threadComp) argc(e *CallExpr, n, ords, optOrds int) error {
 	return nil
 }
 
+// Builtin reports whether name is one of the language's built-in calls
+// (load, cas, the RMWs, choose, alloc), which no procedure may be called.
+func Builtin(name string) bool {
+	_, rmw := rmwOps[name]
+	return rmw || name == "load" || name == "cas" || name == "cas_weak" || name == "choose" || name == "alloc"
+}
+
 func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 	switch e.Func {
 	case "alloc":
