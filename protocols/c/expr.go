@@ -653,6 +653,13 @@ func (f *fn) cas(c *cc.PostfixExpression, name string, args []cc.ExpressionNode)
 	if err != nil {
 		return nil, nil, err
 	}
+	if fo.Text == "rel" || fo.Text == "acq_rel" {
+		// A failure may not release (C11 7.17.7.4); compilers take
+		// the strongest failure ordering the success ordering allows
+		// instead (clang's lowering to LLVM's cmpxchg), and so does
+		// ordercheck.
+		fo.Text = map[string]string{"rlx": "rlx", "con": "acq", "acq": "acq", "rel": "rlx", "acq_rel": "acq", "sc": "sc"}[so.Text]
+	}
 	fn := "cas"
 	if weak != 0 {
 		fn = "cas_weak"
