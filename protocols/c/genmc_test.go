@@ -73,6 +73,15 @@ var knownDifferences = map[string]string{
 	// load annotation, if it lets the read that ends a wait read only the
 	// latest write.
 	"ttaslock rc11": "the reads that end a wait, unexplained",
+	// Work-stealing deques, accepted since locals in memory and release
+	// failure orderings: under sc they agree; under rc11 GenMC counts
+	// more (1,924 against 1,432; 65 against 59), the direction release
+	// sequences take (C++20's in GenMC make less synchronise). Not yet
+	// confirmed: the failure orderings as written (release, acq_rel) and
+	// as compilers read them give the same counts.
+	"dq rc11":        "GenMC counts more under rc11, unconfirmed (release sequences?)",
+	"dq-opt rc11":    "GenMC counts more under rc11, unconfirmed (release sequences?)",
+	"chase-lev rc11": "GenMC counts more under rc11, unconfirmed (release sequences?)",
 }
 
 // suiteUnroll bounds the loops of a test whose args give GenMC no
