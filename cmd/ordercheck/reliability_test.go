@@ -178,7 +178,7 @@ func TestInterrupt(t *testing.T) {
 		{"litmus", litmusFile, "--workers", "1"},
 		{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--procs", "2"},
 		{"tune", "dlsym", "--param", "N=6", "--fences"},
-		{"test", "../../protocols/examples/treiber.oc", "--all"},
+		{"test", "../../protocols/examples/msqueue.oc", "--all"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(bin, args...)
@@ -435,7 +435,7 @@ func TestProgressLine(t *testing.T) {
 		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "3s"}, " states ("},
 		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=6", "--engine", "dpor", "--timeout", "3s"}, " executions, "},
 		{[]string{"compare", "dlsym", "--param", "N=8", "--timeout", "1500ms", "--models", "rc11", "--variants", "fixed,original"}, "cell 1 of "},
-		{[]string{"test", "../../protocols/examples/treiber.oc", "--all", "--run", "arm", "--timeout", "3s"}, " cells done, "},
+		{[]string{"test", "../../protocols/examples/msqueue.oc", "--all", "--run", "arm", "--timeout", "3s"}, " cells done, "},
 		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "2s", "--quiet"}, ""},
 		{[]string{"explore", "dlsym", "--variant", "fixed", "--param", "N=8", "--timeout", "2s", "--json"}, ""},
 	} {
