@@ -532,6 +532,9 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 		return f.cas(c, name, args)
 	case "__VERIFIER_nondet_bool":
 		return &lang.CallExpr{Func: "choose", Args: []lang.Expr{&lang.Num{Val: 2, At: at}}, At: at}, nil, nil
+	case "__builtin_expect":
+		// A branch-prediction hint: the value of its first argument.
+		return f.value(args[0])
 	case "malloc":
 		return f.malloc(c, args[0])
 	case "pthread_create":
@@ -589,7 +592,7 @@ var arities = map[string]int{
 	"__sync_fetch_and_add": 2, "__sync_fetch_and_sub": 2, "__sync_fetch_and_or": 2, "__sync_fetch_and_and": 2,
 	"__sync_fetch_and_xor": 2, "__sync_lock_test_and_set": 2, "__sync_bool_compare_and_swap": 3,
 	"__ordercheck_assert": 2, "__VERIFIER_assert": 1, "__VERIFIER_assume": 1, "__VERIFIER_error": 0,
-	"__VERIFIER_nondet_bool": 0, "abort": 0, "malloc": 1, "free": 1,
+	"__VERIFIER_nondet_bool": 0, "__builtin_expect": 2, "abort": 0, "malloc": 1, "free": 1,
 	"pthread_create": 4, "pthread_join": 2, "pthread_mutex_lock": 1, "pthread_mutex_unlock": 1,
 	"pthread_mutex_destroy": 1, "pthread_mutex_init": 2, "pthread_exit": 1,
 }
