@@ -26,21 +26,35 @@ func Explore(r *engine.Runner) (engine.Stats, error) {
 	}
 	if r.Model.LoadBuffering {
 		free, err := LoadBufferingFree(r)
-		if err != nil || !free {
-			if err != nil {
-				return engine.Stats{}, err
-			}
+		if err != nil {
+			return engine.Stats{}, err
+		}
+		if !free {
 			return Speculate(r)
 		}
 	}
+	return newDPOR(r, false).run()
+}
+
+// newDPOR returns the explorer of r's program; lb makes it a probe for
+// load buffering (lb.go).
+func newDPOR(r *engine.Runner, lb bool) *dpor {
 	if r.Options.Workers == engine.AllCores {
 		// It allocates a graph per step: on two cores, one worker beside
 		// Go's collector is faster than two.
 		r.Options.Workers = max(runtime.NumCPU()-1, 1)
 	}
-	d := &dpor{Runner: r, sub: r.Options.Subtree, forks: []int32{0}}
+	d := &dpor{Runner: r, sub: r.Options.Subtree, forks: []int32{0}, lb: lb}
 	d.scratch.New = func() any { return &scratch{} }
-	return r.Finish(r.Run(func() error { return d.visit(d.initial(), true) }))
+	if lb {
+		d.waits = awaitInstrs(r.Prog)
+	}
+	return d
+}
+
+// run explores the program from its initial graph.
+func (d *dpor) run() (engine.Stats, error) {
+	return d.Finish(d.Run(func() error { return d.visit(d.initial(), true) }))
 }
 
 // Splittable reports whether Explore's search tree under r's options can
@@ -86,8 +100,9 @@ type dpor struct {
 	scratch sync.Pool
 	// lb makes the search a probe for load buffering (lb.go): it stops
 	// with errLoadBuffering at the first graph that offers such a
-	// revisit.
-	lb bool
+	// revisit; waits marks each thread's await instructions for it.
+	lb    bool
+	waits [][]bool
 }
 
 // meta is the explorer's bookkeeping for one event.
@@ -644,7 +659,7 @@ func prefix(g *model.Graph, e model.EventRef) []int {
 func (d *dpor) revisits(s *dstate, w model.EventRef) error {
 	loc := s.g.Ev(w).Loc
 	pre := prefix(&s.g, w)
-	if d.lb && loadBuffering(s, d.Model, w, pre) {
+	if d.lb && d.loadBuffering(s, w, pre) {
 		return errLoadBuffering
 	}
 	for t, evs := range s.g.Threads {

@@ -29,12 +29,7 @@ import (
 // revisits count as possible: the test errs towards speculation.
 func LoadBufferingFree(r *engine.Runner) (bool, error) {
 	probe := engine.NewRunner(r.Prog, r.Model, r.Options, nil)
-	if probe.Options.Workers == engine.AllCores {
-		probe.Options.Workers = r.Options.Workers
-	}
-	d := &dpor{Runner: probe, forks: []int32{0}, lb: true}
-	d.scratch.New = func() any { return &scratch{} }
-	stats, err := probe.Finish(probe.Run(func() error { return d.visit(d.initial(), true) }))
+	stats, err := newDPOR(probe, true).run()
 	switch {
 	case errors.Is(err, errLoadBuffering):
 		return false, nil
@@ -49,10 +44,10 @@ var errLoadBuffering = errors.New("a load-buffering revisit is possible")
 
 // loadBuffering reports whether write w, just added to s, could revisit a
 // read of its location, of another thread, that is in its po ∪ rf prefix
-// (pre) but not in its dependency prefix, into a graph the model m may
+// (pre) but not in its dependency prefix, into a graph the model may
 // allow. (A read of w's own thread before it cannot read from it: that
 // breaks coherence.)
-func loadBuffering(s *dstate, m *model.Model, w model.EventRef, pre []int) bool {
+func (d *dpor) loadBuffering(s *dstate, w model.EventRef, pre []int) bool {
 	g := &s.g
 	loc := g.Ev(w).Loc
 	var deps map[model.EventRef]bool
@@ -67,15 +62,18 @@ func loadBuffering(s *dstate, m *model.Model, w model.EventRef, pre []int) bool 
 				continue
 			}
 			if deps == nil {
-				deps = dependencyPrefix(g, w)
+				deps = dependencyPrefix(g, w, d.waits)
 			}
 			if deps[r] {
 				continue
 			}
-			if x == nil && m.Ordered != nil {
+			if d.Model.Ordered == nil {
+				return true
+			}
+			if x == nil {
 				x = model.NewExec(g)
 			}
-			if x == nil || !cycles(s, x, m, r, w, deps) {
+			if !cycles(s, x, d.Model, r, w, deps) {
 				return true
 			}
 		}
@@ -90,56 +88,25 @@ func loadBuffering(s *dstate, m *model.Model, w model.EventRef, pre []int) bool 
 // which with w's rf to r closes a cycle the model's acyclicity axiom
 // forbids. HMC's revisit to such a graph is rejected at once.
 func cycles(s *dstate, x *model.Exec, m *model.Model, r, w model.EventRef, deps map[model.EventRef]bool) bool {
-	g := &s.g
 	stamp := s.m(r).stamp
-	kept := func(e model.EventRef) bool {
-		return !e.IsInit() && (deps[e] || s.m(e).stamp <= stamp)
-	}
-	ord := x.Of(m.Ordered)
-	from, to := x.Index(r), x.Index(w)
-	seen := map[int]bool{from: true}
-	todo := []int{from}
-	for len(todo) > 0 {
-		i := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		if i == to {
-			return true
-		}
-		next := func(j int) {
-			if !seen[j] && (j == to || kept(x.Refs[j])) {
-				seen[j] = true
-				todo = append(todo, j)
-			}
-		}
-		ord.Each(func(a, b int) {
-			if a == i {
-				next(b)
-			}
-		})
-		// rf across threads from a kept write to a kept read (not r,
-		// whose source the revisit changes).
-		if e := x.Refs[i]; g.Ev(e).Kind == model.KWrite {
-			for t, evs := range g.Threads {
-				for k := range evs {
-					rd := model.EventRef{T: int32(t), I: int32(k)}
-					if t != int(e.T) && rd != r && evs[k].Kind == model.KRead && evs[k].Rf == e {
-						next(x.Index(rd))
-					}
-				}
-			}
+	keep := model.NewSet(x.N)
+	for i, e := range x.Refs {
+		if !e.IsInit() && (deps[e] || s.m(e).stamp <= stamp) {
+			keep.Add(i)
 		}
 	}
-	return false
+	path := x.Of(m.Ordered).Union(x.External(x.Rf)).Dom(keep).Rng(keep).Plus()
+	return path.Has(x.Index(r), x.Index(w))
 }
 
 // dependencyPrefix returns the events e depends on, itself included:
 // through the address, data and control dependencies of each, the read of
 // each read-modify-write's write, the write each read reads from, and the
-// spawn of each spawned thread. A thread goes past a lock or an await only
-// once its reads there returned what it waits for, as a branch on them
-// would (GenMC's locks and spin-assumes are such branches): every later
-// event of the thread depends on them.
-func dependencyPrefix(g *model.Graph, e model.EventRef) map[model.EventRef]bool {
+// spawn of each spawned thread. A thread goes past a lock or an await (its
+// instructions marked in waits) only once its reads there returned what it
+// waits for, as a branch on them would (GenMC's locks and spin-assumes are
+// such branches): every later event of the thread depends on them.
+func dependencyPrefix(g *model.Graph, e model.EventRef, waits [][]bool) map[model.EventRef]bool {
 	in := map[model.EventRef]bool{e: true}
 	todo := []model.EventRef{e}
 	add := func(r model.EventRef) {
@@ -148,7 +115,6 @@ func dependencyPrefix(g *model.Graph, e model.EventRef) map[model.EventRef]bool 
 			todo = append(todo, r)
 		}
 	}
-	waits := awaitInstrs(g.Prog)
 	for len(todo) > 0 {
 		x := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
@@ -158,9 +124,12 @@ func dependencyPrefix(g *model.Graph, e model.EventRef) map[model.EventRef]bool 
 				add(model.EventRef{T: x.T, I: int32(k)})
 			}
 		}
-		for i := int32(0); i < x.I; i++ {
+		// The last blocking read before x; the earlier ones follow from
+		// it.
+		for i := x.I - 1; i >= 0; i-- {
 			if b := &g.Threads[x.T][i]; b.Kind == model.KRead && (g.Prog.Locs[b.Loc].Mutex || waits[x.T][b.Instr]) {
 				add(model.EventRef{T: x.T, I: i})
+				break
 			}
 		}
 		if ev.Kind == model.KWrite && ev.RMW && x.I > 0 {
