@@ -30,7 +30,9 @@ type Model struct {
 	// LoadBuffering says the model allows executions with a cycle in
 	// po ∪ rf: a load reading a write its own thread makes later, through
 	// other threads. Explorers that build executions in po ∪ rf order
-	// cannot reach those; such a model is explored by speculation.
+	// cannot reach those: a program is explored under such a model by
+	// the graph explorer only when a probe finds no load it can buffer,
+	// else by speculation.
 	LoadBuffering bool
 	// Ordered, for a model with LoadBuffering, is the pairs of a thread's
 	// events that the model orders whatever rf and co are (dependencies,

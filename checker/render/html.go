@@ -45,23 +45,18 @@ func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
 			gc := gridCell{Model: m.Name, Class: "holds"}
 			for _, p := range r.Props {
 				cell := htmlCell{Model: m.Name, Prop: p.Name}
-				switch p.Status {
-				case checker.Holds:
-					cell.Class, cell.Text = "holds", "holds"
-				case checker.Violated:
-					cell.Class, cell.Text = "violated", "violated"
-				default:
-					cell.Class, cell.Text = "unknown", "no verdict ("+r.Stats.LimitText()+")"
-				}
 				if p.Witness != nil {
 					cell.Link = page.counterexample(shown, fmt.Sprintf("cex-%d-%d-%s", i, j, p.Name), in, m, p, c.Protocol.Source)
 				}
 				switch p.Status {
 				case checker.Holds:
+					cell.Class, cell.Text = "holds", "holds"
 				case checker.Violated:
+					cell.Class, cell.Text = "violated", "violated"
 					gc.Class, violated = "violated", true
 					gc.Violated = append(gc.Violated, gridLink{Prop: p.Name, Link: cell.Link})
 				default:
+					cell.Class, cell.Text = "unknown", "no verdict ("+r.Stats.LimitText()+")"
 					if gc.Class == "holds" {
 						gc.Class = "unknown"
 					}
@@ -92,12 +87,13 @@ func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
 // (judged for another column, or breaking another property), notes the
 // cell there; it returns the counterexample's id.
 func (page *htmlPage) counterexample(shown map[string]int, id string, in *checker.Instance, m *model.Model, p checker.PropResult, source string) string {
-	cx := counterexampleHTML(id, in, m, p, source)
-	key := execKey(p.Witness, cx.Steps)
+	steps, notes := witnessSteps(p.Witness)
+	key := execKey(p.Witness, steps)
 	k, ok := shown[key]
 	if !ok {
 		k = len(page.Cexes)
 		shown[key] = k
+		cx := counterexampleHTML(id, in, m, p, source)
 		cx.Messages = nil
 		page.Cexes = append(page.Cexes, cx)
 	} else {
@@ -106,14 +102,14 @@ func (page *htmlPage) counterexample(shown map[string]int, id string, in *checke
 		c := &page.Cexes[k]
 		c.witnesses = append(c.witnesses, p.Witness)
 		c.Graph = template.HTML(svgGraph(c.witnesses[0], c.Steps, c.witnesses[1:]...))
+		for _, n := range notes {
+			if !slices.Contains(c.Notes, n) {
+				c.Notes = append(c.Notes, n)
+			}
+		}
 	}
 	c := &page.Cexes[k]
 	c.decides(variantName(in), m, p)
-	for _, n := range cx.Notes {
-		if !slices.Contains(c.Notes, n) {
-			c.Notes = append(c.Notes, n)
-		}
-	}
 	c.Title = c.heading()
 	return c.ID
 }
@@ -150,9 +146,6 @@ func (cx *htmlCex) decides(variant string, m *model.Model, p checker.PropResult)
 	v.Models = append(v.Models, m.Name)
 	if p.Model != nil && p.Model != m {
 		v.Judged, v.By = append(v.Judged, m.Name), p.Model.Name
-	}
-	for j := range cx.Messages {
-		cx.Messages[j].Named = len(cx.Messages) > 1
 	}
 }
 
@@ -265,12 +258,9 @@ type cexVerdict struct {
 	Models, Judged    []string
 }
 
-// cexMessage is what a counterexample breaks, in words; Named when the
-// counterexample breaks more than one property.
-type cexMessage struct {
-	Prop, Text string
-	Named      bool
-}
+// cexMessage is what a counterexample breaks, in words: the page names
+// the property when it breaks more than one.
+type cexMessage struct{ Prop, Text string }
 
 type htmlCex struct {
 	ID, Title string
@@ -606,7 +596,7 @@ document.querySelectorAll("section.counterexample").forEach(function (sec) {
 <section id="{{.ID}}" class="counterexample">
 <details class="cex-body">
 <summary><h2>{{.Title}}</h2></summary>
-{{range .Messages}}<p>{{if .Named}}<strong>{{.Prop}}</strong>: {{end}}{{.Text}}</p>{{end}}
+{{$named := gt (len .Messages) 1}}{{range .Messages}}<p>{{if $named}}<strong>{{.Prop}}</strong>: {{end}}{{.Text}}</p>{{end}}
 <div class="stepper" hidden><button type="button" data-dir="-1">previous</button> <button type="button" data-dir="1">next</button> <span class="at"></span> (or the arrow keys)</div>
 <div class="cex">
 <div class="scroll">
