@@ -26,40 +26,39 @@ func (t *threadComp) spinLoop(s *WhileStmt) bool {
 // assigns somewhere. Such a loop makes progress in its registers, so it is
 // no spin loop, however little it writes to memory.
 func Carried(body *Block, cond Expr) bool {
-	written := map[string]bool{}
-	note := func(e Expr) {
-		inspectExpr(e, func(x Expr) {
+	// setOld notes, into a set, the register a compare-exchange writes
+	// back (its Old).
+	setOld := func(into map[string]bool) func(Expr) {
+		return func(x Expr) {
 			if c, ok := x.(*CallExpr); ok && c.Old != "" {
-				written[c.Old] = true
+				into[c.Old] = true
 			}
-		})
+		}
 	}
+	written := map[string]bool{}
 	walkStmts(body, func(s Stmt, _ stmtPlace) {
 		if a, ok := s.(*AssignStmt); ok {
 			if n, ok := a.LHS.(*Name); ok {
 				written[n.Name] = true
 			}
 		}
-		inspectStmt(s, func(e Expr) { note(e) })
+		inspectStmt(s, setOld(written))
 	})
-	note(cond)
+	inspectExpr(cond, setOld(written))
 	if len(written) == 0 {
 		return false
 	}
 	carried := false
-	reads := func(e Expr, assigned map[string]bool) {
-		inspectExpr(e, func(x Expr) {
+	read := func(assigned map[string]bool) func(Expr) {
+		return func(x Expr) {
 			if n, ok := x.(*Name); ok && written[n.Name] && !assigned[n.Name] {
 				carried = true
 			}
-		})
+		}
 	}
-	olds := func(e Expr, assigned map[string]bool) {
-		inspectExpr(e, func(x Expr) {
-			if c, ok := x.(*CallExpr); ok && c.Old != "" {
-				assigned[c.Old] = true
-			}
-		})
+	eval := func(e Expr, assigned map[string]bool) {
+		inspectExpr(e, read(assigned))
+		inspectExpr(e, setOld(assigned))
 	}
 	var block func(b *Block, assigned map[string]bool)
 	block = func(b *Block, assigned map[string]bool) {
@@ -69,16 +68,14 @@ func Carried(body *Block, cond Expr) bool {
 		for _, s := range b.Stmts {
 			switch s := s.(type) {
 			case *AssignStmt:
-				reads(s.RHS, assigned)
-				olds(s.RHS, assigned)
+				eval(s.RHS, assigned)
 				if n, ok := s.LHS.(*Name); ok {
 					assigned[n.Name] = true
 				} else {
-					reads(s.LHS, assigned)
+					inspectExpr(s.LHS, read(assigned))
 				}
 			case *IfStmt:
-				reads(s.Cond, assigned)
-				olds(s.Cond, assigned)
+				eval(s.Cond, assigned)
 				then, els := maps.Clone(assigned), maps.Clone(assigned)
 				block(s.Then, then)
 				block(s.Else, els)
@@ -89,13 +86,13 @@ func Carried(body *Block, cond Expr) bool {
 				}
 			default:
 				// Other statements make no spin loop; read what they read.
-				inspectStmt(s, func(e Expr) { reads(e, assigned) })
+				inspectStmt(s, read(assigned))
 			}
 		}
 	}
 	assigned := map[string]bool{}
 	block(body, assigned)
-	reads(cond, assigned)
+	inspectExpr(cond, read(assigned))
 	return carried
 }
 
