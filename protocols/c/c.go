@@ -60,7 +60,7 @@ func ParseFile(path string, opt Options) (*lang.Protocol, error) {
 // protocol with the properties assertion, data-race and deadlock (and
 // memory-safety, locking where the code needs them), the expect clauses
 // of its "// ordercheck: expect" comments, and a variant for each
-// "// ordercheck: variant NAME [default] -DNAME=VALUE..." comment: the
+// "// ordercheck: variant NAME [default] [shipped] -DNAME=VALUE..." comment: the
 // file preprocessed again with those macros (the first is the default
 // unless one says default). Errors are *lang.Error values naming
 // file:line:col.

@@ -3,6 +3,7 @@ package c
 import (
 	"modernc.org/cc/v4"
 
+	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
@@ -83,11 +84,7 @@ func (f *fn) frame(cs *cc.CompoundStatement) ([]lang.Stmt, error) {
 			}
 			at := f.pos(dd)
 			var size lang.Expr = &lang.Num{Val: locsOf(t), At: at}
-			elem := t
-			for elem.Kind() == cc.Array {
-				elem = elem.(*cc.ArrayType).Elem()
-			}
-			if st, ok := elem.(*cc.StructType); ok {
+			if st, ok := elemOf(t).(*cc.StructType); ok {
 				name, e := f.l.heapType(st, dd)
 				if e != nil {
 					err = e
@@ -151,71 +148,91 @@ func freeing(stmts []lang.Stmt, frees []lang.Stmt) []lang.Stmt {
 }
 
 // mainInit lowers the initialiser of main's object g where it is
-// declared: an assignment of a scalar's value, or of each element of an
-// array's or field of a struct's flat list of values.
+// declared (initMemory).
 func (f *fn) mainInit(g *global, dd *cc.Declarator, init *cc.Initializer) ([]lang.Stmt, error) {
 	at := f.pos(dd)
-	store := func(lhs lang.Expr, v lang.Expr) lang.Stmt {
-		if g.atomic {
-			return &lang.MemStmt{Kind: "store", Args: []lang.Expr{lhs, v}, Ord: &lang.Value{Text: "sc", Pos: at}, At: at}
-		}
-		return &lang.AssignStmt{LHS: lhs, RHS: v, At: at}
+	fields, err := f.scalarFields(dd, init)
+	if err != nil {
+		return nil, err
 	}
-	if init.Case == cc.InitializerExpr {
-		if g.array || g.fields != nil {
-			return nil, f.errAt(init, "an array or struct is initialised by a list of values")
-		}
-		v, pre, err := f.value(init.AssignmentExpression)
-		return append(pre, store(&lang.Name{Name: g.name, At: at}, v)), err
-	}
-	var out []lang.Stmt
-	i := 0
-	for list := init.InitializerList; list != nil; list = list.InitializerList {
-		if list.Designation != nil || list.Initializer.Case != cc.InitializerExpr || (g.fields != nil && i >= len(g.fields)) {
-			return nil, f.errAt(list.Initializer, "only a flat list of values initialises a local array or struct")
-		}
-		v, pre, err := f.value(list.Initializer.AssignmentExpression)
-		if err != nil {
-			return nil, err
-		}
-		var lhs lang.Expr = &lang.IndexExpr{Array: g.name, Index: &lang.Num{Val: int64(i), At: at}, At: at}
+	return f.initMemory(dd, init, g.array || g.fields != nil, g.atomic, func(i int64) (lang.Expr, error) {
 		switch {
 		case g.fields != nil && g.array:
 			return nil, f.errAt(init, "a local array of structs is initialised by assignments")
 		case g.fields != nil:
-			lhs = &lang.FieldExpr{Struct: g.name, Field: g.fields[i], At: at}
+			return &lang.FieldExpr{Struct: g.name, Field: fields[i], At: at}, nil
+		case g.array:
+			return &lang.IndexExpr{Array: g.name, Index: &lang.Num{Val: i, At: at}, At: at}, nil
 		}
-		out = append(append(out, pre...), store(lhs, v))
-		i++
-	}
-	return out, nil
+		return &lang.Name{Name: g.name, At: at}, nil
+	})
 }
 
-// stackInit lowers the initialiser of stack object obj: a store of a
-// scalar's value, or of each element of an array's or field of a
-// struct's flat list of values.
+// stackInit lowers the initialiser of stack object obj (initMemory).
 func (f *fn) stackInit(obj stackObj, dd *cc.Declarator, init *cc.Initializer) ([]lang.Stmt, error) {
 	at := f.pos(dd)
+	fields, err := f.scalarFields(dd, init)
+	if err != nil {
+		return nil, err
+	}
 	ptr := &lang.Name{Name: obj.reg, At: at}
+	return f.initMemory(dd, init, obj.array || obj.record, obj.atomic, func(i int64) (lang.Expr, error) {
+		if obj.record {
+			return &lang.ArrowExpr{Ptr: ptr, Field: fields[i], At: at}, nil
+		}
+		return &lang.DerefExpr{Ptr: plus(ptr, i, at), At: at}, nil
+	})
+}
+
+// scalarFields names the fields of a local struct initialised by a list:
+// each is one cell, or the struct is initialised by assignments.
+func (f *fn) scalarFields(dd *cc.Declarator, init *cc.Initializer) ([]string, error) {
+	st, ok := dd.Type().(*cc.StructType)
+	if !ok || init.Case == cc.InitializerExpr {
+		return nil, nil
+	}
+	var fields []string
+	for i := range st.NumFields() {
+		if st.FieldByIndex(i).Type().Kind() == cc.Array {
+			return nil, f.errAt(init, "a local struct with an array field is initialised field by field, by assignments")
+		}
+		fields = append(fields, st.FieldByIndex(i).Name())
+	}
+	return fields, nil
+}
+
+// initMemory lowers the initialiser of a local in memory, whose cells
+// cell names (a scalar's is cell 0): a store of a scalar's value, or of
+// each cell of an array's or struct's flat list of values and zero in
+// the rest, as C initialises an aggregate. An atomic's stores are
+// seq_cst, as its plain accesses are.
+func (f *fn) initMemory(dd *cc.Declarator, init *cc.Initializer, aggregate, atomic bool, cell func(i int64) (lang.Expr, error)) ([]lang.Stmt, error) {
+	at := f.pos(dd)
+	var out []lang.Stmt
+	store := func(i int64, v lang.Expr) error {
+		lhs, err := cell(i)
+		if err != nil {
+			return err
+		}
+		if atomic {
+			out = append(out, &lang.MemStmt{Kind: "store", Args: []lang.Expr{lhs, v}, Ord: &lang.Value{Text: "sc", Pos: at}, At: at})
+		} else {
+			out = append(out, &lang.AssignStmt{LHS: lhs, RHS: v, At: at})
+		}
+		return nil
+	}
 	if init.Case == cc.InitializerExpr {
-		if obj.array || obj.record {
+		if aggregate {
 			return nil, f.errAt(init, "an array or struct is initialised by a list of values")
 		}
 		v, pre, err := f.value(init.AssignmentExpression)
-		return append(pre, &lang.AssignStmt{LHS: &lang.DerefExpr{Ptr: ptr, At: at}, RHS: v, At: at}), err
-	}
-	var fields []string
-	if obj.record {
-		st := dd.Type().(*cc.StructType)
-		for i := range st.NumFields() {
-			if st.FieldByIndex(i).Type().Kind() == cc.Array {
-				return nil, f.errAt(init, "a local struct with an array field is initialised field by field, by assignments")
-			}
-			fields = append(fields, st.FieldByIndex(i).Name())
+		if err != nil {
+			return nil, err
 		}
+		out = pre
+		return out, store(0, v)
 	}
 	n := locsOf(dd.Type())
-	var out []lang.Stmt
 	i := int64(0)
 	for list := init.InitializerList; list != nil; list = list.InitializerList {
 		if list.Designation != nil || list.Initializer.Case != cc.InitializerExpr || i >= n {
@@ -225,22 +242,26 @@ func (f *fn) stackInit(obj stackObj, dd *cc.Declarator, init *cc.Initializer) ([
 		if err != nil {
 			return nil, err
 		}
-		var lhs lang.Expr = &lang.DerefExpr{Ptr: &lang.BinExpr{Op: "+", X: ptr, Y: &lang.Num{Val: i, At: at}, At: at}, At: at}
-		if obj.record {
-			lhs = &lang.ArrowExpr{Ptr: ptr, Field: fields[i], At: at}
+		out = append(out, pre...)
+		if err := store(i, v); err != nil {
+			return nil, err
 		}
-		out = append(append(out, pre...), &lang.AssignStmt{LHS: lhs, RHS: v, At: at})
 		i++
 	}
-	// The rest of an initialised aggregate is zero.
-	for ; i < n && (obj.array && locsOf(elemOf(dd.Type())) == 1 || obj.record); i++ {
-		var lhs lang.Expr = &lang.DerefExpr{Ptr: &lang.BinExpr{Op: "+", X: ptr, Y: &lang.Num{Val: i, At: at}, At: at}, At: at}
-		if obj.record {
-			lhs = &lang.ArrowExpr{Ptr: ptr, Field: fields[i], At: at}
+	for ; i < n; i++ {
+		if err := store(i, &lang.Num{At: at}); err != nil {
+			return nil, err
 		}
-		out = append(out, &lang.AssignStmt{LHS: lhs, RHS: &lang.Num{At: at}, At: at})
 	}
 	return out, nil
+}
+
+// plus is p + i, or p when i is 0.
+func plus(p lang.Expr, i int64, at model.Pos) lang.Expr {
+	if i == 0 {
+		return p
+	}
+	return &lang.BinExpr{Op: "+", X: p, Y: &lang.Num{Val: i, At: at}, At: at}
 }
 
 // elemOf is the innermost element type of an array type.
