@@ -623,20 +623,26 @@ func (c *compiler) location(e Expr) (model.Loc, error) {
 	case *FieldExpr:
 		return c.staticMember(e, false)
 	case *IndexExpr:
-		a, err := c.array(e.Array, e.At)
-		if err != nil {
-			return model.NoLoc, err
-		}
-		if a.lay != nil {
-			return model.NoLoc, c.structElem(e)
-		}
-		k, err := c.constant(e.Index)
-		if err != nil {
-			return model.NoLoc, err
-		}
-		return a.base + model.Loc(k), inRange(k, a.n, e.Index.pos(), "array "+e.Array)
+		return c.staticIndex(e, false)
 	}
 	return model.NoLoc, errAt(e.pos(), "expected a shared variable")
+}
+
+// staticIndex resolves a[i] with i constant; whole allows an element of
+// an array of structs (its first location, as &a[i] takes).
+func (c *compiler) staticIndex(e *IndexExpr, whole bool) (model.Loc, error) {
+	a, err := c.array(e.Array, e.At)
+	if err != nil {
+		return model.NoLoc, err
+	}
+	if a.lay != nil && !whole {
+		return model.NoLoc, c.structElem(e)
+	}
+	k, err := c.constant(e.Index)
+	if err != nil {
+		return model.NoLoc, err
+	}
+	return a.base + model.Loc(k*a.stride()), inRange(k, a.n, e.Index.pos(), "array "+e.Array)
 }
 
 // addrOf resolves what &e takes the address of, statically: as location
@@ -645,15 +651,7 @@ func (c *compiler) location(e Expr) (model.Loc, error) {
 func (c *compiler) addrOf(e Expr) (model.Loc, error) {
 	switch e := e.(type) {
 	case *IndexExpr:
-		a, err := c.array(e.Array, e.At)
-		if err != nil {
-			return model.NoLoc, err
-		}
-		k, err := c.constant(e.Index)
-		if err != nil {
-			return model.NoLoc, err
-		}
-		return a.base + model.Loc(k*a.stride()), inRange(k, a.n, e.Index.pos(), "array "+e.Array)
+		return c.staticIndex(e, true)
 	case *FieldExpr:
 		return c.staticMember(e, true)
 	}
@@ -1373,7 +1371,7 @@ func (t *threadComp) assign(s *AssignStmt) error {
 		t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: v, Pos: s.At, Text: n.Name + " = ..."})
 		return nil
 	}
-	addr, err := t.addr(s.LHS)
+	addr, err := t.addr(s.LHS, false)
 	if err != nil {
 		return err
 	}
@@ -1461,10 +1459,16 @@ func (t *threadComp) isShared(name string) bool {
 	return ok || t.c.structs[name] != nil
 }
 
-// addr compiles the address of an lvalue.
-func (t *threadComp) addr(e Expr) (*model.Expr, error) {
+// addr compiles the address of an lvalue. whole, for &e, allows an
+// element of an array of structs or an array field named whole (its first
+// location), and takes &*p as p, which accesses nothing.
+func (t *threadComp) addr(e Expr, whole bool) (*model.Expr, error) {
 	switch e := e.(type) {
 	case *Name:
+		if whole {
+			l, err := t.c.location(e)
+			return model.Const(model.AddrOf(l)), err
+		}
 		if r := t.reg(e.Name); r != model.NoReg {
 			return model.RegExpr(r), nil // a pointer held in a register
 		}
@@ -1474,21 +1478,21 @@ func (t *threadComp) addr(e Expr) (*model.Expr, error) {
 		l, err := t.c.location(e)
 		return model.Const(model.AddrOf(l)), err
 	case *FieldExpr:
-		return t.memberAddr(e, false)
+		return t.memberAddr(e, whole)
 	case *IndexExpr:
 		a, err := t.c.array(e.Array, e.At)
 		if err != nil {
 			return nil, err
 		}
-		if a.lay != nil {
+		if a.lay != nil && !whole {
 			return nil, t.c.structElem(e)
 		}
 		return t.elemAddr(a, e.Array, e.Index)
 	case *ArrowExpr:
-		return t.arrowAddr(e, false)
+		return t.arrowAddr(e, whole)
 	case *DerefExpr:
 		p, err := t.expr(e.Ptr)
-		if err == nil {
+		if err == nil && !whole {
 			t.checkPtr(p, e.At, formatExpr(e))
 		}
 		return p, err
@@ -1659,33 +1663,18 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 			return nil, errAt(e.At, "%s is an array: read an element (%s[i]) or take its address (&%s)", e.Name, e.Name, e.Name)
 		}
 		if _, ok := t.c.locs[e.Name]; ok {
-			a, err := t.addr(e)
+			a, err := t.addr(e, false)
 			return t.load(a, model.NA, e.At, e.Name, e), err
 		}
 		return nil, errAt(e.At, "unknown variable %s%s", e.Name, t.c.suggest(e.Name))
 	case *FieldExpr, *IndexExpr, *ArrowExpr, *DerefExpr:
-		a, err := t.addr(e)
+		a, err := t.addr(e, false)
 		if err != nil {
 			return nil, err
 		}
 		return t.load(a, model.NA, e.pos(), "read", e), nil
 	case *AddrExpr:
-		switch of := e.Of.(type) {
-		case *IndexExpr:
-			a, err := t.c.array(of.Array, of.At)
-			if err != nil {
-				return nil, err
-			}
-			return t.elemAddr(a, of.Array, of.Index)
-		case *FieldExpr:
-			return t.memberAddr(of, true)
-		case *ArrowExpr:
-			return t.arrowAddr(of, true)
-		case *DerefExpr:
-			return t.expr(of.Ptr) // &*p is p, no access
-		}
-		l, err := t.c.addrOf(e.Of)
-		return model.Const(model.AddrOf(l)), err
+		return t.addr(e.Of, true)
 	case *UnExpr:
 		x, err := t.expr(e.X)
 		if e.Op == "-" {
@@ -1806,7 +1795,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		if err := t.argc(e, 1, 1, 0); err != nil {
 			return nil, err
 		}
-		a, err := t.addr(e.Args[0])
+		a, err := t.addr(e.Args[0], false)
 		if err != nil {
 			return nil, err
 		}
@@ -1819,7 +1808,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		if err := t.argc(e, 2, 1, 0); err != nil {
 			return nil, err
 		}
-		a, err := t.addr(e.Args[0])
+		a, err := t.addr(e.Args[0], false)
 		if err != nil {
 			return nil, err
 		}
@@ -1839,7 +1828,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		if err := t.argc(e, 3, 1, 1); err != nil {
 			return nil, err
 		}
-		a, err := t.addr(e.Args[0])
+		a, err := t.addr(e.Args[0], false)
 		if err != nil {
 			return nil, err
 		}
@@ -1995,7 +1984,7 @@ func (t *threadComp) mem(s *MemStmt) error {
 		t.emit(model.Instr{Op: model.OpFence, Ord: o, Pos: s.At, Text: "fence"})
 		return nil
 	case "store":
-		a, err := t.addr(s.Args[0])
+		a, err := t.addr(s.Args[0], false)
 		if err != nil {
 			return err
 		}
