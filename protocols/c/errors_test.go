@@ -43,6 +43,7 @@ func TestErrors(t *testing.T) {
 		{"goto", threads("int x;", "\tgoto out;\nout:\n\tx = 1;"), "x.c:5:2: goto is not supported"},
 		{"union", threads("union u { int a; long b; } v;", "\tv.a = 1;"), "unions are not supported"},
 		{"struct in a struct", threads("struct in { int a; };\nstruct out { struct in i; } v;", "\tv.i.a = 1;"), "x.c:4:29: field i of v: structs, unions, arrays of arrays and bit-fields inside structs are not supported"},
+		{"bad index of a row", threads("int g[2][2];", "\tint i = 0;\n\tg[i++][0] = 1;"), "x.c:6:4: ++ and -- inside an expression are not supported"},
 		{"nested array initialiser", threads("int g[2][2] = {{1, 2}, {3, 4}};", "\tg[0][0] = 1;"), "x.c:3:16: only a flat list of constants initializes an array"},
 		{"designator of no field", threads("struct s { int a; int b[2]; } v = { .c = 1 };", "\tv.a = 1;"), "x.c:3:37: type struct s {a int; b array of 2 int} has no member c"},
 		{"unbraced array field", threads("struct s { int b[2]; int a; } v = { 1, 2 };", "\tv.a = 1;"), "field b of v: brace an array field's values"},

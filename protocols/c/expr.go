@@ -234,8 +234,18 @@ func (f *fn) elementAt(e *cc.PostfixExpression) (g *global, flat lang.Expr, dept
 // row reports whether e names a row of a global array of arrays (a[i] of
 // a[R][C]).
 func (f *fn) row(e *cc.PostfixExpression) bool {
-	g, _, depth, ok, _ := f.elementAt(e)
-	return ok && depth < len(g.dims)
+	for depth := 1; e.Case == cc.PostfixExpressionIndex; depth++ {
+		switch b := e.PostfixExpression.(type) {
+		case *cc.PrimaryExpression:
+			g, ok := f.l.globalOf(b)
+			return ok && g.array && depth < len(g.dims)
+		case *cc.PostfixExpression:
+			e = b
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // atomicType reports whether t, the type of an object reached through a
@@ -394,8 +404,10 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 					return &y, atomic, nil
 				}
 			}
-			if g, flat, ok, err := f.element(e); ok || err != nil {
-				return &lang.IndexExpr{Array: g.name, Index: flat, At: at}, g.atomic, err
+			if g, flat, ok, err := f.element(e); err != nil {
+				return nil, false, err
+			} else if ok {
+				return &lang.IndexExpr{Array: g.name, Index: flat, At: at}, g.atomic, nil
 			}
 			ptr, pre, err := f.value(e.PostfixExpression)
 			if err != nil || len(pre) > 0 {
@@ -410,8 +422,10 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 					return &lang.FieldExpr{Struct: g.name, Field: field, At: at}, atomicType(e.Type()), nil
 				}
 			case *cc.PostfixExpression:
-				if g, flat, ok, err := f.element(base); (ok && g.fields != nil) || err != nil {
-					return &lang.FieldExpr{Struct: g.name, Field: field, Index: flat, At: at}, atomicType(e.Type()), err
+				if g, flat, ok, err := f.element(base); err != nil {
+					return nil, false, err
+				} else if ok && g.fields != nil {
+					return &lang.FieldExpr{Struct: g.name, Field: field, Index: flat, At: at}, atomicType(e.Type()), nil
 				}
 			}
 			// s.f through anything else: (&s)->f.
