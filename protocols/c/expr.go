@@ -1,6 +1,7 @@
 package c
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,7 +12,9 @@ import (
 )
 
 // value lowers an expression read for its value, with the statements
-// that must run before it (a thread started in an if's condition).
+// that must run before it: its side effects (a thread started in an if's
+// condition, x++ in an index, a compare-exchange's write of its expected
+// value), which C leaves unsequenced within the expression.
 func (f *fn) value(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
 	at := f.pos(e)
 	if v, ok := intValue(e); ok && e.Pure() {
@@ -40,34 +43,30 @@ func (f *fn) value(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
 		case cc.PostfixExpressionCall:
 			return f.call(e)
 		case cc.PostfixExpressionInc, cc.PostfixExpressionDec:
-			return nil, nil, f.errAt(e, "++ and -- inside an expression are not supported: write them as their own statement")
+			return f.incValue(e.PostfixExpression, e.Case == cc.PostfixExpressionInc, true, e)
 		case cc.PostfixExpressionComplit:
 			return nil, nil, f.errAt(e, "compound literals are not supported")
 		}
-		lv, atomic, err := f.lvalue(e)
+		lv, atomic, pre, err := f.lvalue(e)
 		if err != nil {
 			return nil, nil, err
 		}
-		if arrayField(e) || f.row(e) {
-			// An array field or a row of an array of arrays read for its
-			// value is the address of its first element.
-			return &lang.AddrExpr{Of: lv, At: at}, nil, nil
+		if memberType(e).Kind() == cc.Array || f.row(e) {
+			// An array (a member, a row of an array of arrays) read for
+			// its value is the address of its first element.
+			return &lang.AddrExpr{Of: lv, At: at}, pre, nil
 		}
-		return f.read(lv, atomic, at), nil, nil
+		return f.read(lv, atomic, at), pre, nil
 	case *cc.UnaryExpression:
 		switch e.Case {
 		case cc.UnaryExpressionAddrof:
-			lv, _, err := f.lvalue(e.CastExpression)
-			if err != nil {
-				return nil, nil, err
-			}
-			return &lang.AddrExpr{Of: lv, At: at}, nil, nil
+			return f.addressOf(e.CastExpression)
 		case cc.UnaryExpressionDeref:
-			lv, atomic, err := f.lvalue(e)
+			lv, atomic, pre, err := f.lvalue(e)
 			if err != nil {
 				return nil, nil, err
 			}
-			return f.read(lv, atomic, at), nil, nil
+			return f.read(lv, atomic, at), pre, nil
 		case cc.UnaryExpressionPlus:
 			return f.value(e.CastExpression)
 		case cc.UnaryExpressionMinus, cc.UnaryExpressionNot:
@@ -78,7 +77,7 @@ func (f *fn) value(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
 			x, pre, err := f.value(e.CastExpression)
 			return &lang.BinExpr{Op: "-", X: &lang.UnExpr{Op: "-", X: x, At: at}, Y: &lang.Num{Val: 1, At: at}, At: at}, pre, err
 		case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
-			return nil, nil, f.errAt(e, "++ and -- inside an expression are not supported: write them as their own statement")
+			return f.incValue(e.UnaryExpression, e.Case == cc.UnaryExpressionInc, false, e)
 		}
 		return nil, nil, f.errAt(e, "%s is not supported", e.Token.SrcStr())
 	case *cc.CastExpression:
@@ -107,7 +106,7 @@ func (f *fn) value(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
 			return nil, nil, err
 		}
 		if len(pre1)+len(pre2) > 0 {
-			return nil, nil, f.errAt(e, "?: with a thread start in an arm is not supported")
+			return nil, nil, f.errAt(e, "?: with a side effect in an arm (a thread start, ++, a compare-exchange) is not supported: write an if")
 		}
 		return &lang.CondExpr{Cond: c, Then: x, Else: y, At: at}, pre, nil
 	case *cc.AssignmentExpression:
@@ -162,7 +161,7 @@ func (f *fn) binary(e, xe, ye cc.ExpressionNode, op string) (lang.Expr, []lang.S
 		return nil, nil, err
 	}
 	if len(pre2) > 0 && (op == "&&" || op == "||") {
-		return nil, nil, f.errAt(ye, "a thread start on the right of %s is not supported", op)
+		return nil, nil, f.errAt(ye, "a side effect on the right of %s (a thread start, ++, a compare-exchange) is not supported: write an if", op)
 	}
 	if op == "+" || op == "-" {
 		xp, yp := isPointer(xe.Type()), isPointer(ye.Type())
@@ -182,41 +181,39 @@ func (f *fn) binary(e, xe, ye cc.ExpressionNode, op string) (lang.Expr, []lang.S
 // of the element in a's flattened layout (a[i][j] of int a[R][C] is
 // element i*C + j). A prefix naming a row (a[i] of a[R][C]) is its first
 // element.
-func (f *fn) element(e *cc.PostfixExpression) (g *global, flat lang.Expr, ok bool, err error) {
-	g, flat, _, ok, err = f.elementAt(e)
-	return g, flat, ok, err
+func (f *fn) element(e *cc.PostfixExpression) (g *global, flat lang.Expr, pre []lang.Stmt, ok bool, err error) {
+	g, flat, pre, _, ok, err = f.elementAt(e)
+	return g, flat, pre, ok, err
 }
 
 // elementAt is element, with the number of indices e applies.
-func (f *fn) elementAt(e *cc.PostfixExpression) (g *global, flat lang.Expr, depth int, ok bool, err error) {
+func (f *fn) elementAt(e *cc.PostfixExpression) (g *global, flat lang.Expr, pre []lang.Stmt, depth int, ok bool, err error) {
 	if e.Case != cc.PostfixExpressionIndex {
-		return nil, nil, 0, false, nil
+		return nil, nil, nil, 0, false, nil
 	}
 	var outer lang.Expr
 	switch base := e.PostfixExpression.(type) {
 	case *cc.PrimaryExpression:
 		if g, ok = f.l.globalOf(base); !ok || !g.array {
-			return nil, nil, 0, false, nil
+			return nil, nil, nil, 0, false, nil
 		}
 	case *cc.PostfixExpression:
-		if g, outer, depth, ok, err = f.elementAt(base); !ok || err != nil {
-			return nil, nil, 0, ok, err
+		if g, outer, pre, depth, ok, err = f.elementAt(base); !ok || err != nil {
+			return nil, nil, nil, 0, ok, err
 		}
 	default:
-		return nil, nil, 0, false, nil
+		return nil, nil, nil, 0, false, nil
 	}
 	depth++
 	if depth > len(g.dims) {
-		return nil, nil, 0, false, nil
+		return nil, nil, nil, 0, false, nil
 	}
 	at := f.pos(e)
-	idx, pre, err := f.value(e.ExpressionList)
-	if err == nil && len(pre) > 0 {
-		err = f.errAt(e, "a thread start inside an index is not supported")
-	}
+	idx, pre2, err := f.value(e.ExpressionList)
 	if err != nil {
-		return nil, nil, 0, false, err
+		return nil, nil, nil, 0, false, err
 	}
+	pre = append(pre, pre2...)
 	// An index at depth d counts rows of the dimensions after it.
 	stride := int64(1)
 	for _, n := range g.dims[depth:] {
@@ -228,7 +225,7 @@ func (f *fn) elementAt(e *cc.PostfixExpression) (g *global, flat lang.Expr, dept
 	if outer != nil {
 		idx = &lang.BinExpr{Op: "+", X: outer, Y: idx, At: at}
 	}
-	return g, idx, depth, true, nil
+	return g, idx, pre, depth, true, nil
 }
 
 // row reports whether e names a row of a global array of arrays (a[i] of
@@ -255,13 +252,6 @@ func (f *fn) row(e *cc.PostfixExpression) bool {
 func atomicType(t cc.Type) bool {
 	td := t.Typedef()
 	return td != nil && strings.HasPrefix(td.Name(), "atomic_") && td.Name() != "atomic_flag"
-}
-
-// arrayField reports whether e is an access to an array field, s.f or
-// p->f.
-func arrayField(e *cc.PostfixExpression) bool {
-	sel := e.Case == cc.PostfixExpressionSelect || e.Case == cc.PostfixExpressionPSelect
-	return sel && e.Field() != nil && e.Field().Type().Kind() == cc.Array
 }
 
 func isPointer(t cc.Type) bool { k := t.Kind(); return k == cc.Ptr || k == cc.Array }
@@ -336,7 +326,7 @@ func (f *fn) ident(p *cc.PrimaryExpression) (lang.Expr, []lang.Stmt, error) {
 		case g.fields != nil:
 			return nil, nil, f.errAt(p, "struct %s is used as a value: read its fields", name)
 		}
-		return f.read(&lang.Name{Name: g.name, At: at}, g.atomic, at), nil, nil
+		return f.read(g.object(at), g.atomic, at), nil, nil
 	}
 	if f.l.funcs[name] != nil || p.Type().Kind() == cc.Function {
 		return nil, nil, f.errAt(p, "function pointers are not supported (%s used as a value)", name)
@@ -347,9 +337,10 @@ func (f *fn) ident(p *cc.PrimaryExpression) (lang.Expr, []lang.Stmt, error) {
 	return nil, nil, f.errAt(p, "%s is not a variable the front end knows", name)
 }
 
-// lvalue lowers an expression that names an object, and says whether the
-// object is atomic (so that a plain access to it is seq_cst).
-func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
+// lvalue lowers an expression that names an object, with the statements
+// that must run before it (value), and says whether the object is atomic
+// (so that a plain access to it is seq_cst).
+func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, []lang.Stmt, error) {
 	at := f.pos(e)
 	switch e := e.(type) {
 	case *cc.PrimaryExpression:
@@ -359,19 +350,19 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 		case cc.PrimaryExpressionIdent:
 			name := e.Token.SrcStr()
 			if obj, ok := f.stack[name]; ok {
-				return &lang.DerefExpr{Ptr: &lang.Name{Name: obj.reg, At: at}, At: at}, obj.atomic, nil
+				return &lang.DerefExpr{Ptr: &lang.Name{Name: obj.reg, At: at}, At: at}, obj.atomic, nil, nil
 			}
 			if _, ok := f.locals[name]; ok {
-				return nil, false, f.errAt(e, "local %s is a register: it has no address", name)
+				return nil, false, nil, f.errAt(e, "local %s is a register: it has no address", name)
 			}
 			g, ok := f.l.globalOf(e)
 			switch {
 			case !ok:
-				return nil, false, f.errAt(e, "%s is not a variable the front end knows", name)
+				return nil, false, nil, f.errAt(e, "%s is not a variable the front end knows", name)
 			case g.array:
-				return &lang.IndexExpr{Array: g.name, Index: &lang.Num{At: at}, At: at}, g.atomic, nil
+				return &lang.IndexExpr{Array: g.name, Index: &lang.Num{At: at}, At: at}, g.atomic, nil, nil
 			}
-			return &lang.Name{Name: g.name, At: at}, g.atomic, nil
+			return g.object(at), g.atomic, nil, nil
 		}
 	case *cc.ExpressionList:
 		if e.ExpressionList == nil {
@@ -380,104 +371,64 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, error) {
 	case *cc.PostfixExpression:
 		switch e.Case {
 		case cc.PostfixExpressionIndex:
-			idx, pre, err := f.value(e.ExpressionList)
-			if err != nil {
-				return nil, false, err
+			if isMember(e) {
+				return f.member(e)
 			}
-			if len(pre) > 0 {
-				return nil, false, f.errAt(e, "a thread start inside an index is not supported")
-			}
-			if sel, ok := e.PostfixExpression.(*cc.PostfixExpression); ok && arrayField(sel) {
-				// An element of an array field: s.f[i], p->f[i].
-				lv, atomic, err := f.lvalue(sel)
+			if g, flat, pre, ok, err := f.element(e); err != nil || ok {
 				if err != nil {
-					return nil, false, err
+					return nil, false, nil, err
 				}
-				switch x := lv.(type) {
-				case *lang.FieldExpr:
-					y := *x
-					y.Sub = idx
-					return &y, atomic, nil
-				case *lang.ArrowExpr:
-					y := *x
-					y.Sub = idx
-					return &y, atomic, nil
-				}
-			}
-			if g, flat, ok, err := f.element(e); err != nil {
-				return nil, false, err
-			} else if ok {
-				return &lang.IndexExpr{Array: g.name, Index: flat, At: at}, g.atomic, nil
+				return &lang.IndexExpr{Array: g.name, Index: flat, At: at}, g.atomic, pre, nil
 			}
 			ptr, pre, err := f.value(e.PostfixExpression)
-			if err != nil || len(pre) > 0 {
-				return nil, false, orErr(err, f.errAt(e, "a thread start inside an index is not supported"))
+			if err != nil {
+				return nil, false, nil, err
 			}
-			return &lang.DerefExpr{Ptr: &lang.BinExpr{Op: "+", X: ptr, Y: scale(idx, e.PostfixExpression.Type(), at), At: at}, At: at}, atomicType(e.Type()), nil
-		case cc.PostfixExpressionSelect:
-			field := e.Token2.SrcStr()
-			switch base := e.PostfixExpression.(type) {
-			case *cc.PrimaryExpression:
-				if g, ok := f.l.globalOf(base); ok && g.fields != nil && !g.array {
-					return &lang.FieldExpr{Struct: g.name, Field: field, At: at}, atomicType(e.Type()), nil
-				}
-			case *cc.PostfixExpression:
-				if g, flat, ok, err := f.element(base); err != nil {
-					return nil, false, err
-				} else if ok && g.fields != nil {
-					return &lang.FieldExpr{Struct: g.name, Field: field, Index: flat, At: at}, atomicType(e.Type()), nil
-				}
+			idx, pre2, err := f.value(e.ExpressionList)
+			if err != nil {
+				return nil, false, nil, err
 			}
-			// s.f through anything else: (&s)->f.
-			ptr, pre, err := f.addressOf(e.PostfixExpression)
-			if err != nil || len(pre) > 0 {
-				return nil, false, orErr(err, f.errAt(e, "a thread start inside a field access is not supported"))
-			}
-			return &lang.ArrowExpr{Ptr: ptr, Field: field, At: at}, atomicType(e.Type()), nil
-		case cc.PostfixExpressionPSelect:
-			ptr, pre, err := f.value(e.PostfixExpression)
-			if err != nil || len(pre) > 0 {
-				return nil, false, orErr(err, f.errAt(e, "a thread start inside a field access is not supported"))
-			}
-			return &lang.ArrowExpr{Ptr: ptr, Field: e.Token2.SrcStr(), At: at}, atomicType(e.Type()), nil
+			return &lang.DerefExpr{Ptr: &lang.BinExpr{Op: "+", X: ptr, Y: scale(idx, e.PostfixExpression.Type(), at), At: at}, At: at}, atomicType(e.Type()), append(pre, pre2...), nil
+		case cc.PostfixExpressionSelect, cc.PostfixExpressionPSelect:
+			return f.member(e)
 		}
 	case *cc.UnaryExpression:
 		if e.Case == cc.UnaryExpressionDeref {
 			ptr, pre, err := f.value(e.CastExpression)
-			if err != nil || len(pre) > 0 {
-				return nil, false, orErr(err, f.errAt(e, "a thread start inside a dereference is not supported"))
+			if err != nil {
+				return nil, false, nil, err
 			}
-			return &lang.DerefExpr{Ptr: ptr, At: at}, atomicType(e.Type()), nil
+			return &lang.DerefExpr{Ptr: ptr, At: at}, atomicType(e.Type()), pre, nil
 		}
 	case *cc.CastExpression:
 		if e.Case == cc.CastExpressionCast {
 			return f.lvalue(e.CastExpression)
 		}
 	}
-	return nil, false, f.errAt(e, "%s is not an object the front end can access", cc.NodeSource(e))
+	return nil, false, nil, f.errAt(e, "%s is not an object the front end can access", cc.NodeSource(e))
 }
 
 // addressOf lowers &e.
 func (f *fn) addressOf(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
-	lv, _, err := f.lvalue(e)
+	lv, _, pre, err := f.lvalue(e)
 	if err != nil {
 		return nil, nil, err
 	}
-	return &lang.AddrExpr{Of: lv, At: f.pos(e)}, nil, nil
+	return &lang.AddrExpr{Of: lv, At: f.pos(e)}, pre, nil
 }
 
 // target lowers the object an atomic builtin's pointer argument points
 // to: x for &x, *p otherwise.
-func (f *fn) target(p cc.ExpressionNode) (lang.Expr, error) {
+func (f *fn) target(p cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
 	if u, ok := stripCasts(p).(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
-		lv, _, err := f.lvalue(u.CastExpression)
-		return lv, err
+		lv, _, pre, err := f.lvalue(u.CastExpression)
+		return lv, pre, err
 	}
 	ptr, pre, err := f.value(p)
-	if err != nil || len(pre) > 0 {
-		return nil, orErr(err, f.errAt(p, "a thread start inside an atomic's address is not supported"))
+	if err != nil {
+		return nil, nil, err
 	}
-	return &lang.DerefExpr{Ptr: ptr, At: f.pos(p)}, nil
+	return &lang.DerefExpr{Ptr: ptr, At: f.pos(p)}, pre, nil
 }
 
 func stripCasts(e cc.ExpressionNode) cc.ExpressionNode {
@@ -536,12 +487,12 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 	sc := []lang.Value{{Text: "sc", Pos: at}}
 	switch name {
 	case "__atomic_load_n":
-		x, err := f.target(args[0])
+		x, pre, err := f.target(args[0])
 		if err != nil {
 			return nil, nil, err
 		}
 		o, err := f.l.ordering(args[1])
-		return &lang.CallExpr{Func: "load", Args: []lang.Expr{x}, Ords: []lang.Value{o}, At: at}, nil, err
+		return &lang.CallExpr{Func: "load", Args: []lang.Expr{x}, Ords: []lang.Value{o}, At: at}, pre, err
 	case "__atomic_compare_exchange_n", "__sync_bool_compare_and_swap":
 		return f.cas(c, name, args)
 	case "__VERIFIER_nondet_bool":
@@ -559,14 +510,15 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 		return &lang.Num{At: at}, pre, err
 	}
 	if rmw, ok := rmwBuiltins[name]; ok {
-		x, err := f.target(args[0])
+		x, pre, err := f.target(args[0])
 		if err != nil {
 			return nil, nil, err
 		}
-		v, pre, err := f.value(args[1])
+		v, pre2, err := f.value(args[1])
 		if err != nil {
 			return nil, nil, err
 		}
+		pre = append(pre, pre2...)
 		ords := sc
 		if strings.HasPrefix(name, "__atomic") {
 			o, err := f.l.ordering(args[2])
@@ -632,14 +584,15 @@ func (f *fn) arity(c *cc.PostfixExpression, name string, args []cc.ExpressionNod
 // its expected value, which must be a local (a register) here.
 func (f *fn) cas(c *cc.PostfixExpression, name string, args []cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
 	at := f.pos(c)
-	x, err := f.target(args[0])
+	x, pre, err := f.target(args[0])
 	if err != nil {
 		return nil, nil, err
 	}
-	v, pre, err := f.value(args[2])
+	v, pre1, err := f.value(args[2])
 	if err != nil {
 		return nil, nil, err
 	}
+	pre = append(pre, pre1...)
 	if name == "__sync_bool_compare_and_swap" {
 		exp, pre2, err := f.value(args[1])
 		if err != nil {
@@ -729,6 +682,11 @@ func (l *lowerer) heapType(st *cc.StructType, at cc.Node) (string, error) {
 	if name == "" {
 		return "", l.errAt(at, "allocation of an unnamed struct is not supported: give it a tag")
 	}
+	// C's tags are not its variables' names: a struct called as a global
+	// is primed.
+	for l.shared(name) {
+		name += "'"
+	}
 	for _, t := range l.pr.Types {
 		if t.Name == name {
 			return name, nil
@@ -742,6 +700,16 @@ func (l *lowerer) heapType(st *cc.StructType, at cc.Node) (string, error) {
 	return name, nil
 }
 
+// shared reports whether a shared variable or mutex is called name.
+func (l *lowerer) shared(name string) bool {
+	for _, sh := range slices.Concat(l.pr.Shared, l.pr.Mutexes) {
+		if sh.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // callStmt lowers a call evaluated for its effect.
 func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 	at := f.pos(c)
@@ -752,14 +720,15 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 	}
 	switch name {
 	case "__atomic_store_n":
-		x, err := f.target(args[0])
+		x, pre, err := f.target(args[0])
 		if err != nil {
 			return nil, err
 		}
-		v, pre, err := f.value(args[1])
+		v, pre2, err := f.value(args[1])
 		if err != nil {
 			return nil, err
 		}
+		pre = append(pre, pre2...)
 		o, err := f.l.ordering(args[2])
 		return append(pre, &lang.MemStmt{Kind: "store", Args: []lang.Expr{x, v}, Ord: &o, At: at}), err
 	case "__atomic_thread_fence":

@@ -151,16 +151,12 @@ func freeing(stmts []lang.Stmt, frees []lang.Stmt) []lang.Stmt {
 // declared (initMemory).
 func (f *fn) mainInit(g *global, dd *cc.Declarator, init *cc.Initializer) ([]lang.Stmt, error) {
 	at := f.pos(dd)
-	fields, err := f.scalarFields(dd, init)
-	if err != nil {
-		return nil, err
-	}
 	return f.initMemory(dd, init, g.array || g.fields != nil, g.atomic, func(i int64) (lang.Expr, error) {
 		switch {
 		case g.fields != nil && g.array:
 			return nil, f.errAt(init, "a local array of structs is initialised by assignments")
 		case g.fields != nil:
-			return &lang.FieldExpr{Struct: g.name, Field: fields[i], At: at}, nil
+			return cellOf(g, i, at), nil
 		case g.array:
 			return &lang.IndexExpr{Array: g.name, Index: &lang.Num{Val: i, At: at}, At: at}, nil
 		}
@@ -168,37 +164,34 @@ func (f *fn) mainInit(g *global, dd *cc.Declarator, init *cc.Initializer) ([]lan
 	})
 }
 
-// stackInit lowers the initialiser of stack object obj (initMemory).
-func (f *fn) stackInit(obj stackObj, dd *cc.Declarator, init *cc.Initializer) ([]lang.Stmt, error) {
-	at := f.pos(dd)
-	fields, err := f.scalarFields(dd, init)
-	if err != nil {
-		return nil, err
-	}
-	ptr := &lang.Name{Name: obj.reg, At: at}
-	return f.initMemory(dd, init, obj.array || obj.record, obj.atomic, func(i int64) (lang.Expr, error) {
-		if obj.record {
-			return &lang.ArrowExpr{Ptr: ptr, Field: fields[i], At: at}, nil
+// cellOf names location i of struct g: a field, or an element of an
+// array field.
+func cellOf(g *global, i int64, at model.Pos) lang.Expr {
+	for _, fd := range g.fields {
+		n := int64(1)
+		if fd.Len != nil {
+			n = fd.Len.(*lang.Num).Val
 		}
-		return &lang.DerefExpr{Ptr: plus(ptr, i, at), At: at}, nil
-	})
+		if i < n {
+			e := &lang.FieldExpr{Struct: g.name, Field: fd.Name, At: at}
+			if fd.Len != nil {
+				e.Sub = &lang.Num{Val: i, At: at}
+			}
+			return e
+		}
+		i -= n
+	}
+	panic("c: a cell past the end of a struct")
 }
 
-// scalarFields names the fields of a local struct initialised by a list:
-// each is one cell, or the struct is initialised by assignments.
-func (f *fn) scalarFields(dd *cc.Declarator, init *cc.Initializer) ([]string, error) {
-	st, ok := dd.Type().(*cc.StructType)
-	if !ok || init.Case == cc.InitializerExpr {
-		return nil, nil
-	}
-	var fields []string
-	for i := range st.NumFields() {
-		if st.FieldByIndex(i).Type().Kind() == cc.Array {
-			return nil, f.errAt(init, "a local struct with an array field is initialised field by field, by assignments")
-		}
-		fields = append(fields, st.FieldByIndex(i).Name())
-	}
-	return fields, nil
+// stackInit lowers the initialiser of stack object obj (initMemory): its
+// cells lie one after another from its address.
+func (f *fn) stackInit(obj stackObj, dd *cc.Declarator, init *cc.Initializer) ([]lang.Stmt, error) {
+	at := f.pos(dd)
+	ptr := &lang.Name{Name: obj.reg, At: at}
+	return f.initMemory(dd, init, obj.array || obj.record, obj.atomic, func(i int64) (lang.Expr, error) {
+		return &lang.DerefExpr{Ptr: plus(ptr, i, at), At: at}, nil
+	})
 }
 
 // initMemory lowers the initialiser of a local in memory, whose cells

@@ -1,6 +1,8 @@
 package c
 
 import (
+	"strconv"
+
 	"modernc.org/cc/v4"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -23,6 +25,7 @@ type fn struct {
 	casExpected map[*cc.UnaryExpression]bool
 	consts      map[string]int64 // variables of unrolled loops → their value now
 	loops       int              // loops open around the current statement
+	temps       int              // registers made for values of ++ and --
 	last        bool             // the statement is the last of main's body
 }
 
@@ -301,14 +304,11 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(pre) > 0 {
-			return nil, f.errAt(s.ExpressionList, "a loop condition with a compare-exchange is not supported: test its result in the body")
-		}
 		b, err := f.body(s.Statement)
 		if err != nil {
 			return nil, err
 		}
-		return []lang.Stmt{&lang.WhileStmt{Cond: cond, Max: f.unroll(at), Body: b, At: at}}, nil
+		return []lang.Stmt{f.while(cond, pre, b, at)}, nil
 	case cc.IterationStatementDo:
 		b, err := f.body(s.Statement)
 		if err != nil {
@@ -467,13 +467,10 @@ func (f *fn) forLoop(s *cc.IterationStatement) ([]lang.Stmt, error) {
 		condE, stepE = s.ExpressionList, s.ExpressionList2
 	}
 	var cond lang.Expr = &lang.Num{Val: 1, At: at}
+	var pre []lang.Stmt
 	if condE != nil {
-		var pre []lang.Stmt
 		if cond, pre, err = f.value(condE); err != nil {
 			return nil, err
-		}
-		if len(pre) > 0 {
-			return nil, f.errAt(condE, "a loop condition with a compare-exchange is not supported: test its result in the body")
 		}
 	}
 	b, err := f.body(s.Statement)
@@ -487,7 +484,18 @@ func (f *fn) forLoop(s *cc.IterationStatement) ([]lang.Stmt, error) {
 		}
 		b.Stmts = append(b.Stmts, step...)
 	}
-	return append(out, &lang.WhileStmt{Cond: cond, Max: f.unroll(at), Body: b, At: at}), nil
+	return append(out, f.while(cond, pre, b, at)), nil
+}
+
+// while is the loop "while (cond) b" whose condition runs the statements
+// pre first (a compare-exchange, ++): "while 1 { pre; if !cond break; b }".
+func (f *fn) while(cond lang.Expr, pre []lang.Stmt, b *lang.Block, at model.Pos) lang.Stmt {
+	if len(pre) > 0 {
+		exit := &lang.IfStmt{Cond: &lang.UnExpr{Op: "!", X: cond, At: at}, Then: &lang.Block{Stmts: []lang.Stmt{&lang.BranchStmt{Tok: "break", At: at}}, Pos: at}, At: at}
+		b.Stmts = append(append(pre, exit), b.Stmts...)
+		cond = &lang.Num{Val: 1, At: at}
+	}
+	return &lang.WhileStmt{Cond: cond, Max: f.unroll(at), Body: b, At: at}
 }
 
 // exprStmt lowers an expression evaluated for its effects.
@@ -548,16 +556,18 @@ func (f *fn) increment(x cc.ExpressionNode, inc bool, at cc.Node) ([]lang.Stmt, 
 	return f.update(x, op, rmw, &lang.Num{Val: 1, At: f.pos(at)}, at)
 }
 
-// update lowers "x op= v".
+// update lowers "x op= v"; pointer arithmetic counts in the pointee's
+// locations.
 func (f *fn) update(x cc.ExpressionNode, op, rmw string, v lang.Expr, at cc.Node) ([]lang.Stmt, error) {
 	pos := f.pos(at)
-	if p, ok := stripCasts(x).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
-		if reg, ok := f.locals[p.Token.SrcStr()]; ok { // a local: its register
-			r := &lang.Name{Name: reg, At: pos}
-			return []lang.Stmt{&lang.AssignStmt{LHS: r, RHS: &lang.BinExpr{Op: op, X: r, Y: v, At: pos}, At: pos}}, nil
-		}
+	if isPointer(x.Type()) && (op == "+" || op == "-") {
+		v = scale(v, x.Type(), pos)
 	}
-	lv, atomic, err := f.lvalue(x)
+	if reg, ok := f.register(x); ok {
+		r := &lang.Name{Name: reg, At: pos}
+		return []lang.Stmt{&lang.AssignStmt{LHS: r, RHS: &lang.BinExpr{Op: op, X: r, Y: v, At: pos}, At: pos}}, nil
+	}
+	lv, atomic, pre, err := f.lvalue(x)
 	if err != nil {
 		return nil, err
 	}
@@ -566,13 +576,64 @@ func (f *fn) update(x cc.ExpressionNode, op, rmw string, v lang.Expr, at cc.Node
 			return nil, f.errAt(at, "%s= on an atomic object is not supported", op)
 		}
 		call := &lang.CallExpr{Func: rmw, Args: []lang.Expr{lv, v}, Ords: []lang.Value{{Text: "sc", Pos: pos}}, At: pos}
-		return []lang.Stmt{&lang.ExprStmt{X: call, At: pos}}, nil
+		return append(pre, &lang.ExprStmt{X: call, At: pos}), nil
 	}
-	cur, _, err := f.value(x)
-	if err != nil {
-		return nil, err
+	return append(pre, &lang.AssignStmt{LHS: lv, RHS: &lang.BinExpr{Op: op, X: lv, Y: v, At: pos}, At: pos}), nil
+}
+
+// register is the register of x, when x names a local held in one.
+func (f *fn) register(x cc.ExpressionNode) (string, bool) {
+	if p, ok := stripCasts(x).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		reg, ok := f.locals[p.Token.SrcStr()]
+		return reg, ok
 	}
-	return []lang.Stmt{&lang.AssignStmt{LHS: lv, RHS: &lang.BinExpr{Op: op, X: cur, Y: v, At: pos}, At: pos}}, nil
+	return "", false
+}
+
+// incValue lowers x++, x--, ++x or --x (post: the postfix ones) used for
+// its value: the update runs before the expression that uses it, which
+// reads the old value (post) or the new one from a register of its own.
+// An atomic object's is one seq_cst read-modify-write, as a statement's.
+func (f *fn) incValue(x cc.ExpressionNode, inc, post bool, at cc.Node) (lang.Expr, []lang.Stmt, error) {
+	pos := f.pos(at)
+	op, rmw := "+", "fetch_add"
+	if !inc {
+		op, rmw = "-", "fetch_sub"
+	}
+	var one lang.Expr = &lang.Num{Val: 1, At: pos}
+	if isPointer(x.Type()) {
+		one = scale(one, x.Type(), pos)
+	}
+	var lv lang.Expr
+	var atomic bool
+	var pre []lang.Stmt
+	if reg, ok := f.register(x); ok {
+		lv = &lang.Name{Name: reg, At: pos}
+	} else {
+		var err error
+		if lv, atomic, pre, err = f.lvalue(x); err != nil {
+			return nil, nil, err
+		}
+	}
+	if atomic {
+		old := &lang.CallExpr{Func: rmw, Args: []lang.Expr{lv, one}, Ords: []lang.Value{{Text: "sc", Pos: pos}}, At: pos}
+		if post {
+			return old, pre, nil
+		}
+		return &lang.BinExpr{Op: op, X: old, Y: one, At: pos}, pre, nil
+	}
+	f.temps++
+	tmp := &lang.Name{Name: "%inc" + strconv.Itoa(f.temps), At: pos}
+	if post {
+		pre = append(pre,
+			&lang.AssignStmt{LHS: tmp, RHS: lv, At: pos},
+			&lang.AssignStmt{LHS: lv, RHS: &lang.BinExpr{Op: op, X: tmp, Y: one, At: pos}, At: pos})
+	} else {
+		pre = append(pre,
+			&lang.AssignStmt{LHS: tmp, RHS: &lang.BinExpr{Op: op, X: lv, Y: one, At: pos}, At: pos},
+			&lang.AssignStmt{LHS: lv, RHS: tmp, At: pos})
+	}
+	return tmp, pre, nil
 }
 
 var compound = map[cc.AssignmentExpressionCase][2]string{
@@ -604,14 +665,15 @@ func (f *fn) assign(e *cc.AssignmentExpression) ([]lang.Stmt, error) {
 			return f.assignReg(reg, dd, e.AssignmentExpression, at)
 		}
 	}
-	lv, atomic, err := f.lvalue(e.UnaryExpression)
+	lv, atomic, pre, err := f.lvalue(e.UnaryExpression)
 	if err != nil {
 		return nil, err
 	}
-	v, pre, err := f.value(e.AssignmentExpression)
+	v, pre2, err := f.value(e.AssignmentExpression)
 	if err != nil {
 		return nil, err
 	}
+	pre = append(pre, pre2...)
 	if atomic {
 		return append(pre, &lang.MemStmt{Kind: "store", Args: []lang.Expr{lv, v}, Ord: &lang.Value{Text: "sc", Pos: at}, At: at}), nil
 	}
@@ -641,7 +703,7 @@ func (f *fn) spin(s *cc.IterationStatement) (_ []lang.Stmt, ok bool, _ error) {
 	cond := func() (lang.Expr, error) {
 		c, pre, err := f.value(s.ExpressionList)
 		if err == nil && len(pre) > 0 {
-			err = f.errAt(s.ExpressionList, "a thread start in a loop condition is not supported")
+			err = f.errAt(s.ExpressionList, "a side effect in a spin loop's condition is not supported")
 		}
 		return c, err
 	}

@@ -42,7 +42,19 @@ type global struct {
 	array  bool
 	dims   []int64 // an array's lengths, outermost first (a[2][3]: 2, 3)
 	mutex  bool
-	fields []string // a struct's fields
+	fields []lang.Field // a struct's fields, as structFields lays them out
+	// tls marks a thread-local variable: an array with one element per
+	// thread, which each thread indexes by its number (lang.ThreadIndex).
+	tls *lang.Shared
+}
+
+// object is the lvalue naming a scalar global: its name, or for a
+// thread-local one the running thread's element.
+func (g *global) object(at model.Pos) lang.Expr {
+	if g.tls != nil {
+		return &lang.IndexExpr{Array: g.name, Index: &lang.Name{Name: lang.ThreadIndex, At: at}, At: at}
+	}
+	return &lang.Name{Name: g.name, At: at}
 }
 
 // lower builds the protocol of ast: globals become shared variables, main
@@ -101,6 +113,15 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		return nil, err
 	}
 	l.pr.Threads = append([]*lang.ThreadDecl{{Name: "main", Body: body, Pos: l.pos(main.Declarator)}}, l.pr.Threads...)
+	for _, g := range l.globals {
+		if g.tls != nil {
+			// One copy per thread, each starting at the declared value.
+			n := int64(len(l.pr.Threads))
+			g.tls.Len = &lang.Num{Val: n, At: g.tls.Pos}
+			g.tls.Elems = slices.Repeat([]lang.Expr{g.tls.Init}, int(n))
+			g.tls.Init = nil
+		}
+	}
 	props := []string{"data-race", "deadlock"}
 	if l.asserts {
 		props = append([]string{PropAssertion}, props...)
@@ -175,6 +196,9 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 	if pt, ok := t.(*cc.PointerType); ok && pt.Elem().Kind() == cc.Function {
 		return l.errAt(dd, "function pointers are not supported (%s)", name)
 	}
+	if dd.IsThreadLocal() && (t.Kind() == cc.Array || t.Kind() == cc.Struct || t.Kind() == cc.Union) {
+		return l.errAt(dd, "a thread-local array or struct is not supported (%s): only scalars", name)
+	}
 	sh := &lang.Shared{Name: name, Pos: pos}
 	elem := t
 	if t.Kind() == cc.Array {
@@ -200,10 +224,7 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 		if err != nil {
 			return err
 		}
-		for _, f := range fs {
-			g.fields = append(g.fields, f.Name)
-		}
-		sh.Fields = fs
+		g.fields, sh.Fields = fs, fs
 	case cc.Union:
 		return l.errAt(dd, "unions are not supported")
 	}
@@ -219,33 +240,12 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 			return err
 		}
 	}
+	if dd.IsThreadLocal() {
+		g.tls = sh
+	}
 	l.globals[dd] = g
 	l.pr.Shared = append(l.pr.Shared, sh)
 	return nil
-}
-
-// structFields lays out the fields of struct st (of name, for messages):
-// scalars and arrays of scalars, starting uninitialised.
-func (l *lowerer) structFields(st *cc.StructType, name string, at cc.Node) ([]lang.Field, error) {
-	var fs []lang.Field
-	for i := range st.NumFields() {
-		f := st.FieldByIndex(i)
-		fd := lang.Field{Name: f.Name()}
-		t := f.Type()
-		if t.Kind() == cc.Array {
-			arr := t.(*cc.ArrayType)
-			if arr.IsVLA() || arr.Len() <= 0 {
-				return nil, l.errAt(at, "field %s of %s needs a constant length", f.Name(), name)
-			}
-			fd.Len = &lang.Num{Val: arr.Len(), At: l.pos(at)}
-			t = arr.Elem()
-		}
-		if k := t.Kind(); k == cc.Struct || k == cc.Array || k == cc.Union || f.IsBitfield() {
-			return nil, l.errAt(at, "field %s of %s: structs, unions, arrays of arrays and bit-fields inside structs are not supported", f.Name(), name)
-		}
-		fs = append(fs, fd)
-	}
-	return fs, nil
 }
 
 // initGlobal sets a global's initial values from its initializer, which
@@ -257,7 +257,7 @@ func (l *lowerer) initGlobal(sh *lang.Shared, g *global, init *cc.Initializer) e
 		}
 		if u, ok := e.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
 			if p, ok := u.CastExpression.(*cc.PrimaryExpression); ok {
-				if gd, ok := l.globalOf(p); ok && !gd.array && gd.fields == nil {
+				if gd, ok := l.globalOf(p); ok && !gd.array && gd.fields == nil && gd.tls == nil {
 					return &lang.AddrExpr{Of: &lang.Name{Name: gd.name, At: l.pos(p)}, At: l.pos(u)}, nil
 				}
 			}

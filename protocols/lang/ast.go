@@ -266,6 +266,24 @@ type (
 	}
 )
 
+// ThreadIndex is a name a front end may read in a thread's code (protocol
+// source cannot write it): the running thread's number in the program,
+// counting its threads' instances in order from 0. C's thread-local
+// variables are arrays it indexes.
+const ThreadIndex = "%thread"
+
+// Place is where a member lies in a struct, for a front end that knows
+// the struct's type (C's s.in.a, p->nodes[i].next): Off locations from the
+// struct's start, and for an indexed member an array of Len elements of
+// Stride locations each (Len 0: not indexed). Field then names the member
+// up to the index and Tail what follows it inside an element (".next"),
+// for messages. Without a Place, a field is found by name in the
+// protocol's structs.
+type Place struct {
+	Off, Len, Stride int64
+	Tail             string
+}
+
 type (
 	// Num is an integer literal.
 	Num struct {
@@ -284,6 +302,7 @@ type (
 	FieldExpr struct {
 		Struct, Field string
 		Index, Sub    Expr
+		Place         *Place // nil: the field is found by name
 		At            model.Pos
 	}
 	// IndexExpr is "a[i]": an element of a shared array.
@@ -298,6 +317,7 @@ type (
 		Ptr   Expr
 		Field string
 		Sub   Expr
+		Place *Place // nil: the field is found by name
 		At    model.Pos
 	}
 	// DerefExpr is "*p".

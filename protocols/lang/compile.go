@@ -213,8 +213,19 @@ type shape struct {
 }
 
 // fieldAt is where a field lies in its struct: at offset off, an array of
-// n scalars (n 0: a scalar).
-type fieldAt struct{ off, n int64 }
+// n elements (n 0: a scalar), each stride locations long (0: one).
+type fieldAt struct{ off, n, stride int64 }
+
+// placed is where p says a member lies.
+func (p *Place) placed() fieldAt { return fieldAt{off: p.Off, n: p.Len, stride: p.Stride} }
+
+// tail is the text of the member after its index, for messages.
+func (p *Place) tail() string {
+	if p == nil {
+		return ""
+	}
+	return p.Tail
+}
 
 // shape lays out struct s, recording its fields' places for p->f.
 func (c *compiler) shape(s *Shared) (*shape, error) {
@@ -458,7 +469,7 @@ func (c *compiler) program() (*model.Program, error) {
 	}
 	var tcs []*threadComp
 	for i, in := range insts {
-		tc := &threadComp{c: c, th: &p.Threads[i], self: in.self, regAt: map[model.Reg]*regAssign{}}
+		tc := &threadComp{c: c, th: &p.Threads[i], self: in.self, number: int64(i), regAt: map[model.Reg]*regAssign{}}
 		if err := tc.block(in.d.Body); err != nil {
 			return nil, err
 		}
@@ -701,6 +712,9 @@ func (c *compiler) member(e *FieldExpr) (*array, fieldAt, error) {
 			return nil, fieldAt{}, errAt(e.At, "%s is an array of scalars: its elements have no field %s", e.Struct, e.Field)
 		}
 	}
+	if e.Place != nil {
+		return a, e.Place.placed(), nil
+	}
 	f, ok := a.lay.field(e.Field)
 	if !ok {
 		what := "struct " + e.Struct + " has"
@@ -740,7 +754,7 @@ func (c *compiler) staticMember(e *FieldExpr, whole bool) (model.Loc, error) {
 			return model.NoLoc, err
 		}
 	}
-	return a.base + model.Loc(k*a.stride()+f.off+j), nil
+	return a.base + model.Loc(k*a.stride()+f.off+j*max(f.stride, 1)), nil
 }
 
 // subCheck checks that x, a field f, has an index sub exactly when it is
@@ -755,19 +769,30 @@ func subCheck(x Expr, f fieldAt, sub Expr, whole bool) error {
 	return nil
 }
 
-// withoutSub is a field expression without its element index.
+// withoutSub is a field expression without its element index (and what
+// follows it), for messages.
 func withoutSub(x Expr) Expr {
 	switch x := x.(type) {
 	case *FieldExpr:
 		y := *x
-		y.Sub = nil
+		y.Sub, y.Place = nil, x.Place.untailed()
 		return &y
 	case *ArrowExpr:
 		y := *x
-		y.Sub = nil
+		y.Sub, y.Place = nil, x.Place.untailed()
 		return &y
 	}
 	return x
+}
+
+// untailed is p without its tail.
+func (p *Place) untailed() *Place {
+	if p == nil {
+		return nil
+	}
+	q := *p
+	q.Tail = ""
+	return &q
 }
 
 // suggest names the shared variable closest to name, when one is close
@@ -918,13 +943,14 @@ func (c *compiler) register(f *FieldExpr) (model.Observable, error) {
 
 // threadComp compiles one thread instance.
 type threadComp struct {
-	c     *compiler
-	th    *model.Thread
-	self  int64
-	scope []string // procedure frames: register name prefixes
-	rets  []*retFrame
-	loops []*loop // the loops around the statement compiled, innermost last
-	ntemp int
+	c      *compiler
+	th     *model.Thread
+	self   int64
+	number int64    // the thread's number in the program (ThreadIndex)
+	scope  []string // procedure frames: register name prefixes
+	rets   []*retFrame
+	loops  []*loop // the loops around the statement compiled, innermost last
+	ntemp  int
 	// regs lists the registers assignments created, in order; regAt finds them.
 	regs  []*regAssign
 	regAt map[model.Reg]*regAssign
@@ -1528,19 +1554,25 @@ func (t *threadComp) arrowAddr(e *ArrowExpr, whole bool) (*model.Expr, error) {
 		return nil, err
 	}
 	t.checkPtr(p, e.At, formatExpr(withoutSub(e)))
-	at := t.c.fields[e.Field]
-	if len(at) == 0 {
-		return nil, errAt(e.At, "no struct has a field %s", e.Field)
-	}
-	for _, o := range at {
-		if o != at[0] {
-			return nil, errAt(e.At, "field %s lies at different offsets or lengths in different structs; name the struct", e.Field)
+	var f fieldAt
+	if e.Place != nil {
+		f = e.Place.placed()
+	} else {
+		at := t.c.fields[e.Field]
+		if len(at) == 0 {
+			return nil, errAt(e.At, "no struct has a field %s", e.Field)
 		}
+		for _, o := range at {
+			if o != at[0] {
+				return nil, errAt(e.At, "field %s lies at different offsets or lengths in different structs; name the struct", e.Field)
+			}
+		}
+		f = at[0]
 	}
-	if err := subCheck(e, at[0], e.Sub, whole); err != nil {
+	if err := subCheck(e, f, e.Sub, whole); err != nil {
 		return nil, err
 	}
-	return t.subAddr(offset(p, at[0].off), at[0], e.Sub, "field "+formatExpr(withoutSub(e)))
+	return t.subAddr(offset(p, f.off), f, e.Sub, "field "+formatExpr(withoutSub(e)))
 }
 
 // subAddr is the address of element sub of the array field f at base, or
@@ -1553,6 +1585,9 @@ func (t *threadComp) subAddr(base *model.Expr, f fieldAt, sub Expr, what string)
 	j, err := t.index(sub, f.n, what)
 	if err != nil {
 		return nil, err
+	}
+	if f.stride > 1 {
+		j = times(j, f.stride)
 	}
 	return plus(base, j), nil
 }
@@ -1641,8 +1676,11 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		if r := t.reg(e.Name); r != model.NoReg {
 			return model.RegExpr(r), nil
 		}
-		if e.Name == "self" {
+		switch e.Name {
+		case "self":
 			return model.Const(t.self), nil
+		case ThreadIndex:
+			return model.Const(t.number), nil
 		}
 		if v, ok := t.c.paramInt(e.Name); ok {
 			return model.Const(v), nil

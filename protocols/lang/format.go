@@ -329,13 +329,21 @@ func formatExpr(e Expr) string {
 		if e.Index != nil {
 			s = e.Struct + "[" + formatExpr(e.Index) + "]." + e.Field
 		}
-		return s + formatSub(e.Sub)
+		return s + formatSub(e.Sub) + e.Place.tail()
 	case *IndexExpr:
 		return e.Array + "[" + formatExpr(e.Index) + "]"
 	case *CondExpr:
 		return "(" + formatExpr(e.Cond) + " ? " + formatExpr(e.Then) + " : " + formatExpr(e.Else) + ")"
 	case *ArrowExpr:
-		return formatExpr(e.Ptr) + "->" + e.Field + formatSub(e.Sub)
+		head := formatExpr(e.Ptr) + "->" + e.Field
+		if a, ok := e.Ptr.(*AddrExpr); ok && e.Place != nil {
+			// A front end's member of a member: s.in.a, not &s.in->a.
+			head = formatExpr(a.Of)
+			if e.Field != "" {
+				head += "." + e.Field
+			}
+		}
+		return head + formatSub(e.Sub) + e.Place.tail()
 	case *DerefExpr:
 		return "*" + formatExpr(e.Ptr)
 	case *AddrExpr:

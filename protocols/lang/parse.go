@@ -1277,13 +1277,13 @@ func (pr *Protocol) varIndex() (model.Pos, bool) {
 }
 
 // constSyntax reports whether e is a constant of every thread instance:
-// numbers, parameters, choices and self, with operators.
+// numbers, parameters, choices, self and ThreadIndex, with operators.
 func (pr *Protocol) constSyntax(e Expr) bool {
 	switch e := e.(type) {
 	case *Num:
 		return true
 	case *Name:
-		if e.Name == "self" || pr.param(e.Name) != nil {
+		if e.Name == "self" || e.Name == ThreadIndex || pr.param(e.Name) != nil {
 			return true
 		}
 		for _, p := range pr.Params {
