@@ -8,6 +8,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/c"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
@@ -37,6 +38,23 @@ func BenchmarkHardware(b *testing.B) {
 		for _, m := range []string{"arm", "riscv"} {
 			b.Run(c.name+"/"+m, func(b *testing.B) { benchExplore(b, inst.Prog, m) })
 		}
+	}
+}
+
+// BenchmarkC explores a C program whose static node pool holds hundreds of
+// locations an execution never touches (as GenMC's stc and qu do), by
+// graphs under rc11 and arm.
+func BenchmarkC(b *testing.B) {
+	pr, err := checker.LoadC("../protocols/c/testdata/pool.c", c.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	inst, err := pr.Instance("release", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range []string{"rc11", "arm"} {
+		b.Run("pool/"+m, func(b *testing.B) { benchExplore(b, inst.Prog, m) })
 	}
 }
 

@@ -1,13 +1,18 @@
 package model
 
+import "slices"
+
 // Exec indexes the memory events of a graph (initial writes, reads, writes
 // and fences) and derives the base relations the memory models are written
-// in, the way a herd .cat file sees an execution. Index i < len(Prog.Locs)
-// is the initial write of location i.
+// in, the way a herd .cat file sees an execution. Index i < Inits is the
+// initial write of a location the graph accesses (InitLocs[i]): a program
+// may have many more locations than an execution touches.
 type Exec struct {
-	G    *Graph
-	N    int
-	Refs []EventRef
+	G        *Graph
+	N        int
+	Inits    int
+	InitLocs []Loc // sorted
+	Refs     []EventRef
 	// Evs[i] is the event with index i; nil for initial writes.
 	Evs []*Event
 	idx [][]int // per thread, per event: its index, or -1
@@ -25,10 +30,20 @@ type Exec struct {
 
 // NewExec indexes g.
 func NewExec(g *Graph) *Exec {
-	nl := len(g.Prog.Locs)
 	x := &Exec{G: g, idx: make([][]int, len(g.Threads))}
-	for l := 0; l < nl; l++ {
-		x.Refs = append(x.Refs, InitRef(Loc(l)))
+	for _, evs := range g.Threads {
+		for i := range evs {
+			if k := evs[i].Kind; k == KRead || k == KWrite {
+				x.InitLocs = append(x.InitLocs, evs[i].Loc)
+			}
+		}
+	}
+	slices.Sort(x.InitLocs)
+	x.InitLocs = slices.Compact(x.InitLocs)
+	nl := len(x.InitLocs)
+	x.Inits = nl
+	for _, l := range x.InitLocs {
+		x.Refs = append(x.Refs, InitRef(l))
 		x.Evs = append(x.Evs, nil)
 	}
 	for t, evs := range g.Threads {
@@ -116,8 +131,11 @@ func NewExec(g *Graph) *Exec {
 		x.Po = x.Po.Plus()
 	}
 	for l, co := range g.Co {
+		if len(co) == 0 {
+			continue
+		}
 		order := make([]int, 0, len(co)+1)
-		order = append(order, l)
+		order = append(order, x.Index(InitRef(Loc(l))))
 		for _, w := range co {
 			order = append(order, x.Index(w))
 		}
@@ -190,14 +208,17 @@ func (x *Exec) Keep(prev *Exec) {
 // Index returns the index of event r, or -1 if it is not a memory event.
 func (x *Exec) Index(r EventRef) int {
 	if r.IsInit() {
-		return int(r.I)
+		if i, ok := slices.BinarySearch(x.InitLocs, Loc(r.I)); ok {
+			return i
+		}
+		return -1
 	}
 	return x.idx[r.T][r.I]
 }
 
 func (x *Exec) loc(i int) Loc {
-	if i < len(x.G.Prog.Locs) {
-		return Loc(i)
+	if i < x.Inits {
+		return x.InitLocs[i]
 	}
 	if e := x.Evs[i]; e.Kind == KRead || e.Kind == KWrite {
 		return e.Loc

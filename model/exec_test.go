@@ -33,8 +33,9 @@ var sb = shape{threads: [][]Event{
 }}
 
 // coReorder has two writes of thread 0 to x, in modification order as in
-// program order or reversed, and a read of the first. Indices: 2, 3 the
-// writes, 4 the read.
+// program order or reversed, and a read of the first. Indices: 0 the
+// initial write of x (y, not accessed, has none), 1, 2 the writes, 3 the
+// read.
 func coReorder(reversed bool) shape {
 	s := shape{threads: [][]Event{{wr(X, 1, Rlx), wr(X, 2, Rlx)}, {rd(X, Rlx, ref(0, 0))}}}
 	if reversed {
@@ -74,6 +75,12 @@ func TestExecSets(t *testing.T) {
 			}
 		})
 	}
+	t.Run("initial writes of accessed locations only", func(t *testing.T) {
+		c := NewExec(coReorder(false).graph())
+		if c.Inits != 1 || !slices.Equal(c.InitLocs, []Loc{X}) || c.Index(InitRef(Y)) != -1 || c.Index(InitRef(X)) != 0 || c.N != 4 {
+			t.Errorf("Inits = %d, InitLocs = %v, Index(init y) = %d, Index(init x) = %d, N = %d", c.Inits, c.InitLocs, c.Index(InitRef(Y)), c.Index(InitRef(X)), c.N)
+		}
+	})
 	t.Run("index", func(t *testing.T) {
 		if x.N != 8 || x.Index(InitRef(Y)) != 1 || x.Index(ref(1, 0)) != -1 || x.Index(ref(1, 1)) != 5 || x.Refs[5] != ref(1, 1) || x.Evs[0] != nil || x.Evs[5] != &x.G.Threads[1][1] {
 			t.Errorf("N = %d, Index(init y) = %d, Index(choice) = %d, Index(1.1) = %d, Refs[5] = %v, Evs[0] = %v",
@@ -111,9 +118,9 @@ func TestExecRelations(t *testing.T) {
 		{"spawn po", sp.Po, [][2]int{{2, 3}, {2, 4}, {2, 5}, {2, 6}, {2, 7}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {5, 6}, {5, 7}}},
 		{"sb fr from the initial writes", sbx.Fr, [][2]int{{3, 4}, {5, 2}}},
 		{"sb rf", sbx.Rf, [][2]int{{0, 5}, {1, 3}}},
-		{"co in program order", inOrder.Co, [][2]int{{0, 2}, {0, 3}, {2, 3}}},
-		{"fr to every later write", inOrder.Fr, [][2]int{{4, 3}}},
-		{"co reversed", reversed.Co, [][2]int{{0, 2}, {0, 3}, {3, 2}}},
+		{"co in program order", inOrder.Co, [][2]int{{0, 1}, {0, 2}, {1, 2}}},
+		{"fr to every later write", inOrder.Fr, [][2]int{{3, 2}}},
+		{"co reversed", reversed.Co, [][2]int{{0, 1}, {0, 2}, {2, 1}}},
 		{"no fr from the last write", reversed.Fr, [][2]int{}},
 	}
 	for _, c := range cases {
