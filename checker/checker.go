@@ -44,7 +44,7 @@ const DefaultMaxEvents = engine.DefaultMaxEvents
 type Engine = engine.Engine
 
 // The engines: EngineAuto explores by states when the model and program
-// allow it, else by graphs; EngineDPOR visits each consistent execution
+// allow it and the program has at most 256 locations, else by graphs; EngineDPOR visits each consistent execution
 // graph once; EngineStates each reachable state of the model's machine.
 const (
 	EngineAuto   = engine.EngineAuto
@@ -55,11 +55,18 @@ const (
 // ParseEngine reads an engine's name: auto, dpor or states.
 func ParseEngine(s string) (Engine, error) { return engine.ParseEngine(s) }
 
+// autoStatesLocs is the most locations a program explored by states
+// under EngineAuto has: every state holds every location, so a program
+// with a large pool of memory an execution barely touches (C's static
+// arrays of nodes) is explored by graphs, which hold what the execution
+// touches.
+const autoStatesLocs = 256
+
 // engineFor decides the engine that explores p under m.
 func engineFor(p *model.Program, m *model.Model, opt Options) (Engine, error) {
 	switch opt.Engine {
 	case EngineAuto:
-		if !opt.Preemptions && states.Unsupported(p, m) == "" {
+		if !opt.Preemptions && len(p.Locs) <= autoStatesLocs && states.Unsupported(p, m) == "" {
 			return EngineStates, nil
 		}
 		return EngineDPOR, nil

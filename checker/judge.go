@@ -587,7 +587,7 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 // report stands, bounded: what it found is found under m too.
 func checkDRF(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
 	sc, err := model.Lookup("sc")
-	if err != nil || opt.Engine != EngineAuto || opt.Preemptions || !m.Clocks ||
+	if err != nil || opt.Engine != EngineAuto || opt.Preemptions || !m.Clocks || len(p.Locs) > autoStatesLocs ||
 		!model.OnlySCAtomics(p) || states.Unsupported(p, m) == "" || states.Unsupported(p, sc) != "" {
 		return nil, nil
 	}

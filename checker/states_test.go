@@ -13,6 +13,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/c"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
@@ -552,5 +553,44 @@ func TestAssertBeforeFirstAction(t *testing.T) {
 		if p := rep.Props[0]; p.Status != checker.Holds || p.Reached == 0 || p.Message != "" {
 			t.Errorf("by %s: %s, reached %d, %q", eng, p.Status, p.Reached, p.Message)
 		}
+	}
+}
+
+// TestAutoEngineByLocations checks that --engine auto explores by graphs
+// a program of more than 256 locations, whose every state would hold
+// them all (the C Treiber stack over a static pool of 768 nodes), and by
+// states a small one, with the same verdicts.
+func TestAutoEngineByLocations(t *testing.T) {
+	pr, err := checker.LoadC("../protocols/c/testdata/pool.c", c.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance("release", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineStates} {
+		rep, err := checker.Check(in.Prog, mustModel(t, "rc11"), in.Protocol.Properties(), checker.Options{Engine: eng})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := eng
+		if eng == checker.EngineAuto {
+			want = checker.EngineDPOR
+		}
+		if rep.Engine != want || rep.Verdict() != checker.VerdictVerified {
+			t.Errorf("%d locations, --engine %s: explored by %s, %s", len(in.Prog.Locs), eng, rep.Engine, rep.VerdictText())
+		}
+	}
+	dl, err := checker.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := dl.Instance("fixed", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := checker.Check(small.Prog, mustModel(t, "rc11"), small.Protocol.Properties(), checker.Options{}); err != nil || rep.Engine != checker.EngineStates {
+		t.Errorf("dlsym by --engine auto: %v, %v", rep.Engine, err)
 	}
 }

@@ -57,7 +57,7 @@ func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&b.maxDepth, "max-depth", checker.DefaultMaxEvents, "explore at most this many events per thread: a thread cut by it makes the verdict bounded")
 	b.cmd = cmd
 	workersFlag(cmd, &b.workers, "explore on this many cores (the result does not depend on it)")
-	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies)")
+	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies, for programs of at most 256 locations)")
 	cmd.Flags().BoolVarP(&b.quiet, "quiet", "q", false, "no progress line on the terminal (there is none when standard error is not one, nor with JSON output)")
 }
 
