@@ -57,6 +57,8 @@ func TestErrors(t *testing.T) {
 		{"recursion", threads("int f(int n) { return n ? f(n - 1) : 0; }", "\tf(3);"), "recursion is not supported"},
 		{"two locals in memory", threads("atomic_int *p;", "\t{ int l; p = &l; }\n\t{ int l; p = &l; }"), "x.c:6:8: two locals of one function are called l and live in memory: rename one"},
 		{"local union", threads("", "\tunion { int a; long b; } u;\n\tu.a = 1;"), "unions are not supported"},
+		{"thread count decided at run time", "#include <pthread.h>\n#include <stdatomic.h>\natomic_int flag;\nvoid *t(void *a) { return NULL; }\nint main(void) {\n\tpthread_t h[2];\n\tint n = 1;\n\tif (atomic_load(&flag))\n\t\tn = 2;\n\tfor (int j = 0; j < n; j++)\n\t\tpthread_create(&h[j], NULL, t, NULL);\n\treturn 0;\n}\n", "x.c:10:2: a loop that starts or joins threads must count over constants"},
+		{"thread count from a loop", "#include <pthread.h>\nvoid *t(void *a) { return NULL; }\nint main(void) {\n\tpthread_t h[4];\n\tint k = 0;\n\twhile (k < 3)\n\t\tk++;\n\tfor (int j = 0; j < k; j++)\n\t\tpthread_create(&h[j], NULL, t, NULL);\n\treturn 0;\n}\n", "x.c:8:2: a loop that starts or joins threads must count over constants"},
 		{"thread in a loop", "#include <pthread.h>\nvoid *t(void *a) { return NULL; }\nint n;\nint main(void) {\n\tpthread_t h;\n\twhile (n < 3) { pthread_create(&h, NULL, t, NULL); n++; }\n\treturn 0;\n}\n", "x.c:6:"},
 		{"nesting", "int x = " + strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000) + ";\nint main(void) { return 0; }\n", "x.c:1:"},
 		{"macro bomb", bomb, "x.c:"},

@@ -302,8 +302,10 @@ func (f *fn) read(lv lang.Expr, atomic bool, at model.Pos) lang.Expr {
 func (f *fn) ident(p *cc.PrimaryExpression) (lang.Expr, []lang.Stmt, error) {
 	at := f.pos(p)
 	name := p.Token.SrcStr()
-	if v, ok := f.consts[name]; ok {
-		return &lang.Num{Val: v, At: at}, nil, nil
+	if dd, ok := p.ResolvedTo().(*cc.Declarator); ok {
+		if v, ok := f.known(dd); ok {
+			return &lang.Num{Val: v, At: at}, nil, nil
+		}
 	}
 	if reg, ok := f.locals[name]; ok {
 		return &lang.Name{Name: reg, At: at}, nil, nil

@@ -1,6 +1,7 @@
 package c
 
 import (
+	"slices"
 	"strconv"
 
 	"modernc.org/cc/v4"
@@ -23,14 +24,15 @@ type fn struct {
 	// casExpected are the &local expressions that are compare-exchanges'
 	// expected values.
 	casExpected map[*cc.UnaryExpression]bool
-	consts      map[string]int64 // variables of unrolled loops → their value now
-	loops       int              // loops open around the current statement
+	values      map[*cc.Declarator]int64 // variables whose value main knows now (known.go)
+	loops       int                      // loops open around the current statement
+	arms        int                      // if arms open around it
 	temps       int              // registers made for values of ++ and --
 	last        bool             // the statement is the last of main's body
 }
 
 func (l *lowerer) newFunc(def *cc.FunctionDefinition, main bool) *fn {
-	f := &fn{l: l, def: def, main: main, locals: map[string]string{}, stack: map[string]stackObj{}, consts: map[string]int64{}, casExpected: map[*cc.UnaryExpression]bool{}}
+	f := &fn{l: l, def: def, main: main, locals: map[string]string{}, stack: map[string]stackObj{}, values: map[*cc.Declarator]int64{}, casExpected: map[*cc.UnaryExpression]bool{}}
 	walk(def.CompoundStatement, func(n cc.Node) {
 		c, ok := n.(*cc.PostfixExpression)
 		if !ok || c.Case != cc.PostfixExpressionCall || calleeName(c) != "__atomic_compare_exchange_n" {
@@ -132,6 +134,7 @@ func (f *fn) decl(d *cc.Declaration) ([]lang.Stmt, error) {
 			return nil, f.errAt(dd, "local %s: a local mutex is supported in main only", dd.Name())
 		}
 		reg := f.local(dd.Name(), dd)
+		delete(f.values, dd)
 		if id.Initializer == nil {
 			continue
 		}
@@ -182,6 +185,7 @@ func (f *fn) assignReg(reg string, dd *cc.Declarator, e cc.ExpressionNode, at mo
 	if err != nil {
 		return nil, err
 	}
+	f.learn(dd, v)
 	if dd != nil && dd.ReadCount() == 0 {
 		// A local never read: its value is not kept, but the reads that
 		// make it happen (a dead read of a global still races).
@@ -247,6 +251,9 @@ func (f *fn) selection(s *cc.SelectionStatement) ([]lang.Stmt, error) {
 		}
 		return pre, nil
 	}
+	f.forget(s)
+	f.arms++
+	defer func() { f.arms-- }()
 	then, err := f.body(s.Statement)
 	if err != nil {
 		return nil, err
@@ -291,6 +298,10 @@ func (f *fn) jump(s *cc.JumpStatement) ([]lang.Stmt, error) {
 // one); every other loop runs at most Options.Unroll rounds.
 func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 	at := f.pos(s)
+	if stmts, ok, err := f.laidOut(s); ok || err != nil {
+		return stmts, err
+	}
+	f.forget(s)
 	f.loops++
 	defer func() { f.loops-- }()
 	if s.Case != cc.IterationStatementFor && s.Case != cc.IterationStatementForDecl && f.l.spinSafe(s.Statement, false, false) && f.l.spinSafe(s.ExpressionList, true, false) {
@@ -340,10 +351,11 @@ func orErr(err, other error) error {
 func (f *fn) unroll(at model.Pos) lang.Expr { return &lang.Num{Val: int64(f.l.opt.Unroll), At: at} }
 
 // counted recognises "for (i = A; i < B; i++)" (or <=, ++i, i += 1) with
-// constant A and B and returns i, A and B (B exclusive); down, when it
-// counts down instead ("for (i = A; i >= B; i--)", or >, --i, i -= 1),
-// and then B is exclusive below.
-func (f *fn) counted(s *cc.IterationStatement) (name string, dd *cc.Declarator, from, to int64, down, ok bool) {
+// A and B constant or known (known.go) and returns i, A and B (B
+// exclusive); down, when it counts down instead ("for (i = A; i >= B;
+// i--)", or >, --i, i -= 1), and then B is exclusive below. The step may
+// do more after a comma ("i++, k++"): more lists it.
+func (f *fn) counted(s *cc.IterationStatement) (name string, dd *cc.Declarator, from, to int64, down bool, more []cc.ExpressionNode, ok bool) {
 	var init cc.ExpressionNode
 	switch s.Case {
 	case cc.IterationStatementFor:
@@ -370,7 +382,7 @@ func (f *fn) counted(s *cc.IterationStatement) (name string, dd *cc.Declarator, 
 	if init == nil {
 		return
 	}
-	from, ok1 := intValue(init)
+	from, ok1 := f.constant(init)
 	cond := s.ExpressionList2
 	if s.Case == cc.IterationStatementForDecl {
 		cond = s.ExpressionList
@@ -382,7 +394,7 @@ func (f *fn) counted(s *cc.IterationStatement) (name string, dd *cc.Declarator, 
 	if p, isP := r.RelationalExpression.(*cc.PrimaryExpression); !isP || p.ResolvedTo() != dd {
 		return
 	}
-	bound, ok2 := intValue(r.ShiftExpression)
+	bound, ok2 := f.constant(r.ShiftExpression)
 	if !ok2 {
 		return
 	}
@@ -401,39 +413,85 @@ func (f *fn) counted(s *cc.IterationStatement) (name string, dd *cc.Declarator, 
 	if s.Case == cc.IterationStatementForDecl {
 		step = s.ExpressionList2
 	}
-	if !isStep(step, dd, down) || assigns(s.Statement, dd) {
+	if l, isL := step.(*cc.ExpressionList); isL {
+		step = l.AssignmentExpression
+		for l = l.ExpressionList; l != nil; l = l.ExpressionList {
+			more = append(more, l.AssignmentExpression)
+		}
+	}
+	if !isStep(step, dd, down) || assigns(s.Statement, dd) || slices.ContainsFunc(more, func(e cc.ExpressionNode) bool { return assigns(e, dd) }) {
 		return
 	}
-	return name, dd, from, bound, down, true
+	return name, dd, from, bound, down, more, true
+}
+
+// constant is the value of e when it is a constant or reads only
+// variables whose value main knows.
+func (f *fn) constant(e cc.ExpressionNode) (int64, bool) {
+	if v, ok := intValue(e); ok {
+		return v, true
+	}
+	if len(f.values) == 0 || !e.Pure() {
+		return 0, false
+	}
+	v, pre, err := f.value(e)
+	if err != nil || len(pre) > 0 {
+		return 0, false
+	}
+	return fold(v)
+}
+
+// laidOut lowers a counted loop of main that starts or joins threads
+// round by round, each with its variable's value known: every thread is
+// then known. After it, the variable holds the bound.
+func (f *fn) laidOut(s *cc.IterationStatement) (_ []lang.Stmt, ok bool, _ error) {
+	if !f.main || (s.Case != cc.IterationStatementFor && s.Case != cc.IterationStatementForDecl) || !startsThreads(s.Statement) {
+		return nil, false, nil
+	}
+	name, dd, from, to, down, more, ok := f.counted(s)
+	if !ok {
+		return nil, false, nil
+	}
+	rounds, next := to-from, int64(1)
+	if down {
+		rounds, next = from-to, -1
+	}
+	if rounds > 64 {
+		return nil, true, f.errAt(s, "this loop starts %d threads: at most 64", rounds)
+	}
+	at := f.pos(s)
+	var out []lang.Stmt
+	i := from
+	for k := int64(0); k < rounds; i, k = i+next, k+1 {
+		f.values[dd] = i
+		stmts, err := f.stmt(s.Statement)
+		if err != nil {
+			return nil, true, err
+		}
+		out = append(out, stmts...)
+		for _, e := range more {
+			stmts, err := f.exprStmt(e)
+			if err != nil {
+				return nil, true, err
+			}
+			out = append(out, stmts...)
+		}
+	}
+	delete(f.values, dd)
+	if s.Case == cc.IterationStatementFor {
+		// The loop's variable outlives it: it holds the bound.
+		end := &lang.Num{Val: i, At: at}
+		out = append(out, &lang.AssignStmt{LHS: &lang.Name{Name: f.local(name, dd), At: at}, RHS: end, At: at})
+		f.learn(dd, end)
+	}
+	return out, true, nil
 }
 
 // forLoop lowers a for loop.
 func (f *fn) forLoop(s *cc.IterationStatement) ([]lang.Stmt, error) {
 	at := f.pos(s)
-	name, dd, from, to, down, ok := f.counted(s)
-	if ok && f.main && startsThreads(s.Statement) {
-		rounds, next := to-from, int64(1)
-		if down {
-			rounds, next = from-to, -1
-		}
-		if rounds > 64 {
-			return nil, f.errAt(s, "this loop starts %d threads: at most 64", rounds)
-		}
-		// The rounds are laid out here: no loop is open around them.
-		f.loops--
-		defer func() { f.loops++ }()
-		var out []lang.Stmt
-		for i, k := from, int64(0); k < rounds; i, k = i+next, k+1 {
-			f.consts[name] = i
-			stmts, err := f.stmt(s.Statement)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, stmts...)
-		}
-		delete(f.consts, name)
-		return out, nil
-	}
+	name, dd, from, to, down, more, ok := f.counted(s)
+	ok = ok && len(more) == 0
 	if ok && !down {
 		reg := f.local(name, dd)
 		b, err := f.body(s.Statement)
@@ -563,6 +621,14 @@ func (f *fn) update(x cc.ExpressionNode, op, rmw string, v lang.Expr, at cc.Node
 	if isPointer(x.Type()) && (op == "+" || op == "-") {
 		v = scale(v, x.Type(), pos)
 	}
+	if dd := declOf(x); dd != nil {
+		// What main knows of x after it: its value op v, or nothing.
+		old, _, err := f.value(x)
+		if err != nil {
+			return nil, err
+		}
+		defer f.learn(dd, &lang.BinExpr{Op: op, X: old, Y: v, At: pos})
+	}
 	if reg, ok := f.register(x); ok {
 		r := &lang.Name{Name: reg, At: pos}
 		return []lang.Stmt{&lang.AssignStmt{LHS: r, RHS: &lang.BinExpr{Op: op, X: r, Y: v, At: pos}, At: pos}}, nil
@@ -579,6 +645,15 @@ func (f *fn) update(x cc.ExpressionNode, op, rmw string, v lang.Expr, at cc.Node
 		return append(pre, &lang.ExprStmt{X: call, At: pos}), nil
 	}
 	return append(pre, &lang.AssignStmt{LHS: lv, RHS: &lang.BinExpr{Op: op, X: lv, Y: v, At: pos}, At: pos}), nil
+}
+
+// declOf is the variable x names, or nil.
+func declOf(x cc.ExpressionNode) *cc.Declarator {
+	if p, ok := stripCasts(x).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		dd, _ := p.ResolvedTo().(*cc.Declarator)
+		return dd
+	}
+	return nil
 }
 
 // register is the register of x, when x names a local held in one.
@@ -603,6 +678,14 @@ func (f *fn) incValue(x cc.ExpressionNode, inc, post bool, at cc.Node) (lang.Exp
 	var one lang.Expr = &lang.Num{Val: 1, At: pos}
 	if isPointer(x.Type()) {
 		one = scale(one, x.Type(), pos)
+	}
+	if dd := declOf(x); dd != nil {
+		// What main knows of x after it: its value op 1, or nothing.
+		old, _, err := f.value(x)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer f.learn(dd, &lang.BinExpr{Op: op, X: old, Y: one, At: pos})
 	}
 	var lv lang.Expr
 	var atomic bool
@@ -674,6 +757,7 @@ func (f *fn) assign(e *cc.AssignmentExpression) ([]lang.Stmt, error) {
 		return nil, err
 	}
 	pre = append(pre, pre2...)
+	f.learn(declOf(e.UnaryExpression), v)
 	if atomic {
 		return append(pre, &lang.MemStmt{Kind: "store", Args: []lang.Expr{lv, v}, Ord: &lang.Value{Text: "sc", Pos: at}, At: at}), nil
 	}
@@ -837,24 +921,42 @@ func isStep(e cc.ExpressionNode, dd *cc.Declarator, down bool) bool {
 	return false
 }
 
-// assigns reports whether s assigns (or takes the address of) dd.
-func assigns(s *cc.Statement, dd *cc.Declarator) bool {
+// assigns reports whether n assigns (or takes the address of) dd.
+func assigns(n cc.Node, dd *cc.Declarator) bool {
 	found := false
-	is := func(x cc.ExpressionNode) bool {
-		p, ok := x.(*cc.PrimaryExpression)
-		return ok && p.ResolvedTo() == dd
+	writes(n, func(d *cc.Declarator, _ bool) { found = found || d == dd })
+	return found
+}
+
+// writes calls f with each variable n assigns, increments or decrements
+// by name, and addr set for one whose address it takes.
+func writes(n cc.Node, f func(dd *cc.Declarator, addr bool)) {
+	named := func(x cc.ExpressionNode, addr bool) {
+		if p, ok := x.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+			if dd, ok := p.ResolvedTo().(*cc.Declarator); ok {
+				f(dd, addr)
+			}
+		}
 	}
-	walk(s, func(n cc.Node) {
+	walk(n, func(n cc.Node) {
 		switch n := n.(type) {
 		case *cc.AssignmentExpression:
-			found = found || n.Case != cc.AssignmentExpressionCond && is(n.UnaryExpression)
+			if n.Case != cc.AssignmentExpressionCond {
+				named(n.UnaryExpression, false)
+			}
 		case *cc.PostfixExpression:
-			found = found || (n.Case == cc.PostfixExpressionInc || n.Case == cc.PostfixExpressionDec) && is(n.PostfixExpression)
+			if n.Case == cc.PostfixExpressionInc || n.Case == cc.PostfixExpressionDec {
+				named(n.PostfixExpression, false)
+			}
 		case *cc.UnaryExpression:
-			found = found || (n.Case == cc.UnaryExpressionInc || n.Case == cc.UnaryExpressionDec || n.Case == cc.UnaryExpressionAddrof) && is(n.UnaryExpression)
+			switch n.Case {
+			case cc.UnaryExpressionInc, cc.UnaryExpressionDec:
+				named(n.UnaryExpression, false)
+			case cc.UnaryExpressionAddrof:
+				named(n.CastExpression, true)
+			}
 		}
 	})
-	return found
 }
 
 // calleeName is the name a call calls, or "".

@@ -32,6 +32,10 @@ type lowerer struct {
 	// starts are the start routines pthread_create names, called the
 	// functions some code calls directly.
 	starts, called map[string]bool
+	// mainOnly are the scalar globals only main writes (known.go);
+	// initial holds the constant initial values of scalar globals.
+	mainOnly map[*cc.Declarator]bool
+	initial  map[*cc.Declarator]int64
 }
 
 // global is a variable with static storage: a shared location, array,
@@ -64,7 +68,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	l := &lowerer{
 		file: file, abs: abs, src: src, opt: opt,
-		pr:       &lang.Protocol{Name: name, Title: file, File: file, Procs: map[string]*lang.Proc{}},
+		pr:       &lang.Protocol{Name: name, Title: file, File: file, Procs: map[string]*lang.Proc{}, Lowered: true},
 		globals:  map[*cc.Declarator]*global{},
 		funcs:    map[string]*cc.FunctionDefinition{},
 		procs:    map[string]bool{},
@@ -73,6 +77,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		joins:    map[string]string{},
 		starts:   map[string]bool{},
 		called:   map[string]bool{},
+		initial:  map[*cc.Declarator]int64{},
 	}
 	for tu := ast.TranslationUnit; tu != nil; tu = tu.TranslationUnit {
 		ed := tu.ExternalDeclaration
@@ -108,6 +113,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		return nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: "the program has no main function: main is the thread that starts the others"}
 	}
 	f := l.newFunc(main, true)
+	l.findMainOnly(f)
 	body, err := f.function(main.CompoundStatement)
 	if err != nil {
 		return nil, err
@@ -239,6 +245,9 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 		if err := l.initGlobal(sh, g, init); err != nil {
 			return err
 		}
+	}
+	if n, ok := sh.Init.(*lang.Num); ok && g.fields == nil && !g.array {
+		l.initial[dd] = n.Val
 	}
 	if dd.IsThreadLocal() {
 		g.tls = sh

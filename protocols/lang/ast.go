@@ -20,6 +20,10 @@ type Protocol struct {
 	Finals      []*Final
 	Expects     []*Expect
 	Spec        *Spec // nil: none in the file
+	// Lowered marks a protocol a front end built from another language
+	// (C): its registers are that language's locals, so one assigned and
+	// never read is no misspelt shared variable.
+	Lowered bool
 }
 
 // Param is a named parameter with its default value.

@@ -497,6 +497,9 @@ func (c *compiler) program() (*model.Program, error) {
 		observed = ch.Cond.Observables(observed)
 	}
 	for i, tc := range tcs {
+		if c.pr.Lowered {
+			break
+		}
 		if err := tc.unread(i, observed); err != nil {
 			return nil, err
 		}

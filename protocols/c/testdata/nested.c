@@ -63,7 +63,7 @@ int main(void)
 	atomic_init(&hp->nodes[1].next, 3);
 	assert(atomic_load(&hp->nodes[1].next) == 3);
 #ifdef OOB
-	int j = 3;
+	int j = 2 + (k != 0);
 	hp->nodes[j].h.tag = 1;
 #endif
 	free(hp);
