@@ -90,7 +90,16 @@ func Witness(w *checker.Witness) string {
 		width = max(width, len(th.Name))
 	}
 	var b strings.Builder
-	for _, st := range steps {
+	for i := 0; i < len(steps); i++ {
+		st := steps[i]
+		if n, what := blockRun(w.Graph, steps[i:]); n > 1 {
+			// An allocation or a free writes the block's status and each
+			// cell: one line for them all.
+			what += fmt.Sprintf(" (steps %d-%d)", st.Num, steps[i+n-1].Num)
+			fmt.Fprintf(&b, "  %3d. %-*s  %-46s  %s\n", st.Num, width, st.Thread, what, st.Pos)
+			i += n - 1
+			continue
+		}
 		fmt.Fprintf(&b, "  %3d. %-*s  %-46s  %s\n", st.Num, width, st.Thread, st.What, st.Pos)
 		if st.Why != "" {
 			fmt.Fprintf(&b, "       %*s  %s\n", width, "", st.Why)
@@ -100,6 +109,35 @@ func Witness(w *checker.Witness) string {
 		fmt.Fprintf(&b, "       %s\n", n)
 	}
 	return b.String()
+}
+
+// blockRun finds an allocation's or a free's writes at the head of steps:
+// the write of a block's status (allocated, freed), then the writes of
+// its cells (uninitialised, freed) the same thread made at the same
+// place. It returns how many steps they are and what they did, or 0.
+func blockRun(g *model.Graph, steps []witnessStep) (int, string) {
+	head := g.Ev(steps[0].Ref)
+	var cells int64
+	var verb, state string
+	switch {
+	case head.Kind != model.KWrite:
+		return 0, ""
+	case head.Val == model.Allocated:
+		cells, verb, state = model.Uninitialised, "allocate", "uninitialised"
+	case head.Val == model.Freed:
+		cells, verb, state = model.Freed, "free", "freed"
+	default:
+		return 0, ""
+	}
+	n := 1
+	for n < len(steps) {
+		st, ev := steps[n], g.Ev(steps[n].Ref)
+		if st.Thread != steps[0].Thread || st.Pos != steps[0].Pos || ev.Kind != model.KWrite || ev.Val != cells {
+			break
+		}
+		n++
+	}
+	return n, fmt.Sprintf("%s %s, its %s %s", verb, g.Prog.Locs[head.Loc].Name, plural(int64(n-1), "cell"), state)
 }
 
 // witnessStep is one event a witness shows: its number, thread, what it
