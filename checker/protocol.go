@@ -21,6 +21,9 @@ type Protocol struct {
 	Source string
 	// Impl is the protocol's Go implementation; nil when there is none.
 	Impl *protocols.Implementation
+	// C holds the choices a C program was read with (-D, --unroll); nil
+	// for a protocol file.
+	C *c.Options
 }
 
 // Load reads the protocol called name from the catalogue, or, when name
@@ -79,11 +82,17 @@ func LoadC(path string, opt c.Options) (*Protocol, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr, err := c.Parse(path, []byte(src), opt)
+	return ParseC(path, src, opt)
+}
+
+// ParseC reads a C program from its text (file names it in messages and
+// locates its relative includes).
+func ParseC(file, src string, opt c.Options) (*Protocol, error) {
+	pr, err := c.Parse(file, []byte(src), opt)
 	if err != nil {
 		return nil, err
 	}
-	return &Protocol{Protocol: pr, Path: path, Source: src}, nil
+	return &Protocol{Protocol: pr, Path: file, Source: src, C: &opt}, nil
 }
 
 // Ref is the name a trace or a command line gives the protocol: the

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/c"
 )
 
 // Trace is a counterexample as data: what was checked and every choice
@@ -28,6 +29,10 @@ type Trace struct {
 	Steps []Pair `json:"steps"`
 	// Co gives, per location written, its writes in modification order.
 	Co map[string][]Pair `json:"co"`
+	// Defines and Unroll are a C program's -D arguments and loop bound,
+	// which the program's text needs to be the program checked.
+	Defines []string `json:"defines,omitempty"`
+	Unroll  int      `json:"unroll,omitempty"`
 	// ProtocolText is the protocol file's text, for a trace of a file, so
 	// that it replays where the file is not (another directory, another
 	// machine).
@@ -80,6 +85,9 @@ func (in *Instance) Trace(w *Witness) *Trace {
 	t.Variant, t.Params, t.Source = in.Variant, in.ParamMap(), in.Protocol.Path
 	if in.Protocol.Path != "" {
 		t.ProtocolText = in.Protocol.Source
+	}
+	if opt := in.Protocol.C; opt != nil {
+		t.Defines, t.Unroll = opt.Defines, opt.Unroll
 	}
 	return t
 }
@@ -448,14 +456,26 @@ func (t *Trace) load() (*Protocol, string, error) {
 		pr, err := Load(t.Protocol)
 		return pr, "the catalogue's " + t.Protocol, err
 	}
+	isC := strings.HasSuffix(t.Source, ".c")
+	opt := c.Options{Defines: t.Defines, Unroll: t.Unroll}
 	if st, err := os.Stat(t.Source); err == nil && st.Mode().IsRegular() {
-		pr, err := Load(t.Source)
+		var pr *Protocol
+		if isC {
+			pr, err = LoadC(t.Source, opt)
+		} else {
+			pr, err = Load(t.Source)
+		}
 		return pr, "the file " + t.Source, err
 	} else if t.ProtocolText == "" {
 		return nil, "", fmt.Errorf("the protocol file %s: %v (and the trace carries no protocol text)", t.Source, err)
 	}
+	from := "the protocol text in the trace (" + t.Source + " is not here)"
+	if isC {
+		pr, err := ParseC(t.Source, t.ProtocolText, opt)
+		return pr, from, err
+	}
 	pr, err := Parse(t.Source, t.ProtocolText)
-	return pr, "the protocol text in the trace (" + t.Source + " is not here)", err
+	return pr, from, err
 }
 
 // Judge judges a rebuilt execution under m on props, which include the

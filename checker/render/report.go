@@ -61,7 +61,7 @@ func Report(w io.Writer, r *checker.Report) {
 				st = *p.Stats
 			}
 			if st.States > 0 {
-				line += fmt.Sprintf("  [seen %d times in %d states]", p.Violations, st.States)
+				line += fmt.Sprintf("  [seen %s in %d states]", plural(p.Violations, "time"), st.States)
 			} else {
 				line += fmt.Sprintf("  [in %d of %d executions]", p.Violations, st.Executions)
 			}

@@ -18,6 +18,7 @@ func newCompareCmd() *cobra.Command {
 	var format, output string
 	var b bounds
 	var c cluster
+	var cf cflags
 	cmd := &cobra.Command{
 		Use:   "compare PROTOCOL|FILE",
 		Short: "Check every variant under every model, in one table",
@@ -51,7 +52,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if b.prog.on {
 				copt.Progress = b.prog.setCell
 			}
-			pr, err := checker.Load(args[0])
+			pr, err := cf.load(args[0])
 			if err != nil {
 				return usageError(err)
 			}
@@ -97,6 +98,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the output to this file")
 	b.add(cmd)
 	c.add(cmd)
+	cf.add(cmd)
 	return cmd
 }
 

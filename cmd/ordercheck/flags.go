@@ -15,6 +15,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/c"
 )
 
 // parseParams reads NAME=VALUE flags.
@@ -154,18 +155,46 @@ func parseBytes(s string) (uint64, error) {
 type target struct {
 	variant, model string
 	params         []string
+	cflags
 }
 
 func (tg *target) add(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&tg.variant, "variant", "v", "", "variant (default: the protocol's default, the code as shipped)")
 	cmd.Flags().StringVarP(&tg.model, "model", "m", "rc11", "memory model: "+strings.Join(model.Names(), ", "))
 	cmd.Flags().StringArrayVarP(&tg.params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
+	tg.cflags.add(cmd)
+}
+
+// cflags holds the flags that only a C program takes.
+type cflags struct {
+	defines []string
+	unroll  int
+}
+
+func (cf *cflags) add(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVarP(&cf.defines, "define", "D", nil, "for a .c file: define a macro, NAME or NAME=VALUE, before its variants' own (repeatable)")
+	cmd.Flags().IntVar(&cf.unroll, "unroll", 0, fmt.Sprintf("for a .c file: the rounds a loop that is neither counted nor a spin runs before the execution is cut, with no verdict (default %d)", c.DefaultUnroll))
+}
+
+// load reads the protocol named by arg: a .c file with the C flags, else
+// as checker.Load does, which takes none.
+func (cf *cflags) load(arg string) (*checker.Protocol, error) {
+	if cf.unroll < 0 {
+		return nil, fmt.Errorf("--unroll %d: expected a number of rounds, 1 or more", cf.unroll)
+	}
+	if strings.HasSuffix(arg, ".c") {
+		return checker.LoadC(arg, c.Options{Defines: cf.defines, Unroll: cf.unroll})
+	}
+	if len(cf.defines) > 0 || cf.unroll != 0 {
+		return nil, fmt.Errorf("-D and --unroll are for C programs (.c files), not %s", arg)
+	}
+	return checker.Load(arg)
 }
 
 // load reads the protocol named by arg and compiles the chosen variant;
 // errors are usage errors.
 func (tg *target) load(arg string) (*checker.Instance, *model.Model, error) {
-	pr, err := checker.Load(arg)
+	pr, err := tg.cflags.load(arg)
 	if err != nil {
 		return nil, nil, usageError(err)
 	}

@@ -265,3 +265,52 @@ func TestLinearizeEditedHistories(t *testing.T) {
 		})
 	}
 }
+
+// TestCFlags checks -D and --unroll on a C program: a -D that makes a
+// variant of its own, a loop bound that turns "no verdict" into one, a
+// trace that records both and replays with them (beside the file and
+// without it), and the flags refused for a protocol file.
+func TestCFlags(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "wait.c")
+	src := `#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#ifndef ORD
+#define ORD memory_order_release
+#endif
+int data;
+atomic_int flag;
+void *w(void *a) { data = 1; atomic_store_explicit(&flag, 1, ORD); return NULL; }
+int main(void) {
+	pthread_t t;
+	pthread_create(&t, NULL, w, NULL);
+	int n = 0;
+	while (atomic_load_explicit(&flag, memory_order_acquire) == 0 && n < 10)
+		n++;
+	if (n < 10)
+		assert(data == 1);
+	return 0;
+}
+`
+	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(dir, "t.json")
+	runCases(t, []cliCase{
+		{"the default bound cuts the wait", []string{"explore", prog}, 3, "bounded by loop-bound of the loop at " + prog + ":14:2", ""},
+		{"--unroll past it", []string{"explore", prog, "--unroll", "12"}, 0, "verified:", ""},
+		{"-D makes it relaxed", []string{"explore", prog, "--unroll", "12", "-D", "ORD=memory_order_relaxed", "--trace", trace}, 1, "assertion  violated", "wrote " + trace},
+		{"replay beside the file", []string{"replay", trace}, 1, "counterexample for assertion", "replaying the file " + prog},
+		{"-D on a protocol file", []string{"explore", "dlsym", "-D", "X=1"}, 2, "", "-D and --unroll are for C programs (.c files), not dlsym"},
+		{"negative --unroll", []string{"explore", prog, "--unroll", "-1"}, 2, "", "--unroll -1: expected a number of rounds"},
+		{"compare takes them", []string{"compare", prog, "--models", "rc11", "--unroll", "12", "-D", "ORD=memory_order_relaxed"}, 1, "violated", ""},
+	})
+	if err := os.Remove(prog); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errText := runCLI("replay", trace)
+	if code != 1 || !strings.Contains(errText, "replaying the protocol text in the trace") || !strings.Contains(out, "counterexample for assertion") {
+		t.Errorf("replay without the file: exit %d\n%s\n%s", code, out, errText)
+	}
+}
