@@ -27,8 +27,8 @@ type fn struct {
 	values      map[*cc.Declarator]int64 // variables whose value main knows now (known.go)
 	loops       int                      // loops open around the current statement
 	arms        int                      // if arms open around it
-	temps       int              // registers made for values of ++ and --
-	last        bool             // the statement is the last of main's body
+	temps       int                      // registers made for values of ++ and --
+	last        bool                     // the statement is the last of main's body
 }
 
 func (l *lowerer) newFunc(def *cc.FunctionDefinition, main bool) *fn {
