@@ -340,13 +340,6 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 	return f.forLoop(s)
 }
 
-func orErr(err, other error) error {
-	if err != nil {
-		return err
-	}
-	return other
-}
-
 // unroll is the bound of a loop that is not counted.
 func (f *fn) unroll(at model.Pos) lang.Expr { return &lang.Num{Val: int64(f.l.opt.Unroll), At: at} }
 
