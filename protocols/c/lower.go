@@ -223,6 +223,9 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 		}
 		g.array = true
 		sh.Len = &lang.Num{Val: n, At: sh.Pos}
+		if len(g.dims) > 1 {
+			sh.Dims = g.dims
+		}
 	}
 	switch elem.Kind() {
 	case cc.Struct:

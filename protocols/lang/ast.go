@@ -87,7 +87,11 @@ type Shared struct {
 	Init   Expr    // scalar initial value
 	Len    Expr    // an array's number of elements; nil for a scalar or struct
 	Elems  []Expr  // an array of scalars' initial values ({a, b}); the rest are 0
-	Pos    model.Pos
+	// Dims, set by a front end for an array of arrays laid out flat, are
+	// its lengths, outermost first (their product is Len): an element is
+	// named by one index per dimension, g[1][2], not g[5].
+	Dims []int64
+	Pos  model.Pos
 }
 
 // Field is a field of a struct: a scalar, or an array of Len scalars

@@ -203,6 +203,20 @@ func (a *array) stride() int64 {
 	return a.lay.size
 }
 
+// elemName names element k of array s: s[k], or with Dims one index per
+// dimension.
+func elemName(s *Shared, k int64) string {
+	if len(s.Dims) < 2 {
+		return fmt.Sprintf("%s[%d]", s.Name, k)
+	}
+	idx := make([]string, len(s.Dims))
+	for d := len(s.Dims) - 1; d >= 0; d-- {
+		idx[d] = fmt.Sprintf("[%d]", k%s.Dims[d])
+		k /= s.Dims[d]
+	}
+	return s.Name + strings.Join(idx, "")
+}
+
 // shape is where a struct's fields lie in its locations: field i from
 // offset at[i].off, at[i].n locations long (n is 0 for a scalar).
 type shape struct {
@@ -395,7 +409,7 @@ func (c *compiler) program() (*model.Program, error) {
 			a := &array{base: model.Loc(len(p.Locs)), n: n, lay: lay}
 			c.arrays[s.Name] = a
 			for k := range n {
-				elem := fmt.Sprintf("%s[%d]", s.Name, k)
+				elem := elemName(s, k)
 				if lay == nil {
 					var e Expr = &Num{At: s.Pos}
 					if k < int64(len(s.Elems)) {
