@@ -113,7 +113,7 @@ func (f *fn) value(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
 		if e.Case == cc.AssignmentExpressionCond {
 			return f.value(e.ConditionalExpression)
 		}
-		return nil, nil, f.errAt(e, "an assignment inside an expression is not supported: write it as its own statement")
+		return f.assignValue(e)
 	}
 	if x, y, op, ok := binary(e); ok {
 		return f.binary(e, x, y, op)

@@ -741,20 +741,74 @@ func (f *fn) assign(e *cc.AssignmentExpression) ([]lang.Stmt, error) {
 			return f.assignReg(reg, dd, e.AssignmentExpression, at)
 		}
 	}
-	lv, atomic, pre, err := f.lvalue(e.UnaryExpression)
+	v, pre, err := f.value(e.AssignmentExpression)
 	if err != nil {
 		return nil, err
 	}
-	v, pre2, err := f.value(e.AssignmentExpression)
+	s, err := f.store(e.UnaryExpression, v, e)
+	return append(pre, s...), err
+}
+
+// store lowers "x = v" for a value v already lowered: a register's
+// assignment, or a write of memory (seq_cst for an atomic object).
+func (f *fn) store(x cc.ExpressionNode, v lang.Expr, at cc.Node) ([]lang.Stmt, error) {
+	pos := f.pos(at)
+	f.learn(declOf(x), v)
+	if reg, ok := f.register(x); ok {
+		return []lang.Stmt{&lang.AssignStmt{LHS: &lang.Name{Name: reg, At: pos}, RHS: v, At: pos}}, nil
+	}
+	lv, atomic, pre, err := f.lvalue(x)
 	if err != nil {
 		return nil, err
 	}
-	pre = append(pre, pre2...)
-	f.learn(declOf(e.UnaryExpression), v)
 	if atomic {
-		return append(pre, &lang.MemStmt{Kind: "store", Args: []lang.Expr{lv, v}, Ord: &lang.Value{Text: "sc", Pos: at}, At: at}), nil
+		return append(pre, &lang.MemStmt{Kind: "store", Args: []lang.Expr{lv, v}, Ord: &lang.Value{Text: "sc", Pos: pos}, At: pos}), nil
 	}
-	return append(pre, &lang.AssignStmt{LHS: lv, RHS: v, At: at}), nil
+	return append(pre, &lang.AssignStmt{LHS: lv, RHS: v, At: pos}), nil
+}
+
+// assignValue lowers an assignment used for its value (while ((r = f())
+// != 0), a = b = 0): the value assigned, kept in a register of its own,
+// the assignment made before the expression that uses it, as x++ is
+// (incValue). x op= v is its new value; an atomic x's is one seq_cst
+// read-modify-write.
+func (f *fn) assignValue(e *cc.AssignmentExpression) (lang.Expr, []lang.Stmt, error) {
+	pos := f.pos(e)
+	v, pre, err := f.value(e.AssignmentExpression)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e.Case != cc.AssignmentExpressionAssign {
+		ops := compound[e.Case]
+		if isPointer(e.UnaryExpression.Type()) && (ops[0] == "+" || ops[0] == "-") {
+			v = scale(v, e.UnaryExpression.Type(), pos)
+		}
+		old, atomic, pre2, err := f.lvalue(e.UnaryExpression)
+		if reg, ok := f.register(e.UnaryExpression); ok {
+			old, atomic, pre2, err = &lang.Name{Name: reg, At: pos}, false, nil, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		pre = append(pre, pre2...)
+		if atomic {
+			if ops[1] == "" {
+				return nil, nil, f.errAt(e, "%s= on an atomic object is not supported", ops[0])
+			}
+			f.learn(declOf(e.UnaryExpression), nil)
+			call := &lang.CallExpr{Func: ops[1], Args: []lang.Expr{old, v}, Ords: []lang.Value{{Text: "sc", Pos: pos}}, At: pos}
+			return &lang.BinExpr{Op: ops[0], X: call, Y: v, At: pos}, pre, nil
+		}
+		v = &lang.BinExpr{Op: ops[0], X: old, Y: v, At: pos}
+	}
+	f.temps++
+	tmp := &lang.Name{Name: "%set" + strconv.Itoa(f.temps), At: pos}
+	pre = append(pre, &lang.AssignStmt{LHS: tmp, RHS: v, At: pos})
+	s, err := f.store(e.UnaryExpression, tmp, e)
+	if n, ok := fold(v); ok {
+		f.learn(declOf(e.UnaryExpression), &lang.Num{Val: n, At: pos})
+	}
+	return tmp, append(pre, s...), err
 }
 
 // spin lowers a spin loop, as GenMC treats one (its spin-assume): a loop
@@ -778,17 +832,16 @@ func (f *fn) spin(s *cc.IterationStatement) (_ []lang.Stmt, ok bool, _ error) {
 		return nil, false, err
 	}
 	cond := func() (lang.Expr, error) {
-		c, pre, err := f.value(s.ExpressionList)
-		if err == nil && len(pre) > 0 {
-			err = f.errAt(s.ExpressionList, "a side effect in a spin loop's condition is not supported")
-		}
+		c, _, err := f.value(s.ExpressionList)
 		return c, err
 	}
-	c, err := cond()
+	c, pre, err := f.value(s.ExpressionList)
 	if err != nil {
 		return nil, false, err
 	}
-	if lang.Carried(b, c) {
+	if len(pre) > 0 || lang.Carried(b, c) {
+		// A condition that assigns (r = f()), or rounds that carry a
+		// register forward: progress, no spin.
 		return nil, false, nil
 	}
 	wait := &lang.AssumeStmt{Await: true, Cond: &lang.UnExpr{Op: "!", X: c, At: at}, At: at}

@@ -1,7 +1,7 @@
-// ++ and -- inside expressions, as allocators and loops write them: a
-// per-thread free list handed out by idx[t]++, a loop whose condition
-// counts (while (n++ < 2)), a pointer stepped over structs, and an atomic
-// ticket taken by ticket++. Each thread takes a ticket; the two tickets
+// ++, -- and assignments inside expressions, as allocators and loops
+// write them: a per-thread free list handed out by idx[t]++, a loop whose
+// condition counts (while (n++ < 2)), a pointer stepped over structs, an
+// atomic ticket taken by ticket++, chained and nested assignments. Each thread takes a ticket; the two tickets
 // differ, the slots each thread wrote hold its values. RACY shares one
 // free-list index between the threads.
 #include <assert.h>
@@ -57,6 +57,13 @@ int main(void)
 	int k = 0;
 	int v = p->b + ++k;
 	assert(pairs[1].b == 5 && v == 6 && k == 1 && p == &pairs[1]);
+	int a, b;
+	a = b = 3;
+	int c = (pairs[0].a = 4) + (a += 2);
+	assert(a == 5 && b == 3 && c == 9 && pairs[0].a == 4);
+	while ((k = k + 1) < 3)
+		b++;
+	assert(k == 3 && b == 4);
 	return 0;
 }
 
