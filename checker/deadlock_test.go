@@ -11,7 +11,8 @@ import (
 // TestDeadlockCoversAwait checks the deadlock property on waits: a thread
 // blocked at an await whose condition the final memory leaves false waits
 // forever (a deadlock, as one blocked on a held mutex), while an await
-// another thread satisfies, and any assume (a pruning), is no deadlock —
+// another thread satisfies, and any assume (a pruning, also of the threads
+// that wait for the thread it stopped), is no deadlock —
 // under every model and both engines.
 func TestDeadlockCoversAwait(t *testing.T) {
 	for _, tc := range []struct {
@@ -92,6 +93,17 @@ shared flag = 0
 property deadlock
 thread a {
   assume load(flag, acq) == 1
+}`, false, false, ""},
+		{"a wait for a thread an assume stopped", `
+shared flag = 0
+shared done = 0
+property deadlock
+thread a {
+  assume load(flag, acq) == 1
+  store(done, 1, rel)
+}
+thread b {
+  await load(done, acq) == 1
 }`, false, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

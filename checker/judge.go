@@ -172,7 +172,7 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 		return false, nil
 	}
 	for t := range o.Threads {
-		if spinsOn(o, t) {
+		if spinsOn(o, t) || assumedAway(o, t) {
 			return false, nil
 		}
 	}
@@ -199,6 +199,17 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 func waitsForever(o *Outcome, t int) bool {
 	st := &o.Threads[t]
 	return st.Status == model.Blocked && (st.WaitLoc != model.NoLoc || o.Prog.Hopeless(t, st, o.Final.Mem))
+}
+
+// assumedAway reports whether thread t ends o stopped by an assume whose
+// condition is false: the execution is pruned, and a thread that waits for
+// t (to join it, for a value it would write) waits for nothing the program
+// runs — no deadlock, as GenMC blocks such an execution.
+func assumedAway(o *Outcome, t int) bool {
+	st := &o.Threads[t]
+	code := o.Prog.Threads[t].Code
+	return st.Status == model.Blocked && st.WaitLoc == model.NoLoc && st.PC < len(code) &&
+		code[st.PC].Op == model.OpAssume && !code[st.PC].Await
 }
 
 // spinsOn reports whether thread t ends o blocked at an await the final
