@@ -330,11 +330,8 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 			return nil, err
 		}
 		// do B while (c): while 1 { B; if !c { break } }, the rounds bounded.
-		b.Stmts = append(b.Stmts, pre...)
-		b.Stmts = append(b.Stmts, &lang.IfStmt{Cond: &lang.UnExpr{Op: "!", X: cond, At: at}, Then: &lang.Block{Stmts: []lang.Stmt{&lang.BranchStmt{Tok: "break", At: at}}, Pos: at}, At: at})
-		if hasContinue(s.Statement) {
-			return nil, f.errAt(s, "continue in a do-while loop is not supported")
-		}
+		exit := &lang.IfStmt{Cond: &lang.UnExpr{Op: "!", X: cond, At: at}, Then: &lang.Block{Stmts: []lang.Stmt{&lang.BranchStmt{Tok: "break", At: at}}, Pos: at}, At: at}
+		b = f.thenTail(b, append(pre, exit), at)
 		return []lang.Stmt{&lang.WhileStmt{Cond: &lang.Num{Val: 1, At: at}, Max: f.unroll(at), Body: b, At: at}}, nil
 	}
 	return f.forLoop(s)
@@ -496,9 +493,6 @@ func (f *fn) forLoop(s *cc.IterationStatement) ([]lang.Stmt, error) {
 	if startsThreads(s.Statement) {
 		return nil, f.errAt(s, "a loop that starts or joins threads must count over constants: for (i = A; i < B; i++)")
 	}
-	if hasContinue(s.Statement) {
-		return nil, f.errAt(s, "continue in a for loop that is not counted is not supported")
-	}
 	var out []lang.Stmt
 	var err error
 	switch s.Case {
@@ -533,9 +527,87 @@ func (f *fn) forLoop(s *cc.IterationStatement) ([]lang.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Stmts = append(b.Stmts, step...)
+		b = f.thenTail(b, step, at)
 	}
 	return append(out, f.while(cond, pre, b, at)), nil
+}
+
+// continues reports whether ss continue the loop they are the body of.
+func continues(ss []lang.Stmt) bool {
+	for _, st := range ss {
+		switch st := st.(type) {
+		case *lang.BranchStmt:
+			if st.Tok == "continue" {
+				return true
+			}
+		case *lang.IfStmt:
+			if continues(st.Then.Stmts) || st.Else != nil && continues(st.Else.Stmts) {
+				return true
+			}
+		case *lang.NamedBlock:
+			if continues(st.Body.Stmts) {
+				return true
+			}
+		case *lang.EitherStmt:
+			for _, arm := range st.Arms {
+				if continues(arm.Stmts) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// thenTail is a loop's round: its body b, then tail (a for loop's step, a
+// do-while's test), which a continue in b goes to. Such a body runs in a
+// loop of one round whose break the continue becomes; a break of the
+// loop itself sets a register that then breaks it.
+func (f *fn) thenTail(b *lang.Block, tail []lang.Stmt, at model.Pos) *lang.Block {
+	if !continues(b.Stmts) {
+		b.Stmts = append(b.Stmts, tail...)
+		return b
+	}
+	f.temps++
+	flag := &lang.Name{Name: "%brk" + strconv.Itoa(f.temps), At: at}
+	brk := false
+	var redirect func(ss []lang.Stmt) []lang.Stmt
+	redirect = func(ss []lang.Stmt) []lang.Stmt {
+		var out []lang.Stmt
+		for _, st := range ss {
+			switch st := st.(type) {
+			case *lang.BranchStmt:
+				if st.Tok == "continue" {
+					out = append(out, &lang.BranchStmt{Tok: "break", At: st.At})
+					continue
+				}
+				brk = true
+				out = append(out, &lang.AssignStmt{LHS: flag, RHS: &lang.Num{Val: 1, At: st.At}, At: st.At}, st)
+				continue
+			case *lang.IfStmt:
+				st.Then.Stmts = redirect(st.Then.Stmts)
+				if st.Else != nil {
+					st.Else.Stmts = redirect(st.Else.Stmts)
+				}
+			case *lang.NamedBlock:
+				st.Body.Stmts = redirect(st.Body.Stmts)
+			case *lang.EitherStmt:
+				for _, arm := range st.Arms {
+					arm.Stmts = redirect(arm.Stmts)
+				}
+			}
+			out = append(out, st) // loops inside keep their own breaks
+		}
+		return out
+	}
+	stmts := redirect(b.Stmts)
+	once := &lang.WhileStmt{Cond: &lang.Num{Val: 1, At: at}, Max: &lang.Num{Val: 1, At: at}, Body: &lang.Block{Stmts: append(stmts, &lang.BranchStmt{Tok: "break", At: at}), Pos: b.Pos}, At: at}
+	out := []lang.Stmt{once}
+	if brk {
+		out = []lang.Stmt{&lang.AssignStmt{LHS: flag, RHS: &lang.Num{At: at}, At: at}, once,
+			&lang.IfStmt{Cond: flag, Then: &lang.Block{Stmts: []lang.Stmt{&lang.BranchStmt{Tok: "break", At: at}}, Pos: at}, At: at}}
+	}
+	return &lang.Block{Stmts: append(out, tail...), Pos: b.Pos}
 }
 
 // while is the loop "while (cond) b" whose condition runs the statements
