@@ -91,8 +91,8 @@ var knownDifferences = map[string]string{
 	// its -unroll=3 may count what ordercheck blocks. Not yet explained.
 	"hw-queue sc":   "every execution blocks for ordercheck, unexplained",
 	"hw-queue rc11": "every execution blocks for ordercheck, unexplained",
-	"ms-queue sc":        "compare-exchange retry loops, unexplained",
-	"ms-queue rc11":      "compare-exchange retry loops, unexplained",
+	"ms-queue sc":   "compare-exchange retry loops, unexplained",
+	"ms-queue rc11": "compare-exchange retry loops, unexplained",
 	// Work-stealing deques: push publishes with a release store to
 	// bottom, and pop then stores to bottom relaxed, in the same thread;
 	// RC11 keeps that store in the push's release sequence, C++20 does
