@@ -95,3 +95,34 @@ func TestVariantProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestSideEffectNames checks that a message about an expression with a
+// side effect shows the C of it: an index idx++ out of range is "index
+// idx++", not a register of the front end's.
+func TestSideEffectNames(t *testing.T) {
+	src := []byte(`#include <pthread.h>
+int pool[1];
+int idx;
+void *w(void *a) { pool[idx++] = 1; pool[idx++] = 2; return NULL; }
+int main(void) { pthread_t t; pthread_create(&t, NULL, w, NULL); return 0; }
+`)
+	pr, err := c.Parse("names.c", src, c.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Compile("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := model.Lookup("sc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := checker.Check(in.Prog, m, checker.Properties(nil, "bounds"), checker.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := rep.Props[0].Message; !strings.Contains(msg, "index idx++' of array pool out of range") {
+		t.Errorf("bounds: %q", msg)
+	}
+}

@@ -3,6 +3,7 @@ package c
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"modernc.org/cc/v4"
 
@@ -27,12 +28,13 @@ type fn struct {
 	values      map[*cc.Declarator]int64 // variables whose value main knows now (known.go)
 	loops       int                      // loops open around the current statement
 	arms        int                      // if arms open around it
-	temps       int                      // registers made for values of ++ and --
+	temps       int                      // registers made for the front end's own use
+	named       map[string]bool          // registers named after C expressions (temp)
 	last        bool                     // the statement is the last of main's body
 }
 
 func (l *lowerer) newFunc(def *cc.FunctionDefinition, main bool) *fn {
-	f := &fn{l: l, def: def, main: main, locals: map[string]string{}, stack: map[string]stackObj{}, values: map[*cc.Declarator]int64{}, casExpected: map[*cc.UnaryExpression]bool{}}
+	f := &fn{l: l, def: def, main: main, locals: map[string]string{}, stack: map[string]stackObj{}, values: map[*cc.Declarator]int64{}, named: map[string]bool{}, casExpected: map[*cc.UnaryExpression]bool{}}
 	walk(def.CompoundStatement, func(n cc.Node) {
 		c, ok := n.(*cc.PostfixExpression)
 		if !ok || c.Case != cc.PostfixExpressionCall || calleeName(c) != "__atomic_compare_exchange_n" {
@@ -730,6 +732,23 @@ func (f *fn) register(x cc.ExpressionNode) (string, bool) {
 	return "", false
 }
 
+// temp names the register that holds the value of side effect e (x++,
+// r = f()) for the expression using it: e's source text, which messages
+// then show (index (t*3 + idx[t]++) of array pool), primed when the
+// function has a register of that name already.
+func (f *fn) temp(e cc.Node) string {
+	name := strings.Join(strings.Fields(cc.NodeSource(e)), "")
+	if name == "" || len(name) > 40 {
+		f.temps++
+		name = "%v" + strconv.Itoa(f.temps)
+	}
+	for f.named[name] {
+		name += "'"
+	}
+	f.named[name] = true
+	return name
+}
+
 // incValue lowers x++, x--, ++x or --x (post: the postfix ones) used for
 // its value: the update runs before the expression that uses it, which
 // reads the old value (post) or the new one from a register of its own.
@@ -770,8 +789,7 @@ func (f *fn) incValue(x cc.ExpressionNode, inc, post bool, at cc.Node) (lang.Exp
 		}
 		return &lang.BinExpr{Op: op, X: old, Y: one, At: pos}, pre, nil
 	}
-	f.temps++
-	tmp := &lang.Name{Name: "%inc" + strconv.Itoa(f.temps), At: pos}
+	tmp := &lang.Name{Name: f.temp(at), At: pos}
 	if post {
 		pre = append(pre,
 			&lang.AssignStmt{LHS: tmp, RHS: lv, At: pos},
@@ -873,8 +891,7 @@ func (f *fn) assignValue(e *cc.AssignmentExpression) (lang.Expr, []lang.Stmt, er
 		}
 		v = &lang.BinExpr{Op: ops[0], X: old, Y: v, At: pos}
 	}
-	f.temps++
-	tmp := &lang.Name{Name: "%set" + strconv.Itoa(f.temps), At: pos}
+	tmp := &lang.Name{Name: f.temp(e), At: pos}
 	pre = append(pre, &lang.AssignStmt{LHS: tmp, RHS: v, At: pos})
 	s, err := f.store(e.UnaryExpression, tmp, e)
 	if n, ok := fold(v); ok {
