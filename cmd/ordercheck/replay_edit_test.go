@@ -305,6 +305,7 @@ int main(void) {
 		{"-D on a protocol file", []string{"explore", "dlsym", "-D", "X=1"}, 2, "", "-D and --unroll are for C programs (.c files), not dlsym"},
 		{"negative --unroll", []string{"explore", prog, "--unroll", "-1"}, 2, "", "--unroll -1: expected a number of rounds"},
 		{"compare takes them", []string{"compare", prog, "--models", "rc11", "--unroll", "12", "-D", "ORD=memory_order_relaxed"}, 1, "violated", ""},
+		{"show takes them", []string{"show", prog, "-D", "ORD=memory_order_relaxed", "--variant", ""}, 0, "store(flag, 1, rlx)", ""},
 	})
 	if err := os.Remove(prog); err != nil {
 		t.Fatal(err)

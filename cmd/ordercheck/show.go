@@ -7,20 +7,20 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 func newShowCmd() *cobra.Command {
 	var source bool
 	var variant string
+	var cf cflags
 	cmd := &cobra.Command{
 		Use:     "show PROTOCOL|FILE",
 		Short:   "Describe a protocol: parameters, variants, properties and threads",
 		Example: "  ordercheck show dlsym\n  ordercheck show --source dlsym\n  ordercheck show --variant dcl dlsym",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pr, err := checker.Load(args[0])
+			pr, err := cf.load(args[0])
 			if err != nil {
 				return usageError(err)
 			}
@@ -76,5 +76,6 @@ func newShowCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&source, "source", false, "print the protocol file")
 	cmd.Flags().StringVarP(&variant, "variant", "v", "", "print the protocol as this variant makes it: its parameter values, its blocks in place")
+	cf.add(cmd)
 	return cmd
 }
