@@ -44,8 +44,9 @@ const DefaultMaxEvents = engine.DefaultMaxEvents
 type Engine = engine.Engine
 
 // The engines: EngineAuto explores by states when the model and program
-// allow it and the program has at most 256 locations, else by graphs; EngineDPOR visits each consistent execution
-// graph once; EngineStates each reachable state of the model's machine.
+// allow it and the program has at most 256 locations, else by graphs;
+// EngineDPOR visits each consistent execution graph once; EngineStates
+// each reachable state of the model's machine.
 const (
 	EngineAuto   = engine.EngineAuto
 	EngineDPOR   = engine.EngineDPOR
@@ -55,18 +56,20 @@ const (
 // ParseEngine reads an engine's name: auto, dpor or states.
 func ParseEngine(s string) (Engine, error) { return engine.ParseEngine(s) }
 
-// autoStatesLocs is the most locations a program explored by states
-// under EngineAuto has: every state holds every location, so a program
-// with a large pool of memory an execution barely touches (C's static
-// arrays of nodes) is explored by graphs, which hold what the execution
-// touches.
-const autoStatesLocs = 256
+// autoStates reports whether EngineAuto explores p under m by states:
+// when the state explorer can, and p has at most 256 locations. Every
+// state holds every location, so a program with a large pool of memory an
+// execution barely touches (C's static arrays of nodes) is explored by
+// graphs, which hold what the execution touches.
+func autoStates(p *model.Program, m *model.Model) bool {
+	return len(p.Locs) <= 256 && states.Unsupported(p, m) == ""
+}
 
 // engineFor decides the engine that explores p under m.
 func engineFor(p *model.Program, m *model.Model, opt Options) (Engine, error) {
 	switch opt.Engine {
 	case EngineAuto:
-		if !opt.Preemptions && len(p.Locs) <= autoStatesLocs && states.Unsupported(p, m) == "" {
+		if !opt.Preemptions && autoStates(p, m) {
 			return EngineStates, nil
 		}
 		return EngineDPOR, nil

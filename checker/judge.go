@@ -598,8 +598,8 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 // report stands, bounded: what it found is found under m too.
 func checkDRF(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
 	sc, err := model.Lookup("sc")
-	if err != nil || opt.Engine != EngineAuto || opt.Preemptions || !m.Clocks || len(p.Locs) > autoStatesLocs ||
-		!model.OnlySCAtomics(p) || states.Unsupported(p, m) == "" || states.Unsupported(p, sc) != "" {
+	if err != nil || opt.Engine != EngineAuto || opt.Preemptions || !m.Clocks ||
+		!model.OnlySCAtomics(p) || autoStates(p, m) || !autoStates(p, sc) {
 		return nil, nil
 	}
 	i := slices.IndexFunc(props, func(pr Property) bool { _, ok := pr.(dataRace); return ok })

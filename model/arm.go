@@ -133,7 +133,7 @@ func armLocalParts(x *Exec) []Part {
 // events that compile to DMB ISH and DMB ISHLD.
 func armTags(x *Exec) (acq, rel, full, ld Set) {
 	acq, rel, full, ld = NewSet(x.N), NewSet(x.N), x.Spawn.Union(NewSet(x.N)), NewSet(x.N)
-	for i := x.Inits; i < x.N; i++ {
+	for i := len(x.InitLocs); i < x.N; i++ {
 		in, e := x.instrOf(i), x.Evs[i]
 		switch {
 		case e.Kind == KFence && (in.Ord == Acq || in.Ord == Con):

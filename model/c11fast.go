@@ -286,7 +286,7 @@ func (x *c11Scratch) pscAcyclic(g *Graph, place func(*Event, int32) int32) bool 
 	// writes after it and the reads of it and of later writes; a read
 	// before the writes after what it read and the reads of those.
 	at := func(j int) (int32, bool) {
-		if j < ex.Inits {
+		if j < len(ex.InitLocs) {
 			return 0, false // an initial write
 		}
 		r := ex.Refs[j]

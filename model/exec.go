@@ -4,13 +4,13 @@ import "slices"
 
 // Exec indexes the memory events of a graph (initial writes, reads, writes
 // and fences) and derives the base relations the memory models are written
-// in, the way a herd .cat file sees an execution. Index i < Inits is the
-// initial write of a location the graph accesses (InitLocs[i]): a program
-// may have many more locations than an execution touches.
+// in, the way a herd .cat file sees an execution. Index i < len(InitLocs)
+// is the initial write of location InitLocs[i], one the graph reads or
+// writes: a program may have many more locations than an execution
+// touches.
 type Exec struct {
 	G        *Graph
 	N        int
-	Inits    int
 	InitLocs []Loc // sorted
 	Refs     []EventRef
 	// Evs[i] is the event with index i; nil for initial writes.
@@ -41,7 +41,6 @@ func NewExec(g *Graph) *Exec {
 	slices.Sort(x.InitLocs)
 	x.InitLocs = slices.Compact(x.InitLocs)
 	nl := len(x.InitLocs)
-	x.Inits = nl
 	for _, l := range x.InitLocs {
 		x.Refs = append(x.Refs, InitRef(l))
 		x.Evs = append(x.Evs, nil)
@@ -217,7 +216,7 @@ func (x *Exec) Index(r EventRef) int {
 }
 
 func (x *Exec) loc(i int) Loc {
-	if i < x.Inits {
+	if i < len(x.InitLocs) {
 		return x.InitLocs[i]
 	}
 	if e := x.Evs[i]; e.Kind == KRead || e.Kind == KWrite {

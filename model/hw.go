@@ -147,7 +147,7 @@ func newHWEvents(x *Exec, throughMemory bool) *hwEvents {
 	h := &hwEvents{M: x.R.Union(x.W), poLoc: x.Po.Inter(x.SameLoc), cas: NewSet(x.N), rmwW: NewSet(x.N)}
 	ww := h.poLoc.Dom(x.W).Rng(x.W)
 	h.lrs = h.poLoc.Dom(x.W).Rng(x.R).Minus(ww.Seq(h.poLoc))
-	for i := x.Inits; i < x.N; i++ {
+	for i := len(x.InitLocs); i < x.N; i++ {
 		in := x.instrOf(i)
 		if in.Op == OpCAS && x.R.Has(i) {
 			h.cas.Add(i)

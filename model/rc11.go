@@ -134,7 +134,7 @@ func psc(x *Exec, hb, eco Relation) Relation {
 // at least one plain, initial writes excepted, unordered by hb.
 func DataRaces(x *Exec, hb Relation) [][2]int {
 	var out [][2]int
-	for i := x.Inits; i < x.N; i++ {
+	for i := len(x.InitLocs); i < x.N; i++ {
 		for j := i + 1; j < x.N; j++ {
 			if !x.SameLoc.Has(i, j) || !x.Ext.Has(i, j) {
 				continue

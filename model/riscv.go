@@ -128,7 +128,7 @@ func riscvReadingParts(x *Exec) []Part {
 // release (.rl or .aqrl) annotation: those of AMOs and LR/SC pairs.
 func riscvTags(x *Exec) (aq, rl Set) {
 	aq, rl = NewSet(x.N), NewSet(x.N)
-	for i := x.Inits; i < x.N; i++ {
+	for i := len(x.InitLocs); i < x.N; i++ {
 		in, e := x.instrOf(i), x.Evs[i]
 		switch {
 		case in.Op == OpLock:
@@ -163,7 +163,7 @@ func riscvFences(x *Exec, h *hwEvents) Relation {
 	M := h.M
 	out := NewRelation(x.N)
 	fence := func(j int, pre, post Set, side int) { out = out.Union(h.fence(x, j, pre, post, side)) }
-	for i := x.Inits; i < x.N; i++ {
+	for i := len(x.InitLocs); i < x.N; i++ {
 		e := x.Evs[i]
 		in := x.instrOf(i)
 		switch {
