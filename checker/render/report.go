@@ -113,8 +113,9 @@ func Witness(w *checker.Witness) string {
 
 // blockRun finds an allocation's or a free's writes at the head of steps:
 // the write of a block's status (allocated, freed), then the writes of
-// its cells (uninitialised, freed) the same thread made at the same
-// place. It returns how many steps they are and what they did, or 0.
+// its cells (uninitialised, freed), which follow the status in memory, by
+// the same thread at the same place. It returns how many steps they are
+// and what they did (a run of one is no block).
 func blockRun(g *model.Graph, steps []witnessStep) (int, string) {
 	head := g.Ev(steps[0].Ref)
 	var cells int64
@@ -132,7 +133,7 @@ func blockRun(g *model.Graph, steps []witnessStep) (int, string) {
 	n := 1
 	for n < len(steps) {
 		st, ev := steps[n], g.Ev(steps[n].Ref)
-		if st.Thread != steps[0].Thread || st.Pos != steps[0].Pos || ev.Kind != model.KWrite || ev.Val != cells {
+		if st.Thread != steps[0].Thread || st.Pos != steps[0].Pos || ev.Kind != model.KWrite || ev.Val != cells || ev.Loc != head.Loc+model.Loc(n) {
 			break
 		}
 		n++
