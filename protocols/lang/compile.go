@@ -227,11 +227,11 @@ type shape struct {
 }
 
 // fieldAt is where a field lies in its struct: at offset off, an array of
-// n elements (n 0: a scalar), each stride locations long (0: one).
+// n elements (n 0: a scalar), each stride locations long.
 type fieldAt struct{ off, n, stride int64 }
 
 // placed is where p says a member lies.
-func (p *Place) placed() fieldAt { return fieldAt{off: p.Off, n: p.Len, stride: p.Stride} }
+func (p *Place) placed() fieldAt { return fieldAt{off: p.Off, n: p.Len, stride: max(p.Stride, 1)} }
 
 // tail is the text of the member after its index, for messages.
 func (p *Place) tail() string {
@@ -259,7 +259,7 @@ func (c *compiler) shape(s *Shared) (*shape, error) {
 			}
 			n = v
 		}
-		at := fieldAt{off: l.size, n: n}
+		at := fieldAt{off: l.size, n: n, stride: 1}
 		l.at = append(l.at, at)
 		l.size += max(n, 1)
 		if l.size > maxArray {
@@ -506,14 +506,14 @@ func (c *compiler) program() (*model.Program, error) {
 		}
 		p.Checks = append(p.Checks, model.Check{Prop: f.Prop, Msg: f.Msg, Cond: cond, Pos: f.Pos})
 	}
+	if c.pr.Lowered {
+		return p, nil // a front end's registers are its language's locals, none a misspelling
+	}
 	var observed []model.Observable
 	for _, ch := range p.Checks {
 		observed = ch.Cond.Observables(observed)
 	}
 	for i, tc := range tcs {
-		if c.pr.Lowered {
-			break
-		}
 		if err := tc.unread(i, observed); err != nil {
 			return nil, err
 		}
@@ -771,7 +771,7 @@ func (c *compiler) staticMember(e *FieldExpr, whole bool) (model.Loc, error) {
 			return model.NoLoc, err
 		}
 	}
-	return a.base + model.Loc(k*a.stride()+f.off+j*max(f.stride, 1)), nil
+	return a.base + model.Loc(k*a.stride()+f.off+j*f.stride), nil
 }
 
 // subCheck checks that x, a field f, has an index sub exactly when it is
