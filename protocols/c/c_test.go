@@ -49,22 +49,7 @@ int main(void) {
 		unroll int
 		want   checker.Verdict
 	}{{0, checker.VerdictBounded}, {5, checker.VerdictVerified}} {
-		pr, err := c.Parse("cut.c", src, c.Options{Unroll: tt.unroll})
-		if err != nil {
-			t.Fatal(err)
-		}
-		in, err := pr.Compile("", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := model.Lookup("sc")
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := checker.Check(in.Prog, m, nil, checker.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := checkSC(t, "cut.c", src, c.Options{Unroll: tt.unroll}, nil)
 		if got := rep.Verdict(); got != tt.want {
 			t.Errorf("unroll %d: verdict %v, want %v", tt.unroll, got, tt.want)
 		}
@@ -106,7 +91,16 @@ int idx;
 void *w(void *a) { pool[idx++] = 1; pool[idx++] = 2; return NULL; }
 int main(void) { pthread_t t; pthread_create(&t, NULL, w, NULL); return 0; }
 `)
-	pr, err := c.Parse("names.c", src, c.Options{})
+	rep := checkSC(t, "names.c", src, c.Options{}, checker.Properties(nil, "bounds"))
+	if msg := rep.Props[0].Message; !strings.Contains(msg, "index idx++' of array pool out of range") {
+		t.Errorf("bounds: %q", msg)
+	}
+}
+
+// checkSC checks the default variant of C source src under sc.
+func checkSC(t *testing.T, file string, src []byte, opt c.Options, props []checker.Property) *checker.Report {
+	t.Helper()
+	pr, err := c.Parse(file, src, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,11 +112,9 @@ int main(void) { pthread_t t; pthread_create(&t, NULL, w, NULL); return 0; }
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := checker.Check(in.Prog, m, checker.Properties(nil, "bounds"), checker.Options{})
+	rep, err := checker.Check(in.Prog, m, props, checker.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := rep.Props[0].Message; !strings.Contains(msg, "index idx++' of array pool out of range") {
-		t.Errorf("bounds: %q", msg)
-	}
+	return rep
 }

@@ -376,10 +376,11 @@ func (f *fn) lvalue(e cc.ExpressionNode) (lang.Expr, bool, []lang.Stmt, error) {
 			if isMember(e) {
 				return f.member(e)
 			}
-			if g, flat, pre, ok, err := f.element(e); err != nil || ok {
-				if err != nil {
-					return nil, false, nil, err
-				}
+			g, flat, pre, ok, err := f.element(e)
+			switch {
+			case err != nil:
+				return nil, false, nil, err
+			case ok:
 				return &lang.IndexExpr{Array: g.name, Index: flat, At: at}, g.atomic, pre, nil
 			}
 			ptr, pre, err := f.value(e.PostfixExpression)

@@ -332,7 +332,7 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 			return nil, err
 		}
 		// do B while (c): while 1 { B; if !c { break } }, the rounds bounded.
-		exit := &lang.IfStmt{Cond: &lang.UnExpr{Op: "!", X: cond, At: at}, Then: &lang.Block{Stmts: []lang.Stmt{&lang.BranchStmt{Tok: "break", At: at}}, Pos: at}, At: at}
+		exit := breakIf(&lang.UnExpr{Op: "!", X: cond, At: at}, at)
 		b = f.thenTail(b, append(pre, exit), at)
 		return []lang.Stmt{&lang.WhileStmt{Cond: &lang.Num{Val: 1, At: at}, Max: f.unroll(at), Body: b, At: at}}, nil
 	}
@@ -607,16 +607,21 @@ func (f *fn) thenTail(b *lang.Block, tail []lang.Stmt, at model.Pos) *lang.Block
 	out := []lang.Stmt{once}
 	if brk {
 		out = []lang.Stmt{&lang.AssignStmt{LHS: flag, RHS: &lang.Num{At: at}, At: at}, once,
-			&lang.IfStmt{Cond: flag, Then: &lang.Block{Stmts: []lang.Stmt{&lang.BranchStmt{Tok: "break", At: at}}, Pos: at}, At: at}}
+			breakIf(flag, at)}
 	}
 	return &lang.Block{Stmts: append(out, tail...), Pos: b.Pos}
+}
+
+// breakIf is "if c { break }".
+func breakIf(c lang.Expr, at model.Pos) lang.Stmt {
+	return &lang.IfStmt{Cond: c, Then: &lang.Block{Stmts: []lang.Stmt{&lang.BranchStmt{Tok: "break", At: at}}, Pos: at}, At: at}
 }
 
 // while is the loop "while (cond) b" whose condition runs the statements
 // pre first (a compare-exchange, ++): "while 1 { pre; if !cond break; b }".
 func (f *fn) while(cond lang.Expr, pre []lang.Stmt, b *lang.Block, at model.Pos) lang.Stmt {
 	if len(pre) > 0 {
-		exit := &lang.IfStmt{Cond: &lang.UnExpr{Op: "!", X: cond, At: at}, Then: &lang.Block{Stmts: []lang.Stmt{&lang.BranchStmt{Tok: "break", At: at}}, Pos: at}, At: at}
+		exit := breakIf(&lang.UnExpr{Op: "!", X: cond, At: at}, at)
 		b.Stmts = append(append(pre, exit), b.Stmts...)
 		cond = &lang.Num{Val: 1, At: at}
 	}
@@ -670,48 +675,78 @@ func (f *fn) exprStmt(e cc.ExpressionNode) ([]lang.Stmt, error) {
 	return append(pre, &lang.ExprStmt{X: v, At: at}), nil
 }
 
-// increment lowers x++ / x-- as a statement: an atomic object's is a
-// seq_cst read-modify-write.
+// increment lowers x++ / x-- as a statement.
 func (f *fn) increment(x cc.ExpressionNode, inc bool, at cc.Node) ([]lang.Stmt, error) {
-	op := "+"
-	rmw := "fetch_add"
-	if !inc {
-		op, rmw = "-", "fetch_sub"
-	}
-	return f.update(x, op, rmw, &lang.Num{Val: 1, At: f.pos(at)}, at)
+	op, rmw := step(inc)
+	_, stmts, err := f.modify(x, op, rmw, &lang.Num{Val: 1, At: f.pos(at)}, false, false, at)
+	return stmts, err
 }
 
-// update lowers "x op= v"; pointer arithmetic counts in the pointee's
-// locations.
-func (f *fn) update(x cc.ExpressionNode, op, rmw string, v lang.Expr, at cc.Node) ([]lang.Stmt, error) {
+// step is the operator and read-modify-write of ++ (inc) or --.
+func step(inc bool) (op, rmw string) {
+	if inc {
+		return "+", "fetch_add"
+	}
+	return "-", "fetch_sub"
+}
+
+// modify lowers "x op= v" (rmw: the read-modify-write that does it) with
+// the statements that make it, and, when the expression is used for its
+// value, that value: the new one, or with old the one before (x++), kept
+// in a register of its own and read by the expression after the
+// statements ran. An atomic x's is one seq_cst read-modify-write; pointer
+// arithmetic counts in the pointee's locations.
+func (f *fn) modify(x cc.ExpressionNode, op, rmw string, v lang.Expr, value, old bool, at cc.Node) (lang.Expr, []lang.Stmt, error) {
 	pos := f.pos(at)
 	if isPointer(x.Type()) && (op == "+" || op == "-") {
 		v = scale(v, x.Type(), pos)
 	}
 	if dd := declOf(x); dd != nil {
 		// What main knows of x after it: its value op v, or nothing.
-		old, _, err := f.value(x)
+		cur, _, err := f.value(x)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		defer f.learn(dd, &lang.BinExpr{Op: op, X: old, Y: v, At: pos})
+		defer f.learn(dd, &lang.BinExpr{Op: op, X: cur, Y: v, At: pos})
 	}
+	var lv lang.Expr
+	var atomic bool
+	var pre []lang.Stmt
 	if reg, ok := f.register(x); ok {
-		r := &lang.Name{Name: reg, At: pos}
-		return []lang.Stmt{&lang.AssignStmt{LHS: r, RHS: &lang.BinExpr{Op: op, X: r, Y: v, At: pos}, At: pos}}, nil
-	}
-	lv, atomic, pre, err := f.lvalue(x)
-	if err != nil {
-		return nil, err
+		lv = &lang.Name{Name: reg, At: pos}
+	} else {
+		var err error
+		if lv, atomic, pre, err = f.lvalue(x); err != nil {
+			return nil, nil, err
+		}
 	}
 	if atomic {
 		if rmw == "" {
-			return nil, f.errAt(at, "%s= on an atomic object is not supported", op)
+			return nil, nil, f.errAt(at, "%s= on an atomic object is not supported", op)
 		}
 		call := &lang.CallExpr{Func: rmw, Args: []lang.Expr{lv, v}, Ords: []lang.Value{{Text: "sc", Pos: pos}}, At: pos}
-		return append(pre, &lang.ExprStmt{X: call, At: pos}), nil
+		switch {
+		case !value:
+			return nil, append(pre, &lang.ExprStmt{X: call, At: pos}), nil
+		case old:
+			return call, pre, nil
+		}
+		return &lang.BinExpr{Op: op, X: call, Y: v, At: pos}, pre, nil
 	}
-	return append(pre, &lang.AssignStmt{LHS: lv, RHS: &lang.BinExpr{Op: op, X: lv, Y: v, At: pos}, At: pos}), nil
+	if !value {
+		return nil, append(pre, &lang.AssignStmt{LHS: lv, RHS: &lang.BinExpr{Op: op, X: lv, Y: v, At: pos}, At: pos}), nil
+	}
+	tmp := &lang.Name{Name: f.temp(at), At: pos}
+	if old {
+		pre = append(pre,
+			&lang.AssignStmt{LHS: tmp, RHS: lv, At: pos},
+			&lang.AssignStmt{LHS: lv, RHS: &lang.BinExpr{Op: op, X: tmp, Y: v, At: pos}, At: pos})
+	} else {
+		pre = append(pre,
+			&lang.AssignStmt{LHS: tmp, RHS: &lang.BinExpr{Op: op, X: lv, Y: v, At: pos}, At: pos},
+			&lang.AssignStmt{LHS: lv, RHS: tmp, At: pos})
+	}
+	return tmp, pre, nil
 }
 
 // declOf is the variable x names, or nil.
@@ -750,56 +785,10 @@ func (f *fn) temp(e cc.Node) string {
 }
 
 // incValue lowers x++, x--, ++x or --x (post: the postfix ones) used for
-// its value: the update runs before the expression that uses it, which
-// reads the old value (post) or the new one from a register of its own.
-// An atomic object's is one seq_cst read-modify-write, as a statement's.
+// its value (modify).
 func (f *fn) incValue(x cc.ExpressionNode, inc, post bool, at cc.Node) (lang.Expr, []lang.Stmt, error) {
-	pos := f.pos(at)
-	op, rmw := "+", "fetch_add"
-	if !inc {
-		op, rmw = "-", "fetch_sub"
-	}
-	var one lang.Expr = &lang.Num{Val: 1, At: pos}
-	if isPointer(x.Type()) {
-		one = scale(one, x.Type(), pos)
-	}
-	if dd := declOf(x); dd != nil {
-		// What main knows of x after it: its value op 1, or nothing.
-		old, _, err := f.value(x)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer f.learn(dd, &lang.BinExpr{Op: op, X: old, Y: one, At: pos})
-	}
-	var lv lang.Expr
-	var atomic bool
-	var pre []lang.Stmt
-	if reg, ok := f.register(x); ok {
-		lv = &lang.Name{Name: reg, At: pos}
-	} else {
-		var err error
-		if lv, atomic, pre, err = f.lvalue(x); err != nil {
-			return nil, nil, err
-		}
-	}
-	if atomic {
-		old := &lang.CallExpr{Func: rmw, Args: []lang.Expr{lv, one}, Ords: []lang.Value{{Text: "sc", Pos: pos}}, At: pos}
-		if post {
-			return old, pre, nil
-		}
-		return &lang.BinExpr{Op: op, X: old, Y: one, At: pos}, pre, nil
-	}
-	tmp := &lang.Name{Name: f.temp(at), At: pos}
-	if post {
-		pre = append(pre,
-			&lang.AssignStmt{LHS: tmp, RHS: lv, At: pos},
-			&lang.AssignStmt{LHS: lv, RHS: &lang.BinExpr{Op: op, X: tmp, Y: one, At: pos}, At: pos})
-	} else {
-		pre = append(pre,
-			&lang.AssignStmt{LHS: tmp, RHS: &lang.BinExpr{Op: op, X: lv, Y: one, At: pos}, At: pos},
-			&lang.AssignStmt{LHS: lv, RHS: tmp, At: pos})
-	}
-	return tmp, pre, nil
+	op, rmw := step(inc)
+	return f.modify(x, op, rmw, &lang.Num{Val: 1, At: f.pos(at)}, true, post, at)
 }
 
 var compound = map[cc.AssignmentExpressionCase][2]string{
@@ -822,7 +811,7 @@ func (f *fn) assign(e *cc.AssignmentExpression) ([]lang.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := f.update(e.UnaryExpression, ops[0], ops[1], v, e)
+		_, s, err := f.modify(e.UnaryExpression, ops[0], ops[1], v, false, false, e)
 		return append(pre, s...), err
 	}
 	if p, ok := e.UnaryExpression.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
@@ -860,8 +849,7 @@ func (f *fn) store(x cc.ExpressionNode, v lang.Expr, at cc.Node) ([]lang.Stmt, e
 // assignValue lowers an assignment used for its value (while ((r = f())
 // != 0), a = b = 0): the value assigned, kept in a register of its own,
 // the assignment made before the expression that uses it, as x++ is
-// (incValue). x op= v is its new value; an atomic x's is one seq_cst
-// read-modify-write.
+// (incValue); x op= v is its new value (modify).
 func (f *fn) assignValue(e *cc.AssignmentExpression) (lang.Expr, []lang.Stmt, error) {
 	pos := f.pos(e)
 	v, pre, err := f.value(e.AssignmentExpression)
@@ -870,33 +858,13 @@ func (f *fn) assignValue(e *cc.AssignmentExpression) (lang.Expr, []lang.Stmt, er
 	}
 	if e.Case != cc.AssignmentExpressionAssign {
 		ops := compound[e.Case]
-		if isPointer(e.UnaryExpression.Type()) && (ops[0] == "+" || ops[0] == "-") {
-			v = scale(v, e.UnaryExpression.Type(), pos)
-		}
-		old, atomic, pre2, err := f.lvalue(e.UnaryExpression)
-		if reg, ok := f.register(e.UnaryExpression); ok {
-			old, atomic, pre2, err = &lang.Name{Name: reg, At: pos}, false, nil, nil
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		pre = append(pre, pre2...)
-		if atomic {
-			if ops[1] == "" {
-				return nil, nil, f.errAt(e, "%s= on an atomic object is not supported", ops[0])
-			}
-			f.learn(declOf(e.UnaryExpression), nil)
-			call := &lang.CallExpr{Func: ops[1], Args: []lang.Expr{old, v}, Ords: []lang.Value{{Text: "sc", Pos: pos}}, At: pos}
-			return &lang.BinExpr{Op: ops[0], X: call, Y: v, At: pos}, pre, nil
-		}
-		v = &lang.BinExpr{Op: ops[0], X: old, Y: v, At: pos}
+		x, pre2, err := f.modify(e.UnaryExpression, ops[0], ops[1], v, true, false, e)
+		return x, append(pre, pre2...), err
 	}
 	tmp := &lang.Name{Name: f.temp(e), At: pos}
 	pre = append(pre, &lang.AssignStmt{LHS: tmp, RHS: v, At: pos})
 	s, err := f.store(e.UnaryExpression, tmp, e)
-	if n, ok := fold(v); ok {
-		f.learn(declOf(e.UnaryExpression), &lang.Num{Val: n, At: pos})
-	}
+	f.learn(declOf(e.UnaryExpression), v) // tmp's value, which main may know
 	return tmp, append(pre, s...), err
 }
 
@@ -920,10 +888,6 @@ func (f *fn) spin(s *cc.IterationStatement) (_ []lang.Stmt, ok bool, _ error) {
 	if err != nil {
 		return nil, false, err
 	}
-	cond := func() (lang.Expr, error) {
-		c, _, err := f.value(s.ExpressionList)
-		return c, err
-	}
 	c, pre, err := f.value(s.ExpressionList)
 	if err != nil {
 		return nil, false, err
@@ -941,7 +905,7 @@ func (f *fn) spin(s *cc.IterationStatement) (_ []lang.Stmt, ok bool, _ error) {
 	if s.Case == cc.IterationStatementDo {
 		return []lang.Stmt{wait}, true, nil
 	}
-	first, err := cond()
+	first, _, err := f.value(s.ExpressionList) // a tree of its own: c is in the wait
 	if err != nil {
 		return nil, false, err
 	}
@@ -1008,28 +972,6 @@ func startsThreads(s *cc.Statement) bool {
 			}
 		}
 	})
-	return found
-}
-
-// hasContinue reports whether a loop body continues that loop.
-func hasContinue(s *cc.Statement) bool {
-	found := false
-	var visit func(n cc.Node, nested bool)
-	visit = func(n cc.Node, nested bool) {
-		walkShallow(n, func(c cc.Node) {
-			switch c := c.(type) {
-			case *cc.IterationStatement:
-				visit(c, true)
-				return
-			case *cc.JumpStatement:
-				if c.Case == cc.JumpStatementContinue && !nested {
-					found = true
-				}
-			}
-			visit(c, nested)
-		})
-	}
-	visit(s, false)
 	return found
 }
 

@@ -41,7 +41,7 @@ func (f *fn) learn(dd *cc.Declarator, v lang.Expr) {
 // held in a register, or a scalar global only main writes.
 func (f *fn) trackable(dd *cc.Declarator) bool {
 	if g, ok := f.l.globals[dd]; ok {
-		return f.l.mainOnly[dd] && g.fields == nil && !g.array && !g.mutex && g.tls == nil
+		return f.l.mainOnly[dd] && g.scalar()
 	}
 	_, ok := f.locals[dd.Name()]
 	return ok && !dd.AddressTaken() // a compare-exchange's expected value is written through &
@@ -60,7 +60,7 @@ func (f *fn) forget(n cc.Node) {
 func (l *lowerer) findMainOnly(main *fn) {
 	l.mainOnly = map[*cc.Declarator]bool{}
 	for dd, g := range l.globals {
-		if g.fields == nil && !g.array && !g.mutex && g.tls == nil {
+		if g.scalar() {
 			l.mainOnly[dd] = true
 		}
 	}
@@ -72,8 +72,8 @@ func (l *lowerer) findMainOnly(main *fn) {
 		})
 	}
 	for dd := range l.mainOnly {
-		if v, ok := l.initial[dd]; ok {
-			main.values[dd] = v
+		if n, ok := l.globals[dd].sh.Init.(*lang.Num); ok {
+			main.values[dd] = n.Val
 		}
 	}
 }

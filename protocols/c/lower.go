@@ -32,10 +32,8 @@ type lowerer struct {
 	// starts are the start routines pthread_create names, called the
 	// functions some code calls directly.
 	starts, called map[string]bool
-	// mainOnly are the scalar globals only main writes (known.go);
-	// initial holds the constant initial values of scalar globals.
+	// mainOnly are the scalar globals only main writes (known.go).
 	mainOnly map[*cc.Declarator]bool
-	initial  map[*cc.Declarator]int64
 }
 
 // global is a variable with static storage: a shared location, array,
@@ -49,13 +47,18 @@ type global struct {
 	fields []lang.Field // a struct's fields, as structFields lays them out
 	// tls marks a thread-local variable: an array with one element per
 	// thread, which each thread indexes by its number (lang.ThreadIndex).
-	tls *lang.Shared
+	tls bool
+	sh  *lang.Shared // its declaration in the protocol
 }
+
+// scalar reports whether g is one shared location, the same for every
+// thread.
+func (g *global) scalar() bool { return g.fields == nil && !g.array && !g.mutex && !g.tls }
 
 // object is the lvalue naming a scalar global: its name, or for a
 // thread-local one the running thread's element.
 func (g *global) object(at model.Pos) lang.Expr {
-	if g.tls != nil {
+	if g.tls {
 		return &lang.IndexExpr{Array: g.name, Index: &lang.Name{Name: lang.ThreadIndex, At: at}, At: at}
 	}
 	return &lang.Name{Name: g.name, At: at}
@@ -77,7 +80,6 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		joins:    map[string]string{},
 		starts:   map[string]bool{},
 		called:   map[string]bool{},
-		initial:  map[*cc.Declarator]int64{},
 	}
 	for tu := ast.TranslationUnit; tu != nil; tu = tu.TranslationUnit {
 		ed := tu.ExternalDeclaration
@@ -120,12 +122,12 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 	}
 	l.pr.Threads = append([]*lang.ThreadDecl{{Name: "main", Body: body, Pos: l.pos(main.Declarator)}}, l.pr.Threads...)
 	for _, g := range l.globals {
-		if g.tls != nil {
+		if g.tls {
 			// One copy per thread, each starting at the declared value.
 			n := int64(len(l.pr.Threads))
-			g.tls.Len = &lang.Num{Val: n, At: g.tls.Pos}
-			g.tls.Elems = slices.Repeat([]lang.Expr{g.tls.Init}, int(n))
-			g.tls.Init = nil
+			g.sh.Len = &lang.Num{Val: n, At: g.sh.Pos}
+			g.sh.Elems = slices.Repeat([]lang.Expr{g.sh.Init}, int(n))
+			g.sh.Init = nil
 		}
 	}
 	props := []string{"data-race", "deadlock"}
@@ -249,12 +251,7 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 			return err
 		}
 	}
-	if n, ok := sh.Init.(*lang.Num); ok && g.fields == nil && !g.array {
-		l.initial[dd] = n.Val
-	}
-	if dd.IsThreadLocal() {
-		g.tls = sh
-	}
+	g.sh, g.tls = sh, dd.IsThreadLocal()
 	l.globals[dd] = g
 	l.pr.Shared = append(l.pr.Shared, sh)
 	return nil
@@ -269,7 +266,7 @@ func (l *lowerer) initGlobal(sh *lang.Shared, g *global, init *cc.Initializer) e
 		}
 		if u, ok := e.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
 			if p, ok := u.CastExpression.(*cc.PrimaryExpression); ok {
-				if gd, ok := l.globalOf(p); ok && !gd.array && gd.fields == nil && gd.tls == nil {
+				if gd, ok := l.globalOf(p); ok && !gd.array && gd.fields == nil && !gd.tls {
 					return &lang.AddrExpr{Of: &lang.Name{Name: gd.name, At: l.pos(p)}, At: l.pos(u)}, nil
 				}
 			}
