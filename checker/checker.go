@@ -1,5 +1,6 @@
-// Package checker is ordercheck's library: it loads protocols (from the
-// catalogue or from files), checks their properties under memory models by
+// Package checker is ordercheck's library: it loads protocols (protocol
+// files and C programs; package protocols resolves the catalogue's names
+// above it), checks their properties under memory models by
 // exploring every execution, compares the fixes under review, saves and
 // replays counterexamples, simulates random runs, and checks the histories
 // of the protocols' Go implementations. The ordercheck command is a thin
@@ -8,7 +9,7 @@
 // A protocol is loaded, one of its variants instantiated with parameters,
 // and checked under a model:
 //
-//	pr, err := checker.Load("dlsym")
+//	pr, err := checker.Load("protocols/dlsym/dlsym.oc")
 //	inst, err := pr.Instance("fixed", nil)
 //	rep, err := inst.Check(rc11, checker.Options{})
 //	if rep.Verdict() == checker.Violated { ... rep.Props[i].Witness ... }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // memCluster runs each partition of a partitioned search on a goroutine
@@ -295,7 +296,7 @@ func TestPartitionedCatalogue(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.variant+"/"+c.model, func(t *testing.T) {
-			pr, err := checker.Load(c.name)
+			pr, err := protocols.Load(c.name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,7 +371,7 @@ func TestSplitGraphsMatchesOneProcess(t *testing.T) {
 // shorter than they take: the timeout is the whole check's, wherever its
 // parts run, so the report is bounded by it, not verified.
 func TestClusterTimeout(t *testing.T) {
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,7 +430,7 @@ func TestClusterTimeout(t *testing.T) {
 // by the interruption (no verdict), not an error; and a search cancelled
 // before it starts sends no subtree.
 func TestSplitGraphsInterrupted(t *testing.T) {
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}

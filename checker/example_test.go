@@ -10,17 +10,18 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/harness"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
-// A catalogue protocol, one of its variants, one model.
+// A protocol file, one of its variants, one model.
 func ExampleLoad() {
 	rc11, err := model.Lookup("rc11")
 	if err != nil {
 		log.Fatal(err)
 	}
-	pr, err := checker.Load("dlsym")
+	pr, err := checker.Load("../protocols/dlsym/dlsym.oc")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -125,7 +126,7 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 // A counterexample saved as a trace, read back and replayed.
 func ExampleReplay() {
 	rc11, _ := model.Lookup("rc11")
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func ExampleReplay() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r, err := checker.Replay(tr)
+	r, err := checker.Replay(tr, protocols.Lookup)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func ExampleReplay() {
 // built-in data-race property alone, by execution graphs.
 func ExampleCheck() {
 	sc, _ := model.Lookup("sc")
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestHistory checks the operation histories the explorer derives from the
@@ -12,7 +13,7 @@ import (
 // happens before its return, and linearizable exactly when every call
 // returned 42.
 func TestHistory(t *testing.T) {
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}

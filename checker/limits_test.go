@@ -8,6 +8,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestLimits checks that every bound stops cleanly, says which bound, and
@@ -130,7 +131,7 @@ thread counter {
 // moment: no load buffering is possible in it, so its executions are
 // built in po ∪ rf order.
 func TestSpeculationStopsInTime(t *testing.T) {
-	pr, err := checker.Load("../protocols/examples/treiber.oc")
+	pr, err := protocols.Load("../protocols/examples/treiber.oc")
 	if err != nil {
 		t.Fatal(err)
 	}

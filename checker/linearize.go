@@ -10,7 +10,6 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/harness"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
@@ -74,7 +73,7 @@ func (p *Protocol) Linearize(opt LinearizeOptions) (*Linearization, error) {
 // against its sequential specification, within timeout (0: none); source
 // says where the history came from. Operations the specification lacks,
 // and outputs it never gives, are refused before porcupine runs.
-func (p *Protocol) CheckHistory(h *protocols.HistoryFile, source string, timeout time.Duration) (*Linearization, error) {
+func (p *Protocol) CheckHistory(h *HistoryFile, source string, timeout time.Duration) (*Linearization, error) {
 	if p.Spec == nil {
 		return nil, fmt.Errorf("protocol %q has no sequential specification", p.Name)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
@@ -38,7 +39,7 @@ func TestAddingAModel(t *testing.T) {
 	if !slices.Contains(model.Names(), toy.Name) {
 		t.Fatalf("%s is not listed: %v", toy.Name, model.Names())
 	}
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}

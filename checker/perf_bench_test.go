@@ -8,6 +8,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/c"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -27,7 +28,7 @@ func BenchmarkHardware(b *testing.B) {
 		{"execenv", "pr2685", "execenv-pr2685"},
 		{"../protocols/examples/treiber.oc", "fixed", "treiber"},
 	} {
-		pr, err := checker.Load(c.ref)
+		pr, err := protocols.Load(c.ref)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -61,7 +62,7 @@ func BenchmarkC(b *testing.B) {
 // benchDlsym explores the catalogue's fixed dlsym with 2 and 3 callers
 // under each model.
 func benchDlsym(b *testing.B, models ...string) {
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestPerfLitmus(t *testing.T) {
 // rc11): the reference dlsym program and the catalogue's fixed variant,
 // every property of theirs checked (but data races in the SPIN row).
 func BenchmarkStates(b *testing.B) {
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		b.Fatal(err)
 	}

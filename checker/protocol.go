@@ -3,9 +3,11 @@ package checker
 import (
 	"strings"
 
+	"github.com/anishathalye/porcupine"
+
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/c"
+	"github.com/ordercheck/ordercheck/protocols/harness"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
@@ -20,59 +22,58 @@ type Protocol struct {
 	// Source is the protocol file's text.
 	Source string
 	// Impl is the protocol's Go implementation; nil when there is none.
-	Impl *protocols.Implementation
+	Impl *Implementation
 	// C holds the choices a C program was read with (-D, --unroll); nil
 	// for a protocol file.
 	C *c.Options
 }
 
-// Load reads the protocol called name from the catalogue, or, when name
-// is the path of a file (it contains a slash or ends in .oc), that
-// protocol file (see Parse); a path ending in .c is a C program (LoadC).
-func Load(name string) (*Protocol, error) {
-	if strings.HasSuffix(name, ".c") {
-		return LoadC(name, c.Options{})
+// Implementation is a protocol's Go implementation, which Linearize
+// stress-tests.
+type Implementation struct {
+	// Stress runs the variant cfg names (with its parameters, clients,
+	// rounds and seed) and returns the recorded history; an error wrapping
+	// harness.ErrDeadlock comes with the history recorded before a round
+	// blocked.
+	Stress func(cfg harness.Config) ([]porcupine.Operation, error)
+	// Variants lists the variants it implements, sorted.
+	Variants []string
+}
+
+// Catalogue finds a protocol by name, for the traces and jobs that name
+// one rather than carry its text; package protocols' Lookup is
+// ordercheck's catalogue.
+type Catalogue func(name string) (*Protocol, error)
+
+// Load reads the protocol file at path (see Parse), or the C program
+// when the path ends in .c (LoadC). Names of catalogue protocols are
+// package protocols' to resolve.
+func Load(path string) (*Protocol, error) {
+	if strings.HasSuffix(path, ".c") {
+		return LoadC(path, c.Options{})
 	}
-	if strings.Contains(name, "/") || strings.HasSuffix(name, ".oc") {
-		// A path, never a catalogue name.
-		src, err := syntax.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		return Parse(name, src)
-	}
-	e, err := protocols.Lookup(name)
+	src, err := syntax.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	pr, err := e.Parse()
-	if err != nil {
-		return nil, err
-	}
-	return &Protocol{Protocol: pr, Source: e.Source, Impl: e.Impl}, nil
+	return Parse(path, src)
 }
 
 // Parse reads a protocol from the text of a protocol file (file names it
 // in messages). Its spec section is the specification linearizability
-// checks; a file with the very text of a catalogue protocol is that
-// protocol, with the catalogue's specification and implementation. A
-// protocol that checks linearizability with no specification is an
-// error.
+// checks. A protocol that checks linearizability with no specification
+// is an error.
 func Parse(file, src string) (*Protocol, error) {
 	pr, err := lang.Parse(file, src)
 	if err != nil {
 		return nil, err
-	}
-	p := &Protocol{Protocol: pr, Path: file, Source: src}
-	if e, err := protocols.Lookup(pr.Name); err == nil && e.Source == src {
-		p.Impl = e.Impl
 	}
 	for _, prop := range pr.Props {
 		if prop.Name == PropLinearizability && pr.Spec == nil {
 			return nil, &syntax.Error{Pos: prop.Pos, Msg: "property linearizability needs the sequential specification histories are checked against: add a spec section (docs/protocol-language.md, \"Sequential specifications\")"}
 		}
 	}
-	return p, nil
+	return &Protocol{Protocol: pr, Path: file, Source: src}, nil
 }
 
 // LoadC reads a C program (see package protocols/c) with the command

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/c"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -582,7 +583,7 @@ func TestAutoEngineByLocations(t *testing.T) {
 			t.Errorf("%d locations, --engine %s: explored by %s, %s", len(in.Prog.Locs), eng, rep.Engine, rep.VerdictText())
 		}
 	}
-	dl, err := checker.Load("dlsym")
+	dl, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -407,17 +407,18 @@ type Replayed struct {
 }
 
 // Replay rebuilds a trace's execution on its protocol, deterministically,
-// and judges it again under the trace's model. The protocol is the
-// catalogue's, or the file the trace names when it can be read (so that a
-// replay says whether the protocol as it is now still fails), else the
-// protocol text the trace carries. An error says that the trace does not
+// and judges it again under the trace's model. The protocol is cat's for
+// a trace of a catalogue protocol (cat may be nil for other traces), or
+// the file the trace names when it can be read (so that a replay says
+// whether the protocol as it is now still fails), else the protocol text
+// the trace carries. An error says that the trace does not
 // fit the protocol (a *MismatchError) or names what does not exist; only
 // a trace of an execution the protocol makes gets a verdict.
-func Replay(t *Trace) (*Replayed, error) {
+func Replay(t *Trace, cat Catalogue) (*Replayed, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	pr, from, err := t.load()
+	pr, from, err := t.load(cat)
 	if err != nil {
 		return nil, err
 	}
@@ -449,11 +450,14 @@ func Replay(t *Trace) (*Replayed, error) {
 	return &Replayed{Instance: inst, Model: m, From: from, Witness: w, Reason: reason}, nil
 }
 
-// load finds the trace's protocol: the catalogue's; the file it names,
-// when that is a readable regular file; else the text it carries.
-func (t *Trace) load() (*Protocol, string, error) {
+// load finds the trace's protocol: cat's; the file it names, when that is
+// a readable regular file; else the text it carries.
+func (t *Trace) load(cat Catalogue) (*Protocol, string, error) {
 	if t.Source == "" {
-		pr, err := Load(t.Protocol)
+		if cat == nil {
+			return nil, "", fmt.Errorf("the trace is of the catalogue protocol %s, and no catalogue was given to replay it", t.Protocol)
+		}
+		pr, err := cat(t.Protocol)
 		return pr, "the catalogue's " + t.Protocol, err
 	}
 	isC := strings.HasSuffix(t.Source, ".c")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // FuzzReplay checks that no trace, however edited, makes reading or
@@ -25,7 +26,7 @@ func FuzzReplay(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := checker.Replay(tr); err != nil {
+		if _, err := checker.Replay(tr, protocols.Lookup); err != nil {
 			var ie *checker.InternalError
 			if errors.As(err, &ie) {
 				t.Fatalf("an internal error on a trace: %v", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // tuneProtocol parses a protocol written for a tune test.
@@ -404,7 +405,7 @@ func BenchmarkTune(b *testing.B) {
 		{"peterson", "testdata/genmc/peterson.oc", ""},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			pr, err := checker.Load(bc.ref)
+			pr, err := protocols.Load(bc.ref)
 			if err != nil {
 				b.Fatal(err)
 			}

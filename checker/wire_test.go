@@ -7,6 +7,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestReportWire sends every cell of catalogue comparisons through
@@ -23,7 +24,7 @@ func TestReportWire(t *testing.T) {
 		{"execenv", []string{"sc", "rc11", "rc11-consume"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pr, err := checker.Load(tc.name)
+			pr, err := protocols.Load(tc.name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,7 +36,7 @@ func TestReportWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again, err := checker.Load(tc.name)
+			again, err := protocols.Load(tc.name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite the compare tables under testda
 // must still reproduce when replayed. -update rewrites both.
 func TestCatalogue(t *testing.T) {
 	for _, name := range protocols.Names() {
-		pr, err := checker.Load(name)
+		pr, err := protocols.Load(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func replay(t *testing.T, path string) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	r, err := checker.Replay(tr)
+	r, err := checker.Replay(tr, protocols.Lookup)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

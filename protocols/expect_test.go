@@ -3,6 +3,7 @@ package protocols_test
 import (
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -12,6 +13,12 @@ import (
 // per protocol, variant, model and configuration.
 func TestExpectations(t *testing.T) {
 	for _, name := range protocols.Names() {
-		t.Run(name, func(t *testing.T) { checkertest.Run(t, name) })
+		t.Run(name, func(t *testing.T) {
+			pr, err := protocols.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkertest.RunProtocol(t, pr, checker.Options{})
+		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // generated finds the tables a review generates: the compare command in
@@ -66,7 +67,7 @@ func compareMarkdown(t *testing.T, command string) string {
 	if len(args) < 4 || args[0] != "compare" || args[2] != "--format" || args[3] != "markdown" {
 		t.Fatalf("%q: want compare P --format markdown [--models M,...] [--param K=V]...", command)
 	}
-	pr, err := checker.Load(args[1])
+	pr, err := protocols.Load(args[1])
 	if err != nil {
 		t.Fatal(err)
 	}

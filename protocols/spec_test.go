@@ -9,7 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/protocols"
-	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/wamr"
 )
 
@@ -85,7 +85,7 @@ func TestWamrSpecInTheLanguage(t *testing.T) {
 			}
 			var in interface{} = name
 			if objects > 0 {
-				in = harness.Op{Object: rapid.IntRange(1, objects).Draw(t, fmt.Sprint("object", i)), Name: name}
+				in = lang.Op{Object: rapid.IntRange(1, objects).Draw(t, fmt.Sprint("object", i)), Name: name}
 			}
 			call := clock + rapid.Int64Range(0, 2).Draw(t, fmt.Sprint("gap", i))
 			ret := call + 1 + rapid.Int64Range(0, 3).Draw(t, fmt.Sprint("length", i))

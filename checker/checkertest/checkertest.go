@@ -29,11 +29,11 @@ import (
 // bound cuts short is skipped then, not passed.
 const ShortTimeout = 10 * time.Second
 
-// Run checks the protocol ref (a protocol file's path or a catalogue
-// name) with the default options; see RunOptions.
-func Run(t *testing.T, ref string) {
+// Run checks the protocol file (or C program) at path with the default
+// options; see RunOptions.
+func Run(t *testing.T, path string) {
 	t.Helper()
-	RunOptions(t, ref, checker.Options{})
+	RunOptions(t, path, checker.Options{})
 }
 
 // RunOptions checks every cell of the protocol's expect clauses as a
@@ -43,15 +43,23 @@ func Run(t *testing.T, ref string) {
 // bound cut short fails too (skipped under -short, where each cell is
 // also bounded by ShortTimeout); a cell that no clause selects is
 // skipped, unexplored; a protocol without expect clauses fails.
-func RunOptions(t *testing.T, ref string, opt checker.Options) {
+func RunOptions(t *testing.T, path string, opt checker.Options) {
+	t.Helper()
+	pr, err := checker.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	RunProtocol(t, pr, opt)
+}
+
+// RunProtocol is RunOptions for a protocol already loaded (a catalogue
+// protocol, say).
+func RunProtocol(t *testing.T, pr *checker.Protocol, opt checker.Options) {
 	t.Helper()
 	// The cells fail in subtests, whose messages go test places in this
 	// package: each names the caller's line too.
 	at := caller()
-	pr, err := checker.Load(ref)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := pr.Ref()
 	if len(pr.Expects) == 0 {
 		t.Fatalf("%s has no expect clauses: nothing to check", ref)
 	}
@@ -157,13 +165,13 @@ func check(t *testing.T, ref, at string, c *checker.Case, opt checker.Options) {
 }
 
 // SameVerdicts checks that the graph explorer and the state explorer
-// give every property of every variant of the protocol ref the same
-// status under each of models (default parameters); a model the state
-// explorer has no operational form of is passed over. It fails when no
-// pair was compared.
-func SameVerdicts(t *testing.T, ref string, models ...string) {
+// give every property of every variant of the protocol file at path the
+// same status under each of models (default parameters); a model the
+// state explorer has no operational form of is passed over. It fails when
+// no pair was compared.
+func SameVerdicts(t *testing.T, path string, models ...string) {
 	t.Helper()
-	pr, err := checker.Load(ref)
+	pr, err := checker.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

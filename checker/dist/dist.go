@@ -22,7 +22,6 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // The streams and the consumer jobs go through.
@@ -86,12 +85,12 @@ type result struct {
 // protocol returns the job's protocol: the worker's own catalogue's by
 // name, or the text the job carries (its path only names it in messages:
 // a worker never opens a path a job gives).
-func (j *job) protocol() (*checker.Protocol, error) {
+func (j *job) protocol(cat checker.Catalogue) (*checker.Protocol, error) {
 	if j.Name != "" {
-		if _, err := protocols.Lookup(j.Name); err != nil {
-			return nil, err
+		if cat == nil {
+			return nil, fmt.Errorf("the job names the catalogue protocol %s, and this worker has no catalogue", j.Name)
 		}
-		return checker.Load(j.Name)
+		return cat(j.Name)
 	}
 	return checker.Parse(j.Path, j.Source)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker/dist"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestMain makes the test binary a worker process when the kill test
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
-		if err := dist.Work(context.Background(), nc, dist.WorkerOptions{Name: os.Getenv("ORDERCHECK_TEST_WORKER_NAME"), Log: os.Stdout}); err != nil {
+		if err := dist.Work(context.Background(), nc, dist.WorkerOptions{Catalogue: protocols.Lookup, Name: os.Getenv("ORDERCHECK_TEST_WORKER_NAME"), Log: os.Stdout}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -59,7 +60,7 @@ func startWorkers(t *testing.T, url string, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := dist.Work(ctx, nc, dist.WorkerOptions{Name: fmt.Sprintf("w%d", i)}); err != nil {
+			if err := dist.Work(ctx, nc, dist.WorkerOptions{Catalogue: protocols.Lookup, Name: fmt.Sprintf("w%d", i)}); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -84,7 +85,7 @@ func rendered(t *testing.T, c *checker.Comparison) string {
 
 func compareBoth(t *testing.T, name string, copt checker.CompareOptions, distribute func(*checker.Protocol) (*checker.Comparison, dist.Stats, error)) dist.Stats {
 	t.Helper()
-	pr, err := checker.Load(name)
+	pr, err := protocols.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestJobNobodyFinishes: a worker that takes jobs and never answers (as
@@ -48,7 +49,7 @@ func TestJobNobodyFinishes(t *testing.T) {
 			}
 		}
 	}()
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}

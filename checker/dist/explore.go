@@ -399,7 +399,7 @@ func servePart(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg j
 		return nil
 	}
 	err = func() error {
-		pr, err := j.protocol()
+		pr, err := j.protocol(opt.Catalogue)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker/dist"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // reportJSON is a report as explore --json prints it, timings aside.
@@ -31,7 +32,7 @@ func reportJSON(t *testing.T, rep *checker.Report, in *checker.Instance) string 
 // each level of a partitioned search.
 func exploreBoth(t *testing.T, url, variant, model, n string, parts int, opt dist.Options, progress func(checker.Stats)) dist.ExploreStats {
 	t.Helper()
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestExploreWorkerKilled(t *testing.T) {
 // process, and reports states per second and what the partitions sent
 // per state. docs/distributed.md has the figures with worker processes.
 func BenchmarkPartitioned(b *testing.B) {
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func BenchmarkPartitioned(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer nc.Close()
-				go dist.Work(ctx, nc, dist.WorkerOptions{Name: fmt.Sprint("w", i)})
+				go dist.Work(ctx, nc, dist.WorkerOptions{Catalogue: protocols.Lookup, Name: fmt.Sprint("w", i)})
 			}
 			nc, err := dist.Dial(s.URL(), dist.DialOptions{})
 			if err != nil {
@@ -211,8 +212,8 @@ func TestCoordinatorGone(t *testing.T) {
 	var log syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go dist.Work(ctx, wnc, dist.WorkerOptions{Name: "w", Log: &log, Orphaned: time.Second})
-	pr, err := checker.Load("dlsym")
+	go dist.Work(ctx, wnc, dist.WorkerOptions{Catalogue: protocols.Lookup, Name: "w", Log: &log, Orphaned: time.Second})
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +280,7 @@ func TestCompareInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestServerRestart restarts the NATS server (its memory streams lost)
@@ -21,7 +22,7 @@ func TestServerRestart(t *testing.T) {
 		t.Skip("restarts a server")
 	}
 	s := startServer(t)
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,9 @@ func TestServerRestart(t *testing.T) {
 		ctx, w.stop = context.WithCancel(context.Background())
 		t.Cleanup(w.stop)
 		nc := dial(t, s.URL())
-		go func() { w.done <- dist.Work(ctx, nc, dist.WorkerOptions{Name: name, Log: &w.log}) }()
+		go func() {
+			w.done <- dist.Work(ctx, nc, dist.WorkerOptions{Catalogue: protocols.Lookup, Name: name, Log: &w.log})
+		}()
 		return w
 	}
 	// The busy worker takes the one cell, a long one; the idle one waits.
@@ -108,7 +111,7 @@ func TestServerGone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +119,9 @@ func TestServerGone(t *testing.T) {
 	work := func(name string, log *syncBuffer) chan error {
 		done := make(chan error, 1)
 		nc := dial(t, s.URL())
-		go func() { done <- dist.Work(context.Background(), nc, dist.WorkerOptions{Name: name, Log: log}) }()
+		go func() {
+			done <- dist.Work(context.Background(), nc, dist.WorkerOptions{Catalogue: protocols.Lookup, Name: name, Log: log})
+		}()
 		return done
 	}
 	busy := work("busy", &busyLog)
@@ -160,7 +165,7 @@ func TestExploreWorkerKilledTimeout(t *testing.T) {
 		for lines.Scan() { // to the end: a full pipe would stall the victim
 		}
 	}()
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,9 +207,9 @@ func TestCellCoordinatorGone(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- dist.Work(ctx, dial(t, s.URL()), dist.WorkerOptions{Name: "w", Log: &log, Orphaned: time.Second})
+		done <- dist.Work(ctx, dial(t, s.URL()), dist.WorkerOptions{Catalogue: protocols.Lookup, Name: "w", Log: &log, Orphaned: time.Second})
 	}()
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestRogueClient treats the queue as a network service: a client that
@@ -26,10 +27,12 @@ func TestRogueClient(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	worker := dial(t, s.URL())
 	workerDone := make(chan error, 1)
-	go func() { workerDone <- dist.Work(ctx, worker, dist.WorkerOptions{Name: "w", Log: &log}) }()
+	go func() {
+		workerDone <- dist.Work(ctx, worker, dist.WorkerOptions{Catalogue: protocols.Lookup, Name: "w", Log: &log})
+	}()
 	defer func() { cancel(); <-workerDone }()
 	coord, rogue := dial(t, s.URL()), dial(t, s.URL())
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +126,7 @@ func TestRogueClient(t *testing.T) {
 func TestNoWorkerTimeout(t *testing.T) {
 	s := startServer(t)
 	nc := dial(t, s.URL())
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,9 @@ type WorkerOptions struct {
 	// partition goes on without hearing from its coordinator before it
 	// drops the job (default 15 s; a coordinator speaks every second).
 	Orphaned time.Duration
+	// Catalogue finds the protocols jobs name (package protocols' Lookup);
+	// with none, such jobs fail.
+	Catalogue checker.Catalogue
 }
 
 // Work serves jobs from the cluster nc reaches until ctx is done or the
@@ -149,7 +152,7 @@ func handle(ctx context.Context, nc *nats.Conn, js jetstream.JetStream, msg jets
 	}
 	logf(opt.Log, "%s: start %s cell %d (%s under %s, delivery %d)\n", opt.Name, j.Run, j.Cell, j.Variant, j.Model, md.NumDelivered)
 	stopBusy := keepBusy(msg, ackWait)
-	data, checkErr := check(ctx, &j)
+	data, checkErr := check(ctx, &j, opt.Catalogue)
 	stopBusy()
 	switch {
 	case parent.Err() != nil || nc.IsClosed():
@@ -253,8 +256,8 @@ func keepBusy(msg jetstream.Msg, ackWait time.Duration) (stop func()) {
 }
 
 // check compiles the job's cell and checks it.
-func check(ctx context.Context, j *job) ([]byte, error) {
-	pr, err := j.protocol()
+func check(ctx context.Context, j *job, cat checker.Catalogue) ([]byte, error) {
+	pr, err := j.protocol(cat)
 	if err != nil {
 		return nil, err
 	}

@@ -24,13 +24,14 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // reviewPage renders dlsym's unordered and fixed variants under sc and
 // rc11 as the review page.
 func reviewPage(t *testing.T) string {
 	t.Helper()
-	pr, err := checker.Load("dlsym")
+	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func TestComparisonHTMLInBrowser(t *testing.T) {
 
 // browse checks the review page of the catalogue protocol name.
 func browse(t *testing.T, browser, name string) {
-	pr, err := checker.Load(name)
+	pr, err := protocols.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestWitnessBlocks checks that a counterexample shows an allocation and
@@ -14,7 +15,7 @@ import (
 // — rather than one line per cell, and keeps the numbering of the steps
 // after them.
 func TestWitnessBlocks(t *testing.T) {
-	pr, err := checker.Load("../../protocols/examples/treiber-reclaim.oc")
+	pr, err := protocols.Load("../../protocols/examples/treiber-reclaim.oc")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // cluster holds the flags that send a command's work to worker processes
@@ -260,7 +261,7 @@ or no server at URL.`,
 				return usageError(err)
 			}
 			defer nc.Close()
-			opt := dist.WorkerOptions{Name: name, Jobs: jobs}
+			opt := dist.WorkerOptions{Catalogue: protocols.Lookup, Name: name, Jobs: jobs}
 			if !quiet {
 				opt.Log = cmd.ErrOrStderr()
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestMain makes the test binary the ordercheck command when a test starts
@@ -46,7 +47,7 @@ func TestCompareDistributed(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if err := dist.Work(ctx, nc, dist.WorkerOptions{Name: "in-test"}); err != nil {
+		if err := dist.Work(ctx, nc, dist.WorkerOptions{Catalogue: protocols.Lookup, Name: "in-test"}); err != nil {
 			t.Error(err)
 		}
 	}()

@@ -15,6 +15,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/c"
 )
 
@@ -177,7 +178,7 @@ func (cf *cflags) add(cmd *cobra.Command) {
 }
 
 // load reads the protocol named by arg: a .c file with the C flags, else
-// as checker.Load does, which takes none.
+// as protocols.Load does, which takes none.
 func (cf *cflags) load(arg string) (*checker.Protocol, error) {
 	if cf.unroll < 0 {
 		return nil, fmt.Errorf("--unroll %d: expected a number of rounds, 1 or more", cf.unroll)
@@ -188,7 +189,7 @@ func (cf *cflags) load(arg string) (*checker.Protocol, error) {
 	if len(cf.defines) > 0 || cf.unroll != 0 {
 		return nil, fmt.Errorf("-D and --unroll are for C programs (.c files), not %s", arg)
 	}
-	return checker.Load(arg)
+	return protocols.Load(arg)
 }
 
 // load reads the protocol named by arg and compiles the chosen variant;

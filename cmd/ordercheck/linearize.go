@@ -50,7 +50,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 			if err := probeOutputs(map[string]string{"html": html}); err != nil {
 				return err
 			}
-			pr, err := checker.Load(args[0])
+			pr, err := protocols.Load(args[0])
 			if err != nil {
 				return usageError(err)
 			}
@@ -64,7 +64,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 					return usageError(err)
 				}
 				defer f.Close()
-				hf, err := protocols.ReadHistory(f)
+				hf, err := checker.ReadHistory(f)
 				if err != nil {
 					return usageError(fmt.Errorf("%s: %w", history, err))
 				}

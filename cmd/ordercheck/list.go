@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/protocols"
 )
 
@@ -18,7 +17,7 @@ func newListCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := cmd.OutOrStdout()
 			for _, name := range protocols.Names() {
-				pr, err := checker.Load(name)
+				pr, err := protocols.Load(name)
 				if err != nil {
 					return err
 				}

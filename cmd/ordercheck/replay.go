@@ -8,6 +8,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 func newReplayCmd() *cobra.Command {
@@ -31,7 +32,7 @@ does not fit the protocol any more (or is not a trace), 4 an internal error.`,
 			if err != nil {
 				return usageError(fmt.Errorf("%s: %w", args[0], err))
 			}
-			r, err := checker.Replay(t)
+			r, err := checker.Replay(t, protocols.Lookup)
 			if err != nil {
 				return checkError(fmt.Errorf("%s: %w", args[0], err))
 			}

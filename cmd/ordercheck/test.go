@@ -202,7 +202,7 @@ func runTests(cmd *cobra.Command, refs []string, sel *regexp.Regexp, all, verbos
 	for _, ref := range refs {
 		s := &render.Suite{Ref: ref}
 		suites = append(suites, s)
-		pr, err := checker.Load(ref)
+		pr, err := protocols.Load(ref)
 		if err == nil {
 			var cs []checker.Case
 			cs, err = pr.Cases()

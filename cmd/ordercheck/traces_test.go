@@ -13,6 +13,7 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // TestHistoryFixtures checks the recorded histories under traces/histories
@@ -32,7 +33,7 @@ func TestHistoryFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hf, err := protocols.ReadHistory(fh)
+			hf, err := checker.ReadHistory(fh)
 			fh.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -69,7 +70,7 @@ func writeHistories(t *testing.T, root string) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	save := func(name string, h *protocols.HistoryFile) {
+	save := func(name string, h *checker.HistoryFile) {
 		f, err := os.Create(filepath.Join(root, name))
 		if err != nil {
 			t.Fatal(err)
@@ -89,20 +90,19 @@ func writeHistories(t *testing.T, root string) {
 	}
 	goBad := func(protocol, variant string) {
 		source, h := goRun(protocol, variant, 4, 200)
-		e, _ := protocols.Lookup(protocol)
-		pr, _ := e.Parse()
+		pr, _ := protocols.Lookup(protocol)
 		spec := pr.Spec.Model()
 		for _, part := range spec.Partition(h) {
 			if !porcupine.CheckOperations(*spec, part) {
-				obj, _ := harness.Split(part[0].Input)
-				save(protocol+"-"+variant+"-go.bad.json", protocols.NewHistoryFile(protocol, fmt.Sprintf("%s: its round %d, which does not linearize", source, obj), part))
+				obj, _ := lang.Split(part[0].Input)
+				save(protocol+"-"+variant+"-go.bad.json", checker.NewHistoryFile(protocol, fmt.Sprintf("%s: its round %d, which does not linearize", source, obj), part))
 				return
 			}
 		}
 		t.Fatalf("no round of %s %s fails to linearize", protocol, variant)
 	}
 	modelBad := func(protocol, variant, modelName string) {
-		pr, err := checker.Load(protocol)
+		pr, err := protocols.Load(protocol)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,14 +120,14 @@ func writeHistories(t *testing.T, root string) {
 		if err != nil || bad == nil {
 			t.Fatalf("no non-linearizable execution of %s %s under %s: %v", protocol, variant, modelName, err)
 		}
-		save(fmt.Sprintf("%s-%s-%s.bad.json", protocol, variant, modelName), protocols.NewHistoryFile(protocol, fmt.Sprintf("an execution of the model, variant %s, under %s", variant, modelName), bad))
+		save(fmt.Sprintf("%s-%s-%s.bad.json", protocol, variant, modelName), checker.NewHistoryFile(protocol, fmt.Sprintf("an execution of the model, variant %s, under %s", variant, modelName), bad))
 	}
 	for _, ok := range []struct {
 		protocol, variant string
 		clients           int
 	}{{"dlsym", "fixed", 2}, {"execenv", "pr2685", 3}, {"cluster", "pr2685", 3}} {
 		source, h := goRun(ok.protocol, ok.variant, ok.clients, 3)
-		save(ok.protocol+"-"+ok.variant+"-go.ok.json", protocols.NewHistoryFile(ok.protocol, source, h))
+		save(ok.protocol+"-"+ok.variant+"-go.ok.json", checker.NewHistoryFile(ok.protocol, source, h))
 	}
 	modelBad("dlsym", "unordered", "rc11")
 	goBad("execenv", "original")

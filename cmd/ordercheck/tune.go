@@ -12,6 +12,7 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // siteMatches reports whether arg, as --explain takes it, names the site
@@ -76,7 +77,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			if err := probeOutputs(map[string]string{"html": html}); err != nil {
 				return err
 			}
-			pr, err := checker.Load(args[0])
+			pr, err := protocols.Load(args[0])
 			if err != nil {
 				return usageError(err)
 			}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 func newVetCmd() *cobra.Command {
@@ -29,7 +29,7 @@ Exit status: 0 nothing to report, 1 something reported, 2 bad input.`,
 			}
 			found := false
 			for _, ref := range refs {
-				pr, err := checker.Load(ref)
+				pr, err := protocols.Load(ref)
 				if err != nil {
 					return checkError(err)
 				}

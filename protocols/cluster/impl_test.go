@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/harness/harnesstest"
 	"github.com/ordercheck/ordercheck/protocols/wamr"
 )
 
@@ -15,7 +16,7 @@ func TestImplementationsLinearize(t *testing.T) {
 	cfg := func(v string) harness.Config {
 		return harness.Config{Variant: v, Clients: 4, Rounds: 200, Seed: 1}
 	}
-	harness.CheckStress(t, wamr.Spec, Stress, []harness.Expect{
+	harnesstest.CheckStress(t, wamr.Spec, Stress, []harnesstest.Expect{
 		{Config: cfg("original"), Linearizable: false},
 		{Config: cfg("pr2685"), Linearizable: true},
 		{Config: cfg("atomic-acqrel"), Linearizable: false},
@@ -25,4 +26,4 @@ func TestImplementationsLinearize(t *testing.T) {
 
 // TestRaceWitness runs a stress of the configuration TestEvidence passes
 // it, under the race detector.
-func TestRaceWitness(t *testing.T) { harness.RaceWitness(t, Stress) }
+func TestRaceWitness(t *testing.T) { harnesstest.RaceWitness(t, Stress) }

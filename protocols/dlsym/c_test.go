@@ -4,17 +4,18 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestCAgrees holds the C program c/dlsym.c to the protocol dlsym.oc: the
 // same variants, and under every model the same verdicts — its assertion
 // is lib-init (linearizability has no counterpart in C).
 func TestCAgrees(t *testing.T) {
-	oc, err := checker.Load("dlsym")
+	oc, err := protocols.Load("dlsym")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := checker.Load("c/dlsym.c")
+	c, err := protocols.Load("c/dlsym.c")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/harness/harnesstest"
 	"github.com/ordercheck/ordercheck/protocols/wamr"
 )
 
@@ -16,7 +17,7 @@ func TestImplementationsLinearize(t *testing.T) {
 	cfg := func(v string, params map[string]string) harness.Config {
 		return harness.Config{Variant: v, Params: params, Clients: 4, Rounds: 100, Seed: 1}
 	}
-	harness.CheckStress(t, wamr.Spec, Stress, []harness.Expect{
+	harnesstest.CheckStress(t, wamr.Spec, Stress, []harnesstest.Expect{
 		{Config: cfg("original", nil), Linearizable: false},
 		{Config: cfg("skip-start", nil), Linearizable: true},
 		{Config: cfg("lock-across-start", nil), Linearizable: true, Deadlock: true},
@@ -34,4 +35,4 @@ func TestImplementationsLinearize(t *testing.T) {
 
 // TestRaceWitness runs a stress of the configuration TestEvidence passes
 // it, under the race detector.
-func TestRaceWitness(t *testing.T) { harness.RaceWitness(t, Stress) }
+func TestRaceWitness(t *testing.T) { harnesstest.RaceWitness(t, Stress) }

@@ -1,3 +1,6 @@
+// Package harness holds what the catalogue's Go implementations share:
+// the stress runner that records their histories (operations whose input
+// is a lang.Op); package harnesstest runs them under Go's race detector.
 package harness
 
 import (
@@ -9,6 +12,8 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // Config says what a stress run does: which variant of a Go
@@ -87,7 +92,7 @@ func (c Client) Do(name string, f func() int64) int64 {
 	out := f()
 	t1 := time.Since(c.round.run.start).Nanoseconds()
 	c.round.run.mu.Lock()
-	c.round.run.ops = append(c.round.run.ops, porcupine.Operation{ClientId: c.ID, Input: Op{Object: c.round.Object, Name: name}, Call: t0, Output: out, Return: t1})
+	c.round.run.ops = append(c.round.run.ops, porcupine.Operation{ClientId: c.ID, Input: lang.Op{Object: c.round.Object, Name: name}, Call: t0, Output: out, Return: t1})
 	c.round.run.mu.Unlock()
 	return out
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols/harness"
 	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
 
@@ -1004,7 +1003,7 @@ func (s *Spec) describeState(st model.SpecState, views bool) string {
 
 // Model returns the specification as a porcupine model, which checks a Go
 // implementation's recorded histories in real time (ordercheck
-// linearize): an operation's input is its name (harness.Op with its
+// linearize): an operation's input is its name (Op with its
 // object, whose objects are independent), its output the int64 it
 // returned. Synchronisation is not a porcupine check: Go's race detector
 // reports a client that relies on synchronisation its implementation does
@@ -1015,13 +1014,13 @@ func (s *Spec) Model() *porcupine.Model {
 		// Objects are independent. A spec without state judges each
 		// operation alone anyway, and the state explorer then judges them
 		// one at a time, which it does only for specs without partitions.
-		partition = harness.PartitionByObject
+		partition = PartitionByObject
 	}
 	return &porcupine.Model{
 		Partition: partition,
 		Init:      func() interface{} { return s.initial(false) },
 		Step: func(st, input, output interface{}) (bool, interface{}) {
-			_, name := harness.Split(input)
+			_, name := Split(input)
 			res, ok := output.(int64)
 			if !ok {
 				return false, st
@@ -1031,7 +1030,7 @@ func (s *Spec) Model() *porcupine.Model {
 		},
 		Equal: func(a, b interface{}) bool { return a == b },
 		DescribeOperation: func(input, output interface{}) string {
-			obj, name := harness.Split(input)
+			obj, name := Split(input)
 			res := fmt.Sprint(output)
 			if v, ok := output.(int64); ok {
 				res = s.describeResults(name, []int64{v})

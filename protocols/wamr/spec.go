@@ -5,7 +5,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // Operation names, as the protocol files' op blocks and the Go port record
@@ -45,12 +45,12 @@ type state struct {
 // after an exception. Histories are partitioned by object (one cluster per
 // stress round).
 var Spec = porcupine.Model{
-	Partition: harness.PartitionByObject,
+	Partition: lang.PartitionByObject,
 	Init:      func() interface{} { return state{} },
 	Step: func(st, input, output interface{}) (bool, interface{}) {
 		s := st.(state)
 		out, _ := output.(int64)
-		_, name := harness.Split(input)
+		_, name := lang.Split(input)
 		switch name {
 		case OpSet:
 			s.child = true
@@ -82,7 +82,7 @@ var Spec = porcupine.Model{
 		return false, s
 	},
 	DescribeOperation: func(input, output interface{}) string {
-		obj, name := harness.Split(input)
+		obj, name := lang.Split(input)
 		out, _ := output.(int64)
 		res := fmt.Sprint(out)
 		switch name {

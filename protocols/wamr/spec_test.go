@@ -5,7 +5,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // TestSpec checks small histories against the specification: a raise
@@ -17,7 +17,7 @@ func TestSpec(t *testing.T) {
 		return porcupine.Operation{ClientId: client, Input: name, Output: out, Call: call, Return: ret}
 	}
 	on := func(obj int, o porcupine.Operation) porcupine.Operation {
-		o.Input = harness.Op{Object: obj, Name: o.Input.(string)}
+		o.Input = lang.Op{Object: obj, Name: o.Input.(string)}
 		return o
 	}
 	for _, tc := range []struct {

@@ -20,7 +20,9 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/harness"
+	"github.com/ordercheck/ordercheck/protocols/harness/harnesstest"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
@@ -72,11 +74,11 @@ func (tb Table) Check(t *testing.T, update bool) {
 	if testing.Short() {
 		t.Skip("runs go test -race in subprocesses")
 	}
-	pr, err := checker.Load(tb.Protocol)
+	pr, err := protocols.Load(tb.Protocol)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd := harness.NewRaceDetector(t, ".")
+	rd := harnesstest.NewRaceDetector(t, ".")
 	got := make([]cells, len(tb.Rows))
 	var mu sync.Mutex
 	t.Run("rows", func(t *testing.T) {
@@ -124,7 +126,7 @@ func (tb Table) Check(t *testing.T, update bool) {
 }
 
 // row computes one row's cells and asserts their agreement.
-func (tb Table) row(t *testing.T, pr *checker.Protocol, rd *harness.RaceDetector, row Row) cells {
+func (tb Table) row(t *testing.T, pr *checker.Protocol, rd *harnesstest.RaceDetector, row Row) cells {
 	// The model's verdicts are the protocol file's expectations, which the
 	// catalogue test checks.
 	cfgs, err := pr.Expectations()

@@ -1,4 +1,7 @@
-package harness
+// Package harnesstest runs the catalogue's Go implementations in tests:
+// histories checked by porcupine against a specification, and stress runs
+// under Go's race detector in a subprocess.
+package harnesstest
 
 import (
 	"encoding/json"
@@ -11,6 +14,8 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/protocols/harness"
 )
 
 // raceEnv carries the stress configuration to the subprocess.
@@ -20,16 +25,16 @@ const raceEnv = "ORDERCHECK_RACE_CONFIG"
 // RaceDetector, it stresses the configuration Races passed; run
 // directly it skips. A deadlock ends the run; it is not what this test
 // looks for.
-func RaceWitness(t *testing.T, stress func(Config) ([]porcupine.Operation, error)) {
+func RaceWitness(t *testing.T, stress func(harness.Config) ([]porcupine.Operation, error)) {
 	enc := os.Getenv(raceEnv)
 	if enc == "" {
 		t.Skip("run by the race detector tests in a subprocess under -race")
 	}
-	var cfg Config
+	var cfg harness.Config
 	if err := json.Unmarshal([]byte(enc), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := stress(cfg); err != nil && !errors.Is(err, ErrDeadlock) {
+	if _, err := stress(cfg); err != nil && !errors.Is(err, harness.ErrDeadlock) {
 		t.Fatal(err)
 	}
 }
@@ -62,7 +67,7 @@ func NewRaceDetector(t testing.TB, dir string) *RaceDetector {
 
 // Races runs the witness stressing cfg and says whether Go's race
 // detector (ThreadSanitizer) reported a data race, with its output.
-func (rd *RaceDetector) Races(t testing.TB, cfg Config) (bool, string) {
+func (rd *RaceDetector) Races(t testing.TB, cfg harness.Config) (bool, string) {
 	t.Helper()
 	enc, err := json.Marshal(cfg)
 	if err != nil {
@@ -85,14 +90,14 @@ func (rd *RaceDetector) Races(t testing.TB, cfg Config) (bool, string) {
 
 // Expect is what a stress run of one configuration must show.
 type Expect struct {
-	Config
+	harness.Config
 	Linearizable bool // porcupine finds the history linearizable
 	Deadlock     bool // a round blocks
 }
 
 // CheckStress stresses each case and checks porcupine's verdict on the
 // history (a timeout fails: it is no verdict) and the deadlock watchdog.
-func CheckStress(t *testing.T, spec porcupine.Model, stress func(Config) ([]porcupine.Operation, error), cases []Expect) {
+func CheckStress(t *testing.T, spec porcupine.Model, stress func(harness.Config) ([]porcupine.Operation, error), cases []Expect) {
 	for _, tc := range cases {
 		name := tc.Variant
 		for k, v := range tc.Params {
@@ -100,7 +105,7 @@ func CheckStress(t *testing.T, spec porcupine.Model, stress func(Config) ([]porc
 		}
 		t.Run(name, func(t *testing.T) {
 			h, err := stress(tc.Config)
-			if blocked := errors.Is(err, ErrDeadlock); err != nil && !blocked {
+			if blocked := errors.Is(err, harness.ErrDeadlock); err != nil && !blocked {
 				t.Fatal(err)
 			} else if blocked != tc.Deadlock {
 				t.Errorf("deadlock: %v, expected %v", err, tc.Deadlock)

@@ -1,4 +1,4 @@
-package protocols
+package checker
 
 import (
 	"encoding/json"
@@ -11,7 +11,6 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols/harness"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
@@ -43,13 +42,13 @@ func NewHistoryFile(protocol, source string, ops []porcupine.Operation) *History
 	h := &HistoryFile{Format: HistoryFormat, Protocol: protocol, Source: source}
 	for _, op := range ops {
 		out, _ := op.Output.(int64)
-		obj, in := harness.Split(op.Input)
+		obj, in := lang.Split(op.Input)
 		h.Operations = append(h.Operations, HistoryRecord{Client: op.ClientId, Object: obj, Input: in, Output: out, Call: op.Call, Return: op.Return})
 	}
 	return h
 }
 
-// History returns the operations for porcupine: inputs are harness.Op
+// History returns the operations for porcupine: inputs are lang.Op
 // when the record names an object, else the bare operation name, as in the
 // model's histories.
 func (h *HistoryFile) History() []porcupine.Operation {
@@ -57,7 +56,7 @@ func (h *HistoryFile) History() []porcupine.Operation {
 	for _, r := range h.Operations {
 		var in interface{} = r.Input
 		if r.Object != 0 {
-			in = harness.Op{Object: r.Object, Name: r.Input}
+			in = lang.Op{Object: r.Object, Name: r.Input}
 		}
 		out = append(out, porcupine.Operation{ClientId: r.Client, Input: in, Output: r.Output, Call: r.Call, Return: r.Return})
 	}

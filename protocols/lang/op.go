@@ -1,7 +1,4 @@
-// Package harness holds what the catalogue's Go implementations share: the
-// input of a recorded operation, the stress runner that records histories
-// and the subprocess that runs them under Go's race detector.
-package harness
+package lang
 
 import (
 	"fmt"
@@ -10,7 +7,7 @@ import (
 	"github.com/anishathalye/porcupine"
 )
 
-// Op is the input of an operation recorded by a stress run: the object it
+// Op is the input of an operation recorded by a stress run (package harness): the object it
 // acts on (each round of a stress run builds a fresh one, so a
 // specification may partition by it) and the operation's name.
 type Op struct {

@@ -1,4 +1,4 @@
-package protocols_test
+package checker_test
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/protocols"
+	"github.com/ordercheck/ordercheck/checker"
 )
 
 // FuzzHistory checks that no input makes the history reader panic, and
@@ -20,7 +20,7 @@ func FuzzHistory(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h, err := protocols.ReadHistory(bytes.NewReader(data))
+		h, err := checker.ReadHistory(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
@@ -28,7 +28,7 @@ func FuzzHistory(f *testing.F) {
 		if err := h.Write(&b); err != nil {
 			t.Fatal(err)
 		}
-		again, err := protocols.ReadHistory(&b)
+		again, err := checker.ReadHistory(&b)
 		if err != nil {
 			t.Fatalf("an accepted history, written, does not read back: %v\n%s", err, b.String())
 		}
