@@ -27,6 +27,10 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
+// DefaultModel is the model a check runs under when none is named: RC11,
+// C11 as compilers implement it.
+var DefaultModel = model.RC11
+
 // Options bound and steer an exploration: limits (executions, states,
 // events per thread, memory, time, a context), progress reports, workers,
 // and the engine. The zero value explores exhaustively, sequentially,

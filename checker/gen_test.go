@@ -27,7 +27,7 @@ var largeSpec = genSpec{threads: 4, instrs: 4, locs: 2, locks: true, choices: tr
 // shapes of load buffering.
 var dependent = genSpec{threads: 3, instrs: 4, locs: 2, deps: true}
 
-var orderings = []model.Ordering{model.NA, model.Rlx, model.Con, model.Acq, model.Rel, model.AcqRel, model.SC}
+var orderings = []model.Ordering{model.NA, model.Rlx, model.Con, model.Acq, model.Rel, model.AcqRel, model.SeqCst}
 
 func drawOrd(t *rapid.T, name string, ok func(model.Ordering) bool) model.Ordering {
 	var valid []model.Ordering
@@ -124,7 +124,7 @@ func genProgram(t *rapid.T, spec genSpec) *model.Program {
 					in.Target = len(th.Code) + 2
 				default:
 					in.Op = model.OpFence
-					in.Ord = model.SC
+					in.Ord = model.SeqCst
 				}
 			}
 			th.Code = append(th.Code, in)

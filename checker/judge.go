@@ -597,8 +597,8 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 // then explores under m. When time or memory runs out, the sc run's
 // report stands, bounded: what it found is found under m too.
 func checkDRF(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
-	sc, err := model.Lookup("sc")
-	if err != nil || opt.Engine != EngineAuto || opt.Preemptions || !m.Clocks ||
+	sc := model.SC
+	if opt.Engine != EngineAuto || opt.Preemptions || !m.RacesUndefined ||
 		!model.OnlySCAtomics(p) || autoStates(p, m) || !autoStates(p, sc) {
 		return nil, nil
 	}

@@ -198,7 +198,7 @@ func TestModelInclusion(t *testing.T) {
 		}
 		for _, m := range model.All() {
 			for _, weaker := range m.Within {
-				if k, ok := subset(finals[m.Name], finals[weaker]); !ok {
+				if k, ok := subset(finals[m.Name], finals[weaker.Name]); !ok {
 					t.Fatalf("final state %q is allowed by %s but not by %s, which it is within:\n%s", k, m.Name, weaker, p)
 				}
 			}
@@ -253,10 +253,10 @@ final never: !(a.r == 0 && b.r == 1 && b.s == 0 && c.r == 1 && c.s == 0)
 }
 
 var stronger = map[model.Op]map[model.Ordering][]model.Ordering{
-	model.OpLoad:  {model.NA: {model.Rlx}, model.Rlx: {model.Con, model.Acq}, model.Con: {model.Acq}, model.Acq: {model.SC}},
-	model.OpStore: {model.NA: {model.Rlx}, model.Rlx: {model.Rel}, model.Rel: {model.SC}},
-	model.OpRMW:   {model.Rlx: {model.Acq, model.Rel}, model.Acq: {model.AcqRel}, model.Rel: {model.AcqRel}, model.AcqRel: {model.SC}},
-	model.OpFence: {model.Rlx: {model.Acq, model.Rel}, model.Acq: {model.AcqRel}, model.Rel: {model.AcqRel}, model.AcqRel: {model.SC}},
+	model.OpLoad:  {model.NA: {model.Rlx}, model.Rlx: {model.Con, model.Acq}, model.Con: {model.Acq}, model.Acq: {model.SeqCst}},
+	model.OpStore: {model.NA: {model.Rlx}, model.Rlx: {model.Rel}, model.Rel: {model.SeqCst}},
+	model.OpRMW:   {model.Rlx: {model.Acq, model.Rel}, model.Acq: {model.AcqRel}, model.Rel: {model.AcqRel}, model.AcqRel: {model.SeqCst}},
+	model.OpFence: {model.Rlx: {model.Acq, model.Rel}, model.Acq: {model.AcqRel}, model.Rel: {model.AcqRel}, model.AcqRel: {model.SeqCst}},
 }
 
 // TestStrongerOrderingNeverAddsStates checks that strengthening one access

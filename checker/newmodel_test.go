@@ -19,7 +19,7 @@ import (
 // others, compared under by default, explored by both engines, and allows
 // exactly SC's executions.
 func TestAddingAModel(t *testing.T) {
-	sc := mustModel(t, "sc")
+	sc := model.SC
 	toy := model.Register(&model.Model{
 		Name: "sc-plus-nothing",
 		Doc:  "sequential consistency, written again",
@@ -28,7 +28,7 @@ func TestAddingAModel(t *testing.T) {
 			{Name: "sc", Test: model.Acyclic, Rel: model.Let("po | rf | co | fr", func(x *model.Exec) model.Relation { return x.Po.Union(x.Rf, x.Co, x.Fr) })},
 		},
 		HB:        model.HB,
-		Within:    []string{"sc"},
+		Within:    []*model.Model{sc},
 		Strength:  1,
 		Machine:   sc.Machine,
 		Stale:     sc.Stale,

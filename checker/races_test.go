@@ -118,10 +118,10 @@ func TestRaceVerdictsAgree(t *testing.T) {
 				code := slices.Clone(p.Threads[ti].Code)
 				for i := range code {
 					if code[i].Op != model.OpLock && code[i].Op != model.OpUnlock && code[i].Ord.Atomic() {
-						code[i].Ord = model.SC
+						code[i].Ord = model.SeqCst
 					}
 					if code[i].Op == model.OpCAS {
-						code[i].FailOrd = model.SC
+						code[i].FailOrd = model.SeqCst
 					}
 				}
 				p.Threads[ti].Code = code

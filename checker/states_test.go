@@ -65,7 +65,7 @@ func withoutSC(p *model.Program) {
 		code := slices.Clone(p.Threads[ti].Code)
 		for i := range code {
 			in := &code[i]
-			if in.Ord == model.SC {
+			if in.Ord == model.SeqCst {
 				switch in.Op {
 				case model.OpLoad:
 					in.Ord = model.Acq
@@ -75,7 +75,7 @@ func withoutSC(p *model.Program) {
 					in.Ord = model.AcqRel
 				}
 			}
-			if in.FailOrd == model.SC {
+			if in.FailOrd == model.SeqCst {
 				in.FailOrd = model.Acq
 			}
 		}
@@ -466,9 +466,9 @@ func TestDRFSCStates(t *testing.T) {
 				case spare:
 					spare = false
 				default:
-					in.Ord = model.SC
+					in.Ord = model.SeqCst
 					if in.FailOrd.Atomic() {
-						in.FailOrd = model.SC
+						in.FailOrd = model.SeqCst
 					}
 				}
 			}

@@ -64,7 +64,7 @@ func caps(o model.Ordering) uint8 {
 		return atomic | 4
 	case model.AcqRel:
 		return atomic | 1 | 2 | 4
-	case model.SC:
+	case model.SeqCst:
 		return atomic | 1 | 2 | 4 | 8
 	}
 	return atomic
@@ -141,17 +141,17 @@ func levels(k TuneSiteKind, withConsume bool) []model.Ordering {
 	switch k {
 	case SiteLoad:
 		if withConsume {
-			return []model.Ordering{model.Rlx, model.Con, model.Acq, model.SC}
+			return []model.Ordering{model.Rlx, model.Con, model.Acq, model.SeqCst}
 		}
-		return []model.Ordering{model.Rlx, model.Acq, model.SC}
+		return []model.Ordering{model.Rlx, model.Acq, model.SeqCst}
 	case SiteStore:
-		return []model.Ordering{model.Rlx, model.Rel, model.SC}
+		return []model.Ordering{model.Rlx, model.Rel, model.SeqCst}
 	case SiteRMW:
-		return []model.Ordering{model.Rlx, model.Acq, model.Rel, model.AcqRel, model.SC}
+		return []model.Ordering{model.Rlx, model.Acq, model.Rel, model.AcqRel, model.SeqCst}
 	case SiteFenceSlot:
-		return []model.Ordering{model.NA, model.Acq, model.Rel, model.AcqRel, model.SC}
+		return []model.Ordering{model.NA, model.Acq, model.Rel, model.AcqRel, model.SeqCst}
 	}
-	return []model.Ordering{model.Acq, model.Rel, model.AcqRel, model.SC}
+	return []model.Ordering{model.Acq, model.Rel, model.AcqRel, model.SeqCst}
 }
 
 // WithOrderings returns a copy of p whose sites take the orderings ords
@@ -338,11 +338,7 @@ type Weakening struct {
 func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 	models := opt.Models
 	if models == nil {
-		m, err := model.Lookup("rc11")
-		if err != nil {
-			return nil, err
-		}
-		models = []*model.Model{m}
+		models = []*model.Model{DefaultModel}
 	}
 	props := opt.Props
 	if props == nil {
@@ -1026,7 +1022,7 @@ func racingPlain(in *Instance, models []*model.Model, consume bool, opt Options,
 		sites := TuneSites(in.Prog, consume, plain)
 		top := make([]model.Ordering, len(sites))
 		for i := range top {
-			top[i] = model.SC
+			top[i] = model.SeqCst
 		}
 		p := WithOrderings(in.Prog, sites, top)
 		grew := false

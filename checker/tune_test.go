@@ -349,7 +349,7 @@ func TestTuneMatchesEnumeration(t *testing.T) {
 		rec(0, nil)
 		// The lattice written out again, independently of tune's: what
 		// each ordering guarantees.
-		guarantees := map[model.Ordering]string{model.NA: "", model.Rlx: "a", model.Con: "ac", model.Acq: "acq", model.Rel: "ar", model.AcqRel: "acqr", model.SC: "acqrs"}
+		guarantees := map[model.Ordering]string{model.NA: "", model.Rlx: "a", model.Con: "ac", model.Acq: "acq", model.Rel: "ar", model.AcqRel: "acqr", model.SeqCst: "acqrs"}
 		below := func(a, b []model.Ordering) bool {
 			for i := range a {
 				for _, g := range guarantees[a[i]] {

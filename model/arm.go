@@ -1,6 +1,6 @@
 package model
 
-// armModel is the ARMv8 AArch64 memory model of herd7's aarch64.cat (as of
+// ARM is the ARMv8 AArch64 memory model of herd7's aarch64.cat (as of
 // herd7 7.58: "ordered-before" built from observed-by, dependency-,
 // atomic- and barrier-ordered-before; dependencies through registers and
 // through a store and the next load of its location), restricted to the
@@ -40,7 +40,7 @@ package model
 // satisfied by a store its own thread makes later, when no dependency
 // orders them. It has no operational form here: it is explored by
 // execution graphs.
-var armModel = Register(&Model{
+var ARM = Register(&Model{
 	Name: "arm",
 	Doc:  "ARMv8 AArch64, through the C11-to-AArch64 mapping",
 	Axioms: []Axiom{

@@ -77,7 +77,7 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 		x.off[t+1] = x.off[t] + int32(len(evs))
 		for i := range evs {
 			switch e := &evs[i]; {
-			case e.Ord == SC && e.Kind != KSpawn:
+			case e.Ord == SeqCst && e.Kind != KSpawn:
 				seqCst = true
 			case e.Ord == Con && consumeSyncs:
 				return false, false

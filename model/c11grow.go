@@ -116,7 +116,7 @@ func (m *Model) Grown(g *Graph, hb Clocks, changed ...EventRef) (consistent, dec
 	for _, evs := range g.Threads {
 		for i := range evs {
 			switch e := &evs[i]; {
-			case e.Ord == SC && e.Kind != KSpawn:
+			case e.Ord == SeqCst && e.Kind != KSpawn:
 				sc = true
 				scFence = scFence || e.Kind == KFence
 			case e.Ord == Con && m.Consume:
@@ -169,7 +169,7 @@ func pscClocks(g *Graph, hb Clocks, from []EventRef) bool {
 	x.evs, x.next, x.prev = x.evs[:0], x.next[:0], x.prev[:0]
 	for t, evs := range g.Threads {
 		for i := range evs {
-			if e := &evs[i]; e.Ord == SC && (e.Kind == KRead || e.Kind == KWrite) {
+			if e := &evs[i]; e.Ord == SeqCst && (e.Kind == KRead || e.Kind == KWrite) {
 				// next: the first event after it in its thread on another
 				// location (a fence has none); prev: the last before it.
 				next, prev := none, none

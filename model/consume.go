@@ -1,6 +1,6 @@
 package model
 
-// consumeModel is RC11 in which a consume load orders, after the release
+// RC11Consume is RC11 in which a consume load orders, after the release
 // write it reads from, exactly the events that carry a dependency from it —
 // C11's dependency-ordered-before — and nothing else after it.
 //
@@ -15,7 +15,7 @@ package model
 // and RC11's axioms and race definition with this hb. Unlike C11, a
 // dependency does not pass through memory (a store and a later load). It
 // has no operational form here: it is explored by execution graphs.
-var consumeModel = Register(&Model{
+var RC11Consume = Register(&Model{
 	Name:           "rc11-consume",
 	Doc:            "RC11 with consume loads ordered by their dependencies",
 	Axioms:         c11Axioms(HBConsume, pscConsume),
@@ -25,7 +25,7 @@ var consumeModel = Register(&Model{
 	HB:             HBConsume,
 	RacesUndefined: true,
 	Consume:        true,
-	Within:         []string{"rc11"},
+	Within:         []*Model{RC11},
 	Strength:       4,
 	Stale:          c11Stale(HBConsume, pscConsume, unorderedC11),
 	Unordered:      unorderedC11,
@@ -34,7 +34,7 @@ var consumeModel = Register(&Model{
 // HBConsume is happens-before with dependency ordering.
 var HBConsume = Let("hb", func(x *Exec) Relation {
 	con := x.R.Inter(x.Ord[Con])
-	sync := sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC)), con)
+	sync := sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SeqCst)), con)
 	dob := releaseRf(x).Rng(con).Seq(carriesDependency(x))
 	step := x.Po.Opt().Seq(sync.Seq(x.Po.Opt()).Union(dob))
 	return x.Po.Union(step.Plus())

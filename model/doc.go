@@ -19,8 +19,11 @@
 // place in the strength order (Within, Strength); how it explains a stale
 // read or a missed synchronisation in a counterexample; and, when it has
 // one, its operational form, a Machine whose Memory the state explorer
-// steps through. Code outside this package asks the registry (Lookup,
-// All, Names) and the model's fields, never a model's name. The models
-// are sc (sc.go), tso (tso.go, x86-TSO through the C11-to-x86 mapping),
-// rc11 (rc11.go) and rc11-consume (consume.go).
+// steps through (a Buffered one when the machine moves on a thread's
+// behalf, as TSO's store buffers do). The models are values: SC (sc.go),
+// TSO (tso.go, x86-TSO through the C11-to-x86 mapping), RC11 (rc11.go),
+// RC11Consume (consume.go), ARM (arm.go, ARMv8 through the C11 mapping)
+// and RISCV (riscv.go, RVWMO); the registry (Lookup, All, Names) finds
+// them, and a model of one's own, by the names a command line gives.
+// Code outside this package asks a model's fields, never its name.
 package model

@@ -17,10 +17,10 @@ type Exec struct {
 	Evs []*Event
 	idx [][]int // per thread, per event: its index, or -1
 
-	R, W, F, IW, A Set         // reads, writes, fences, initial writes, atomic accesses
-	Spawn          Set         // thread creations
-	Ord            [SC + 1]Set // events by ordering (initial writes carry none)
-	Locked         Set         // events of locked instructions (RMW, CAS, lock)
+	R, W, F, IW, A Set             // reads, writes, fences, initial writes, atomic accesses
+	Spawn          Set             // thread creations
+	Ord            [SeqCst + 1]Set // events by ordering (initial writes carry none)
+	Locked         Set             // events of locked instructions (RMW, CAS, lock)
 
 	Po, Rf, Co, Fr, Rmw, SameLoc, Ext Relation
 

@@ -17,6 +17,23 @@ type Machine interface {
 	Start(p *Program) Memory
 }
 
+// Buffered is a Memory with store buffers (TSO's): the machine moves on a
+// thread's behalf, the oldest write of its buffer reaching memory.
+type Buffered interface {
+	Memory
+	// Internal reports whether the machine can move on thread t's behalf.
+	Internal(t int) bool
+	// Flush makes that move and returns the location written.
+	Flush(t int) Loc
+}
+
+// Internal reports whether the machine can move on thread t's behalf in
+// mem: a write of t's store buffer, when mem is Buffered, reaching memory.
+func Internal(mem Memory, t int) bool {
+	b, ok := mem.(Buffered)
+	return ok && b.Internal(t)
+}
+
 // Memory is the shared memory of one state of a Machine. A state's memory
 // is never changed once the state is made: the explorer clones it, then
 // performs one thread's action on the clone. Thread and location numbers
@@ -32,11 +49,6 @@ type Memory interface {
 	// action a: which message a read reads, where a write goes, which
 	// value a choice takes. It appends nothing when the thread must wait.
 	Ways(t int, a *Action, dst []Way) []Way
-	// Internal reports whether the machine can move on thread t's behalf:
-	// the oldest write of its store buffer reaching memory.
-	Internal(t int) bool
-	// Flush makes that move and returns the location written.
-	Flush(t int) Loc
 	// Peek returns the message a read of l by t in way w would read.
 	Peek(t int, l Loc, w Way) *Message
 	// Read performs thread t's read of l in way w, with ordering o, and

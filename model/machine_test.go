@@ -100,12 +100,12 @@ func TestMachineWays(t *testing.T) {
 		{"tso", "a locked RMW waits for a non-empty buffer", bufferY, 0, rmw, nil},
 		{"tso", "a lock waits for it too", bufferY, 0, Action{Kind: ActLock, Loc: X}, nil},
 		{"tso", "another thread's RMW does not", bufferY, 1, rmw, ways(0)},
-		{"tso", "a seq_cst fence waits", bufferY, 0, Action{Kind: ActFence, Ord: SC}, nil},
+		{"tso", "a seq_cst fence waits", bufferY, 0, Action{Kind: ActFence, Ord: SeqCst}, nil},
 		{"tso", "an acq_rel fence does not", bufferY, 0, Action{Kind: ActFence, Ord: AcqRel}, ways(0)},
-		{"tso", "a seq_cst store waits", bufferY, 0, Action{Kind: ActWrite, Loc: X, Ord: SC}, nil},
+		{"tso", "a seq_cst store waits", bufferY, 0, Action{Kind: ActWrite, Loc: X, Ord: SeqCst}, nil},
 		{"tso", "a release store does not", bufferY, 0, Action{Kind: ActWrite, Loc: X, Ord: Rel}, ways(1)},
 		{"tso", "a spawn waits", bufferY, 0, Action{Kind: ActSpawn, Val: 2}, nil},
-		{"tso", "after a flush, the store is in memory", func(m Memory) { bufferY(m); m.Flush(0) }, 1, Action{Kind: ActRead, Loc: Y}, ways(1)},
+		{"tso", "after a flush, the store is in memory", func(m Memory) { bufferY(m); m.(Buffered).Flush(0) }, 1, Action{Kind: ActRead, Loc: Y}, ways(1)},
 
 		{"rc11", "a relaxed read may read any message from the thread's view on", twoX, 1, read(Rlx), ways(2, 1, 0)},
 		{"rc11", "the writer's view is at its last write", twoX, 0, read(Rlx), ways(2)},
@@ -165,16 +165,16 @@ func TestTSOBuffer(t *testing.T) {
 		internal bool
 	}{{X, 1, 0, 1, true}, {Y, 1, 2, 1, true}, {X, 3, 2, 2, false}}
 	for i, s := range steps {
-		if got := m.Flush(0); got != s.loc {
+		if got := m.(Buffered).Flush(0); got != s.loc {
 			t.Errorf("flush %d wrote location %d, want %d", i, got, s.loc)
 		}
 		x, xPos := m.Final(X)
 		y, _ := m.Final(Y)
-		if x != s.x || y != s.y || xPos != s.xPos || m.Internal(0) != s.internal {
-			t.Errorf("after flush %d: x = %d at %d, y = %d, Internal = %v; want %d at %d, %d, %v", i, x, xPos, y, m.Internal(0), s.x, s.xPos, s.y, s.internal)
+		if x != s.x || y != s.y || xPos != s.xPos || Internal(m, 0) != s.internal {
+			t.Errorf("after flush %d: x = %d at %d, y = %d, Internal = %v; want %d at %d, %d, %v", i, x, xPos, y, Internal(m, 0), s.x, s.xPos, s.y, s.internal)
 		}
 	}
-	if got := store(m, 1, X, 4, SC); got != (Source{Pos: 3, Buffer: -1}) {
+	if got := store(m, 1, X, 4, SeqCst); got != (Source{Pos: 3, Buffer: -1}) {
 		t.Errorf("a seq_cst store on an empty buffer went to %+v, want memory position 3", got)
 	}
 }
@@ -201,8 +201,8 @@ func TestMachineReduce(t *testing.T) {
 			store(m, 0, X, 1, Rlx)
 			store(m, 0, X, 2, Rlx)
 			if c.model == "tso" {
-				m.Flush(0)
-				m.Flush(0)
+				m.(Buffered).Flush(0)
+				m.(Buffered).Flush(0)
 			}
 			if c.steps != nil {
 				c.steps(m)
@@ -234,7 +234,7 @@ func TestMachineKeys(t *testing.T) {
 	}{
 		{"sc", "same stores", func(m Memory) { store(m, 0, X, 1, Rlx) }, func(m Memory) { store(m, 1, X, 1, Rlx) }, true},
 		{"sc", "other values", func(m Memory) { store(m, 0, X, 1, Rlx) }, func(m Memory) { store(m, 0, X, 2, Rlx) }, false},
-		{"tso", "buffered or flushed", func(m Memory) { store(m, 0, X, 1, Rlx) }, func(m Memory) { store(m, 0, X, 1, Rlx); m.Flush(0) }, false},
+		{"tso", "buffered or flushed", func(m Memory) { store(m, 0, X, 1, Rlx) }, func(m Memory) { store(m, 0, X, 1, Rlx); m.(Buffered).Flush(0) }, false},
 		{"tso", "whose buffer", func(m Memory) { store(m, 0, X, 1, Rlx) }, func(m Memory) { store(m, 1, X, 1, Rlx) }, false},
 		{"rc11", "a view raised or not", func(m Memory) { store(m, 0, X, 1, Rlx) }, func(m Memory) { store(m, 0, X, 1, Rlx); load(m, 1, X, 1, Rlx) }, false},
 		{"rc11", "same stores in another order", func(m Memory) { store(m, 0, X, 1, Rlx); store(m, 0, Y, 1, Rlx) },
@@ -264,8 +264,8 @@ func TestMachineClone(t *testing.T) {
 			c := m.Clone()
 			store(c, 0, X, 2, Rlx)
 			store(c, 1, Y, 3, Rlx)
-			if c.Internal(0) {
-				c.Flush(0)
+			if Internal(c, 0) {
+				c.(Buffered).Flush(0)
 			}
 			load(c, 1, X, 1, Acq)
 			c.Start(2, 1)
@@ -289,9 +289,9 @@ func TestUnsupported(t *testing.T) {
 		rc11 string // the start of rc11's reason; sc and tso run everything
 	}{
 		{"release/acquire", prog(Instr{Op: OpStore, Ord: Rel}, Instr{Op: OpLoad, Ord: Acq}, Instr{Op: OpFence, Ord: AcqRel}), ""},
-		{"a seq_cst store", prog(Instr{Op: OpStore, Ord: SC, Pos: at}), "p.c:3:5: seq_cst"},
-		{"a seq_cst fence", prog(Instr{Op: OpFence, Ord: SC, Pos: at}), "p.c:3:5: seq_cst"},
-		{"a CAS failing seq_cst", prog(Instr{Op: OpCAS, Ord: AcqRel, FailOrd: SC, Pos: at}), "p.c:3:5: seq_cst"},
+		{"a seq_cst store", prog(Instr{Op: OpStore, Ord: SeqCst, Pos: at}), "p.c:3:5: seq_cst"},
+		{"a seq_cst fence", prog(Instr{Op: OpFence, Ord: SeqCst, Pos: at}), "p.c:3:5: seq_cst"},
+		{"a CAS failing seq_cst", prog(Instr{Op: OpCAS, Ord: AcqRel, FailOrd: SeqCst, Pos: at}), "p.c:3:5: seq_cst"},
 	}
 	for _, m := range All() {
 		for _, c := range cases {
@@ -321,7 +321,7 @@ func TestUnsupported(t *testing.T) {
 // machine such all-ones futures for programs of more than 64 locations.
 func TestReduceBeyond64Locations(t *testing.T) {
 	p := &Program{Locs: make([]Location, 65), Threads: make([]Thread, 2)}
-	m := rc11Model.Machine.Start(p)
+	m := RC11.Machine.Start(p)
 	m.Start(0, -1)
 	m.Start(1, -1)
 	far := Loc(64)

@@ -40,9 +40,9 @@ type Model struct {
 	// forbids a po ∪ rf cycle together with rfe: ARM's lob parts,
 	// RISC-V's static ppo rules. Nil: none known.
 	Ordered *Derived
-	// Within names the models that allow every execution this one allows:
+	// Within lists the models that allow every execution this one allows:
 	// the strength order (sc ⊆ tso ⊆ rc11, rc11-consume ⊆ rc11).
-	Within []string
+	Within []*Model
 	// Strength places the model in lists (help texts, compare's columns),
 	// strongest first; models of one strength, such as a model and its
 	// variant, sit side by side in the order of their names.
@@ -239,17 +239,17 @@ func (m *Model) RaceModel(p *Program) *Model {
 	if m.RacesUndefined {
 		return m
 	}
-	if OnlySCAtomics(p) && m.within(rc11Model) {
+	if OnlySCAtomics(p) && m.within(RC11) {
 		return m
 	}
 	for _, th := range p.Threads {
 		for _, in := range th.Code {
 			if in.Ord == Con || in.FailOrd == Con {
-				return consumeModel
+				return RC11Consume
 			}
 		}
 	}
-	return rc11Model
+	return RC11
 }
 
 // OnlySCAtomics reports whether every atomic access and fence of p is
@@ -261,11 +261,11 @@ func OnlySCAtomics(p *Program) bool {
 		for _, in := range th.Code {
 			switch in.Op {
 			case OpLoad, OpStore, OpRMW, OpFence:
-				if in.Ord.Atomic() && in.Ord != SC {
+				if in.Ord.Atomic() && in.Ord != SeqCst {
 					return false
 				}
 			case OpCAS:
-				if in.Ord != SC || in.FailOrd != SC {
+				if in.Ord != SeqCst || in.FailOrd != SeqCst {
 					return false
 				}
 			}
@@ -287,8 +287,8 @@ func (m *Model) within(n *Model) bool {
 			return false
 		}
 		seen[x] = true
-		for _, name := range x.Within {
-			if y, err := Lookup(name); err == nil && walk(y) {
+		for _, y := range x.Within {
+			if walk(y) {
 				return true
 			}
 		}

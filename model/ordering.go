@@ -13,7 +13,7 @@ const (
 	Acq
 	Rel
 	AcqRel
-	SC
+	SeqCst
 )
 
 var orderingNames = [...]string{"na", "rlx", "con", "acq", "rel", "acq_rel", "sc"}
@@ -43,7 +43,7 @@ func ParseOrdering(s string) (Ordering, bool) {
 	case "acq_rel", "acqrel", "memory_order_acq_rel":
 		return AcqRel, true
 	case "sc", "seq_cst", "memory_order_seq_cst":
-		return SC, true
+		return SeqCst, true
 	}
 	return 0, false
 }
@@ -52,10 +52,10 @@ func ParseOrdering(s string) (Ordering, bool) {
 func (o Ordering) Atomic() bool { return o != NA }
 
 // IsAcquire reports whether o has acquire semantics (acq, acq_rel, sc).
-func (o Ordering) IsAcquire() bool { return o == Acq || o == AcqRel || o == SC }
+func (o Ordering) IsAcquire() bool { return o == Acq || o == AcqRel || o == SeqCst }
 
 // IsRelease reports whether o has release semantics (rel, acq_rel, sc).
-func (o Ordering) IsRelease() bool { return o == Rel || o == AcqRel || o == SC }
+func (o Ordering) IsRelease() bool { return o == Rel || o == AcqRel || o == SeqCst }
 
 // ReadPart is the ordering carried by the read half of a read-modify-write
 // with ordering o: release is dropped (rel becomes rlx, acq_rel becomes acq).
@@ -87,7 +87,7 @@ func (o Ordering) WritePart() Ordering {
 func (o Ordering) ValidForLoad() bool { return o != Rel && o != AcqRel }
 
 // ValidForStore reports whether o may order a store.
-func (o Ordering) ValidForStore() bool { return o == NA || o == Rlx || o == Rel || o == SC }
+func (o Ordering) ValidForStore() bool { return o == NA || o == Rlx || o == Rel || o == SeqCst }
 
 // ValidForFence reports whether o may order a fence.
 func (o Ordering) ValidForFence() bool { return o != NA }

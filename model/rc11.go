@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 )
 
-// rc11Model is repaired C11 (Lahav, Vafeiadis, Kang, Hur, Dreyer, "Repairing
+// RC11 is repaired C11 (Lahav, Vafeiadis, Kang, Hur, Dreyer, "Repairing
 // Sequential Consistency in C/C++11", PLDI 2017), following herd7's
 // rc11.cat. A read-modify-write is a read and a write related by rmw; a
 // consume load is atomic but never synchronises (herd7's reading).
@@ -29,7 +29,7 @@ import (
 //
 // Its machine, for programs without seq_cst accesses and fences, is the
 // promising semantics without promises (see raMachine).
-var rc11Model = Register(&Model{
+var RC11 = Register(&Model{
 	Name:           "rc11",
 	Doc:            "repaired C11 (consume as relaxed, as herd7)",
 	Axioms:         c11Axioms(HB, PSC),
@@ -47,7 +47,7 @@ var rc11Model = Register(&Model{
 // The relations of RC11, for the models built on it.
 var (
 	// SW is RC11's synchronises-with.
-	SW = Let("sw", func(x *Exec) Relation { return sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SC)), nil) })
+	SW = Let("sw", func(x *Exec) Relation { return sw(x, x.R.Inter(x.Tags(Rlx, Rel, Acq, AcqRel, SeqCst)), nil) })
 	// HB is RC11's happens-before: (po | sw)+.
 	HB = Let("hb", func(x *Exec) Relation { return x.Po.Union(x.Of(SW)).Plus() })
 	// ECO is the extended coherence order: (rf | co | fr)+.
@@ -59,7 +59,7 @@ var (
 // pscWith defines psc over the happens-before hb.
 func pscWith(hb *Derived) *Derived {
 	return Let("psc", func(x *Exec) Relation {
-		if x.Tags(SC).Empty() {
+		if x.Tags(SeqCst).Empty() {
 			return NewRelation(x.N)
 		}
 		return psc(x, x.Of(hb), x.Of(ECO))
@@ -77,7 +77,7 @@ func c11Axioms(hb, psc *Derived) []Axiom {
 		})},
 		{"coherence-rmw", Irreflexive, Let("rmw; eco", func(x *Exec) Relation { return x.Rmw.Seq(x.Of(ECO)) })},
 		{"sc", Acyclic, Let("psc", func(x *Exec) Relation {
-			if x.Tags(SC).Empty() {
+			if x.Tags(SeqCst).Empty() {
 				return noPairs // nothing to order, and nothing to allocate
 			}
 			return x.Of(psc)
@@ -94,13 +94,13 @@ var noPairs = Relation{b: []uint64{}}
 // when fenceReaders is not nil, further reads that end it only through an
 // acquire fence after them.
 func sw(x *Exec, readers, fenceReaders Set) Relation {
-	atomicW := x.W.Inter(x.Tags(Rlx, Rel, AcqRel, Acq, SC))
+	atomicW := x.W.Inter(x.Tags(Rlx, Rel, AcqRel, Acq, SeqCst))
 	rfrmw := x.Rf.Seq(x.Rmw).Star()
 	rs := x.Id(x.W).Seq(x.Po.Inter(x.SameLoc).Opt()).Rng(atomicW).Seq(rfrmw)
 	fpo := x.Id(x.F).Seq(x.Po).Opt()
 	pof := x.Po.Rng(x.F).Opt()
-	rel := x.Tags(Rel, AcqRel, SC)
-	acq := x.Tags(Acq, AcqRel, SC)
+	rel := x.Tags(Rel, AcqRel, SeqCst)
+	acq := x.Tags(Acq, AcqRel, SeqCst)
 	out := fpo.Dom(rel).Seq(rs).Seq(x.Rf.Rng(readers)).Seq(pof).Rng(acq)
 	if fenceReaders != nil {
 		out = out.Union(fpo.Dom(rel).Seq(rs).Seq(x.Rf.Rng(fenceReaders)).Seq(x.Po.Rng(x.F.Inter(acq))))
@@ -111,14 +111,14 @@ func sw(x *Exec, readers, fenceReaders Set) Relation {
 // releaseRf relates a release write (or a release fence before a write) to
 // the reads that read from its release sequence.
 func releaseRf(x *Exec) Relation {
-	atomicW := x.W.Inter(x.Tags(Rlx, Rel, AcqRel, Acq, SC))
+	atomicW := x.W.Inter(x.Tags(Rlx, Rel, AcqRel, Acq, SeqCst))
 	rs := x.Id(x.W).Seq(x.Po.Inter(x.SameLoc).Opt()).Rng(atomicW).Seq(x.Rf.Seq(x.Rmw).Star())
 	fpo := x.Id(x.F).Seq(x.Po).Opt()
-	return fpo.Dom(x.Tags(Rel, AcqRel, SC)).Seq(rs).Seq(x.Rf)
+	return fpo.Dom(x.Tags(Rel, AcqRel, SeqCst)).Seq(rs).Seq(x.Rf)
 }
 
 func psc(x *Exec, hb, eco Relation) Relation {
-	sc := x.Tags(SC)
+	sc := x.Tags(SeqCst)
 	fsc := x.F.Inter(sc)
 	sbl := x.Po.Minus(x.SameLoc)
 	scb := x.Po.Union(sbl.Seq(hb).Seq(sbl), hb.Inter(x.SameLoc), x.Co, x.Fr)
@@ -165,7 +165,7 @@ func c11Stale(hb, psc *Derived, unordered func(*Exec, int, int, func(int) string
 			return fmt.Sprintf("%s happens before this read, so reading an older write breaks coherence", step(w))
 		}
 		why := fmt.Sprintf("%s is not happens-before this read — %s", step(w), unordered(x, w, r, step))
-		if x.Tags(SC).Empty() {
+		if x.Tags(SeqCst).Empty() {
 			return why
 		}
 		// The seq_cst events of the writer's thread from the write on, and
@@ -198,7 +198,7 @@ func (x *Exec) scAround(i int, after bool) []int {
 	var out []int
 	for j := 0; j < x.N; j++ {
 		if j == i || x.Refs[j].T == ref.T && (after && x.Po.Has(i, j) || !after && x.Po.Has(j, i)) {
-			if x.Ord[SC].Has(j) {
+			if x.Ord[SeqCst].Has(j) {
 				out = append(out, j)
 			}
 		}
@@ -250,7 +250,7 @@ func OrdPhrase(o Ordering, what string) string {
 	if !o.Atomic() {
 		return "a plain " + what
 	}
-	name := map[Ordering]string{Rlx: "relaxed", Con: "consume", Acq: "acquire", Rel: "release", AcqRel: "acq_rel", SC: "seq_cst"}[o]
+	name := map[Ordering]string{Rlx: "relaxed", Con: "consume", Acq: "acquire", Rel: "release", AcqRel: "acq_rel", SeqCst: "seq_cst"}[o]
 	if strings.ContainsAny(name[:1], "aeiou") {
 		return "an " + name + " " + what
 	}
@@ -272,7 +272,7 @@ type raMachine struct{}
 func (raMachine) Unsupported(p *Program) string {
 	for _, th := range p.Threads {
 		for _, in := range th.Code {
-			if in.Ord == SC || in.FailOrd == SC {
+			if in.Ord == SeqCst || in.FailOrd == SeqCst {
 				return fmt.Sprintf("%s: seq_cst accesses and fences have no operational form here under rc11", in.Pos)
 			}
 		}
@@ -384,10 +384,6 @@ func (m *raMemory) Ways(t int, a *Action, dst []Way) []Way {
 	}
 	return append(dst, Way{})
 }
-
-func (m *raMemory) Internal(t int) bool { return false }
-
-func (m *raMemory) Flush(t int) Loc { panic("model: rc11 has no store buffers") }
 
 func (m *raMemory) Peek(t int, l Loc, w Way) *Message { return m.msgs[l][w.Pos] }
 

@@ -1,6 +1,6 @@
 package model
 
-// riscvModel is RVWMO, the RISC-V memory model, as herd7's riscv.cat
+// RISCV is RVWMO, the RISC-V memory model, as herd7's riscv.cat
 // (7.58) states it, restricted to the memory accesses and fences a C
 // program compiles to. C events map by the RISC-V specification's
 // compilation table (A.6):
@@ -41,7 +41,7 @@ package model
 //
 // As on ARM, load buffering is allowed. It has no operational form here:
 // it is explored by execution graphs.
-var riscvModel = Register(&Model{
+var RISCV = Register(&Model{
 	Name: "riscv",
 	Doc:  "RISC-V RVWMO, through the specification's C11 mapping",
 	Axioms: []Axiom{
@@ -144,7 +144,7 @@ func riscvTags(x *Exec) (aq, rl Set) {
 			if acquiring(in) {
 				aq.Add(i)
 			}
-			if in.Ord == SC {
+			if in.Ord == SeqCst {
 				rl.Add(i)
 			}
 		case in.Op == OpCAS && e.Kind == KWrite:
@@ -178,11 +178,11 @@ func riscvFences(x *Exec, h *hwEvents) Relation {
 			case AcqRel: // fence.tso: [W]; f; [W] | [R]; f; [M]
 				fence(i, x.W, x.W, atEvent)
 				fence(i, x.R, M, atEvent)
-			case SC:
+			case SeqCst:
 				fence(i, M, M, atEvent)
 			}
 		case e.Kind == KRead && in.Op == OpLoad:
-			if in.Ord == SC {
+			if in.Ord == SeqCst {
 				fence(i, M, M, beforeEvent)
 			}
 			if in.Ord.IsAcquire() {

@@ -1,6 +1,6 @@
 package model
 
-// scModel is sequential consistency (Lamport 1979), as herd7's sc.cat reads
+// SC is sequential consistency (Lamport 1979), as herd7's sc.cat reads
 // it, with the atomicity of read-modify-writes made explicit because their
 // read and write are separate events here:
 //
@@ -8,7 +8,7 @@ package model
 //	acyclic po | rf | co | fr    as sc
 //
 // Its machine is one memory whose locations hold their last write.
-var scModel = Register(&Model{
+var SC = Register(&Model{
 	Name: "sc",
 	Doc:  "sequential consistency",
 	Axioms: []Axiom{
@@ -16,7 +16,7 @@ var scModel = Register(&Model{
 		{"sc", Acyclic, Let("po | rf | co | fr", func(x *Exec) Relation { return x.Po.Union(x.Rf, x.Co, x.Fr) })},
 	},
 	HB:        HB,
-	Within:    []string{"tso", "arm", "riscv"},
+	Within:    []*Model{TSO, ARM, RISCV},
 	Strength:  1,
 	Unordered: unorderedC11,
 	Machine:   scMachine{},
@@ -56,10 +56,6 @@ func (m *scMemory) Ways(t int, a *Action, dst []Way) []Way {
 	}
 	return append(dst, Way{})
 }
-
-func (m *scMemory) Internal(t int) bool { return false }
-
-func (m *scMemory) Flush(t int) Loc { panic("model: sc has no store buffers") }
 
 func (m *scMemory) Peek(t int, l Loc, w Way) *Message { return m.msgs[l][w.Pos] }
 

@@ -14,7 +14,7 @@ type scScratch struct {
 
 var scScratches = sync.Pool{New: func() any { return new(scScratch) }}
 
-// scFast decides SC consistency of g as scModel's axioms do, without
+// scFast decides SC consistency of g as SC's axioms do, without
 // relation algebra: it takes g's events in an order of po ∪ rf ∪ co ∪ fr,
 // one at a time, and g is consistent when every event is taken. A read is
 // taken once the write it reads is; a write once the write before it in

@@ -2,7 +2,7 @@ package model
 
 import "encoding/binary"
 
-// tsoModel is x86-TSO (Owens, Sarkar, Sewell, TPHOLs 2009) in the axiomatic
+// TSO is x86-TSO (Owens, Sarkar, Sewell, TPHOLs 2009) in the axiomatic
 // form of herd7's x86tso.cat, applied to C programs through the standard
 // C11-to-x86 mapping: every load is a MOV, a non-seq_cst store a MOV, a
 // seq_cst store MOV;MFENCE, every read-modify-write, compare-exchange
@@ -18,7 +18,7 @@ import "encoding/binary"
 //
 // Its machine is x86-TSO's: SC's memory behind a FIFO store buffer per
 // thread.
-var tsoModel = Register(&Model{
+var TSO = Register(&Model{
 	Name: "tso",
 	Doc:  "x86-TSO, through the C11-to-x86 mapping",
 	Axioms: []Axiom{
@@ -31,8 +31,8 @@ var tsoModel = Register(&Model{
 			ppo := x.Po.Inter(Cross(x.N, x.W, x.W).Union(Cross(x.N, x.R, mem)))
 			wr := x.Po.Inter(Cross(x.N, x.W, x.R))
 			implied := wr.Dom(x.Locked).Union(wr.Rng(x.Locked))
-			fsc := x.F.Inter(x.Ord[SC]).Union(x.Spawn) // creating a thread fences
-			mfence := x.Po.Rng(fsc).Seq(x.Po).Union(x.Po.Dom(x.W.Inter(x.Ord[SC])))
+			fsc := x.F.Inter(x.Ord[SeqCst]).Union(x.Spawn) // creating a thread fences
+			mfence := x.Po.Rng(fsc).Seq(x.Po).Union(x.Po.Dom(x.W.Inter(x.Ord[SeqCst])))
 			return ppo.Union(implied, mfence, x.External(x.Rf), x.Co, x.Fr)
 		})},
 	},
@@ -41,7 +41,7 @@ var tsoModel = Register(&Model{
 	// after an x86 store, a full fence before a RISC-V load), so a plain
 	// store then a seq_cst load may pass each other on x86 only
 	// (docs/semantics.md).
-	Within:    []string{"rc11"},
+	Within:    []*Model{RC11},
 	Strength:  2,
 	Unordered: unorderedC11,
 	Machine:   tsoMachine{},
@@ -92,7 +92,7 @@ func (m *tsoMemory) waits(t int, a *Action) bool {
 	case ActRMW, ActCAS, ActLock, ActSpawn:
 		return true
 	case ActFence, ActWrite:
-		return a.Ord == SC
+		return a.Ord == SeqCst
 	}
 	return false
 }
@@ -145,7 +145,7 @@ func (m *tsoMemory) Read(t int, l Loc, w Way, o Ordering) (*Message, Source) {
 // Write buffers a store that is not seq_cst; the write of a locked
 // instruction and a seq_cst store (whose buffer is empty) go to memory.
 func (m *tsoMemory) Write(t int, l Loc, w Way, val int64, o Ordering, read *Message, clock []uint32) Source {
-	if read != nil || o == SC {
+	if read != nil || o == SeqCst {
 		return m.scMemory.Write(t, l, w, val, o, read, clock)
 	}
 	buf := m.bufs[t]

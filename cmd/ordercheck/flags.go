@@ -161,7 +161,7 @@ type target struct {
 
 func (tg *target) add(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&tg.variant, "variant", "v", "", "variant (default: the protocol's default, the code as shipped)")
-	cmd.Flags().StringVarP(&tg.model, "model", "m", "rc11", "memory model: "+strings.Join(model.Names(), ", "))
+	cmd.Flags().StringVarP(&tg.model, "model", "m", checker.DefaultModel.Name, "memory model: "+strings.Join(model.Names(), ", "))
 	cmd.Flags().StringArrayVarP(&tg.params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
 	tg.cflags.add(cmd)
 }

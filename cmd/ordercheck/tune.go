@@ -90,10 +90,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 				return usageError(err)
 			}
 			topt := checker.TuneOptions{Options: opt, Atomics: atomics, Fences: fences}
-			if len(models) == 0 {
-				models = []string{"rc11"}
-			}
-			for _, n := range models {
+			for _, n := range models { // none: the checker's default
 				m, err := model.Lookup(n)
 				if err != nil {
 					return usageError(err)
@@ -153,7 +150,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 		},
 	}
 	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to tune (default: the protocol's default)")
-	cmd.Flags().StringSliceVarP(&models, "model", "m", nil, "models every property must hold under (default: rc11)")
+	cmd.Flags().StringSliceVarP(&models, "model", "m", nil, "models every property must hold under (default: "+checker.DefaultModel.Name+")")
 	cmd.Flags().StringSliceVar(&props, "property", nil, "properties to keep (default: all the protocol's)")
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")

@@ -658,7 +658,7 @@ func (p *parser) callOrExpr(stmt bool) (*model.Expr, error) {
 		if !explicit {
 			out := make([]model.Ordering, n)
 			for i := range out {
-				out[i] = model.SC
+				out[i] = model.SeqCst
 			}
 			return out, nil
 		}

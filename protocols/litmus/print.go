@@ -90,7 +90,7 @@ func printValue(p *model.Program, v int64) string {
 }
 
 var cOrder = map[model.Ordering]string{model.Rlx: "memory_order_relaxed", model.Con: "memory_order_consume", model.Acq: "memory_order_acquire",
-	model.Rel: "memory_order_release", model.AcqRel: "memory_order_acq_rel", model.SC: "memory_order_seq_cst"}
+	model.Rel: "memory_order_release", model.AcqRel: "memory_order_acq_rel", model.SeqCst: "memory_order_seq_cst"}
 
 var cRMW = map[model.RMWOp]string{model.Xchg: "exchange", model.FetchAdd: "fetch_add", model.FetchSub: "fetch_sub",
 	model.FetchOr: "fetch_or", model.FetchAnd: "fetch_and", model.FetchXor: "fetch_xor"}

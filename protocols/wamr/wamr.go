@@ -77,13 +77,6 @@ func (e *ExecEnv) Store(i *Instance) {
 	e.inst = i
 }
 
-// Exception reads e's own exception slot under the exception lock.
-func (e *ExecEnv) Exception() int {
-	e.cluster.ExcLock.Lock()
-	defer e.cluster.ExcLock.Unlock()
-	return e.exception
-}
-
 // Link adds e to the cluster's list; the caller holds Lock.
 func (c *Cluster) Link(e *ExecEnv) {
 	e.inList = true

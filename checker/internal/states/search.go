@@ -178,7 +178,7 @@ func (w *states) expand(s *sstate) expansion {
 // a thread could move but for the event bound.
 func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool) {
 	for t, th := range s.th {
-		if s.mem.Internal(t) && !try(t, option{flush: true}) {
+		if model.Internal(s.mem, t) && !try(t, option{flush: true}) {
 			return bounded
 		}
 		if th.st.Status != model.Running {

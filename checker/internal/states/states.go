@@ -300,7 +300,7 @@ func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []*engi
 	var outs []*engine.Outcome
 	var err error
 	if o.flush {
-		b.flush(t, n.mem.Flush(t))
+		b.flush(t, n.mem.(model.Buffered).Flush(t))
 	} else if outs, err = x.act(n, t, o.way, b); err != nil {
 		return nil, nil, err
 	}

@@ -178,7 +178,7 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 	for {
 		t, opts := -1, []option(nil)
 		for u := range s.th { // stores reach memory first: a thread spinning on one then sees it
-			if s.mem.Internal(u) {
+			if model.Internal(s.mem, u) {
 				t, opts = u, []option{{flush: true}}
 				break
 			}
