@@ -16,9 +16,12 @@ type CompareOptions struct {
 	Params map[string]string
 	// Options bound each check.
 	Options Options
-	// Progress, when set, is called before each cell is checked: how many
-	// are done of how many, and which is next ("fixed under rc11").
+	// Progress, when set, is called before the first cell and as each is
+	// done: how many are done of how many, and the first not done yet
+	// ("fixed under rc11").
 	Progress func(done, total int, next string)
+	// Runner checks the cells; nil: Local{}, one at a time in this process.
+	Runner Runner
 }
 
 // Comparison holds every variant × model × property verdict of a protocol.
@@ -32,51 +35,57 @@ type Comparison struct {
 }
 
 // Compare checks the chosen variants under the chosen models: one cell per
-// variant and model, each judging every property of the protocol. The
-// cells of a variant share one data-race verdict per model races are
-// judged under (C11, for the models that are not C11's).
+// variant and model, each judging every property of the protocol, on
+// opt.Runner. The cells of a variant share one data-race verdict per
+// model races are judged under (C11, for the models that are not C11's)
+// when they run in one process.
 func (p *Protocol) Compare(opt CompareOptions) (*Comparison, error) {
 	c, err := p.Cells(opt)
 	if err != nil {
 		return nil, err
 	}
-	total := len(c.Cases) * len(c.Models)
+	var cells []Cell
+	c.Reports = make([][]*Report, len(c.Cases))
 	for i, in := range c.Cases {
-		var row []*Report
-		races := raceMemo{}
-		for j, m := range c.Models {
-			if opt.Progress != nil {
-				opt.Progress(i*len(c.Models)+j, total, cellName(in, m))
-			}
-			rep, err := checkRaces(in.Prog, m, in.Protocol.Properties(), opt.Options, races)
-			if err != nil {
-				return nil, CellError(in, m, err)
-			}
-			row = append(row, rep)
+		c.Reports[i] = make([]*Report, len(c.Models))
+		for _, m := range c.Models {
+			cells = append(cells, Cell{in, m})
 		}
-		c.Reports = append(c.Reports, row)
+	}
+	r := opt.Runner
+	if r == nil {
+		r = Local{}
+	}
+	done, first := 0, 0 // first: the first cell not done
+	progress := func() {
+		for ; first < len(cells) && c.Reports[first/len(c.Models)][first%len(c.Models)] != nil; first++ {
+		}
+		if opt.Progress != nil && first < len(cells) {
+			opt.Progress(done, len(cells), cells[first].Name())
+		}
+	}
+	progress()
+	err = r.Run(cells, opt.Options, func(i int, rep *Report, err error) error {
+		if err != nil {
+			return cellError(cells[i], err)
+		}
+		c.Reports[i/len(c.Models)][i%len(c.Models)] = rep
+		done++
+		progress()
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return c, nil
 }
 
-// cellName names a cell as "VARIANT under MODEL" (MODEL alone without
-// variants).
-func cellName(in *Instance, m *model.Model) string {
-	if in.Variant == "" {
-		return m.Name
-	}
-	return in.Variant + " under " + m.Name
-}
-
-// CellError says which cell of a comparison err comes from.
-func CellError(in *Instance, m *model.Model, err error) error {
-	return fmt.Errorf("%s under %s: %w", in.Variant, m.Name, err)
-}
+// cellError says which cell err comes from.
+func cellError(c Cell, err error) error { return fmt.Errorf("%s: %w", c.Name(), err) }
 
 // Cells returns the comparison opt asks for with no cell checked yet: its
 // variants compiled (every one before any is explored, so that a bad one
-// fails at once), its models chosen, Reports nil. Compare checks each
-// cell in turn; package dist hands them to workers.
+// fails at once), its models chosen, Reports nil.
 func (p *Protocol) Cells(opt CompareOptions) (*Comparison, error) {
 	c := &Comparison{Protocol: p, Props: p.PropNames(), Models: opt.Models}
 	if c.Models == nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -158,92 +157,76 @@ func (r *CaseResult) Status() CaseStatus {
 	return CaseNoVerdict
 }
 
-// RunCases checks cases on jobs goroutines (at least one) and calls done
-// with each result in the order of cases, as soon as it and every case
-// before it are done. The cases of one variant and configuration run in
-// turn on one goroutine and share their data-race verdict, as a
-// comparison's cells do.
-func RunCases(cases []Case, opt Options, jobs int, done func(*CaseResult)) {
-	type group struct{ from, to int }
-	var groups []group
-	for i := range cases {
-		if i == 0 || !sameInstance(&cases[i-1], &cases[i]) {
-			groups = append(groups, group{i, i})
-		}
-		groups[len(groups)-1].to = i + 1
+// RunCases checks cases on r (nil: Local{}) and calls done with each
+// result in the order of cases, as soon as it and every case before it
+// are done. The cases of one variant and configuration check one compiled
+// instance (in one process, sharing their data-race verdict, as a
+// comparison's cells do). A case whose variant does not compile, or whose
+// check fails, has the error in its result; RunCases returns an error
+// when the runner fails.
+func RunCases(cases []Case, opt Options, r Runner, done func(*CaseResult)) error {
+	if r == nil {
+		r = Local{}
 	}
 	results := make([]*CaseResult, len(cases))
-	ready := make([]chan struct{}, len(cases))
-	for i := range ready {
-		ready[i] = make(chan struct{})
-	}
-	next := make(chan group)
-	var wg sync.WaitGroup
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for g := range next {
-				runGroup(cases[g.from:g.to], results[g.from:g.to], opt)
-				for i := g.from; i < g.to; i++ {
-					close(ready[i])
-				}
-			}
-		}()
-	}
-	go func() {
-		for _, g := range groups {
-			next <- g
-		}
-		close(next)
-	}()
+	ready := make([]bool, len(cases))
+	var cells []Cell
+	var of []int // of[k] is the case of cells[k]
+	var inst *Instance
+	var err error
 	for i := range cases {
-		<-ready[i]
-		done(results[i])
+		c := &cases[i]
+		res := &CaseResult{Case: c}
+		if i == 0 || !sameInstance(&cases[i-1], c) {
+			start := time.Now()
+			inst, err = c.Protocol.Instance(c.Variant, c.Overrides())
+			res.Elapsed = time.Since(start)
+		}
+		res.Instance, res.Err = inst, err
+		results[i] = res
+		var m *model.Model
+		if res.Err == nil {
+			m, res.Err = model.Lookup(c.Model)
+		}
+		if ready[i] = res.Err != nil; !ready[i] {
+			cells = append(cells, Cell{inst, m})
+			of = append(of, i)
+		}
 	}
-	wg.Wait()
+	next := 0
+	flush := func() {
+		for ; next < len(cases) && ready[next]; next++ {
+			done(results[next])
+		}
+	}
+	flush()
+	err = r.Run(cells, opt, func(k int, rep *Report, err error) error {
+		res := results[of[k]]
+		res.Report, res.Err = rep, err
+		if err == nil {
+			res.Elapsed += rep.Stats.Elapsed
+			if res.Clause != nil {
+				res.Diffs = rep.Differences(&res.Cell)
+			}
+		}
+		ready[of[k]] = true
+		flush()
+		return nil
+	})
+	flush()
+	return err
 }
 
 // Check checks the case alone.
 func (c *Case) Check(opt Options) *CaseResult {
-	out := make([]*CaseResult, 1)
-	runGroup([]Case{*c}, out, opt)
-	return out[0]
+	var out *CaseResult
+	RunCases([]Case{*c}, opt, nil, func(r *CaseResult) { out = r })
+	return out
 }
 
 // sameInstance reports whether two cases check the same compiled program.
 func sameInstance(a, b *Case) bool {
 	return a.Protocol == b.Protocol && a.Variant == b.Variant && slices.Equal(lang.BindTexts(a.Params), lang.BindTexts(b.Params))
-}
-
-// runGroup checks the cases of one instance in turn into out.
-func runGroup(cases []Case, out []*CaseResult, opt Options) {
-	start := time.Now()
-	inst, err := cases[0].Protocol.Instance(cases[0].Variant, cases[0].Overrides())
-	compiled := time.Since(start)
-	races := raceMemo{}
-	for i := range cases {
-		c := &cases[i]
-		r := &CaseResult{Case: c, Instance: inst, Err: err}
-		if i == 0 {
-			r.Elapsed = compiled
-		}
-		out[i] = r
-		if err != nil {
-			continue
-		}
-		m, err := model.Lookup(c.Model)
-		if err != nil {
-			r.Err = err
-			continue
-		}
-		t0 := time.Now()
-		r.Report, r.Err = checkRaces(inst.Prog, m, inst.Protocol.Properties(), opt, races)
-		r.Elapsed += time.Since(t0)
-		if r.Err == nil && c.Clause != nil {
-			r.Diffs = r.Report.Differences(&c.Cell)
-		}
-	}
 }
 
 // JoinDeviations joins the texts of ds with sep.

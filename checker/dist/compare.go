@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/model"
 )
 
 // Options steer a distributed comparison.
@@ -68,125 +66,39 @@ func jobQueue(ctx context.Context, nc *nats.Conn, ackWait time.Duration) (jetstr
 }
 
 // newJob returns job number cell of a run: in, compiled from its
-// protocol with params (the protocol named, or a file's text sent).
-func newJob(run string, cell int, in *checker.Instance, params map[string]string) job {
-	j := job{Run: run, Cell: cell, Params: params, Variant: in.Variant}
+// protocol with its parameters (the protocol named, or a file's text sent).
+func newJob(run string, cell int, in *checker.Instance) job {
+	j := job{Run: run, Cell: cell, Params: in.ParamMap(), Variant: in.Variant}
 	if pr := in.Protocol; pr.Path == "" {
 		j.Name = pr.Name
 	} else {
-		j.Path, j.Source = pr.Path, pr.Source
+		j.Path, j.Source, j.C = pr.Path, pr.Source, pr.C
 	}
 	return j
 }
 
-// Compare checks the comparison opt asks for of pr on the workers the
-// cluster nc reaches, one job per cell, and assembles it: the same
-// comparison pr.Compare(opt) returns in this process.
-func Compare(ctx context.Context, nc *nats.Conn, pr *checker.Protocol, copt checker.CompareOptions, opt Options) (*checker.Comparison, Stats, error) {
-	c, err := pr.Cells(copt)
-	if err != nil {
-		return nil, Stats{}, err
-	}
-	var cells []cell
-	for _, in := range c.Cases {
-		for _, m := range c.Models {
-			cells = append(cells, cell{in: in, m: m, params: copt.Params})
-		}
-	}
-	c.Reports = make([][]*checker.Report, len(c.Cases))
-	for i := range c.Reports {
-		c.Reports[i] = make([]*checker.Report, len(c.Models))
-	}
-	st, err := checkCells(ctx, nc, cells, copt.Options, opt, func(i int, rep *checker.Report, err error) error {
-		if err != nil {
-			return checker.CellError(cells[i].in, cells[i].m, err)
-		}
-		c.Reports[i/len(c.Models)][i%len(c.Models)] = rep
-		return nil
-	})
-	if err != nil {
-		return nil, st, err
-	}
-	return c, st, nil
+// Runner checks cells on the workers of the cluster Conn reaches, one
+// job per cell: the checker.Runner to set as CompareOptions.Runner or to
+// give checker.RunCases. A cell every worker died on ends the run. When
+// the options' Context is cancelled, the cells not done yet get the
+// reports of checks interrupted at once: no verdict, as in one process.
+type Runner struct {
+	Conn    *nats.Conn
+	Options Options
+	stats   Stats
 }
 
-// RunCases checks cases (expect clauses' cells) on the workers the
-// cluster nc reaches, one job per case, and calls done with each result in
-// the order of cases as soon as it and every case before it are done: what
-// checker.RunCases does in this process. A case whose variant does not
-// compile, or whose check fails, has its error in its result.
-func RunCases(ctx context.Context, nc *nats.Conn, cases []checker.Case, copt checker.Options, opt Options, done func(*checker.CaseResult)) (Stats, error) {
-	results := make([]*checker.CaseResult, len(cases))
-	var cells []cell
-	var of []int // of[k] is the case of cells[k]
-	var inst *checker.Instance
-	var ierr error
-	for i := range cases {
-		c := &cases[i]
-		if i == 0 || !sameInstance(&cases[i-1], c) {
-			inst, ierr = c.Protocol.Instance(c.Variant, c.Overrides())
-		}
-		r := &checker.CaseResult{Case: c, Instance: inst, Err: ierr}
-		results[i] = r
-		if ierr != nil {
-			continue
-		}
-		m, err := model.Lookup(c.Model)
-		if err != nil {
-			r.Err = err
-			continue
-		}
-		cells = append(cells, cell{in: inst, m: m, params: c.Overrides()})
-		of = append(of, i)
-	}
-	ready := make([]bool, len(cases))
-	for i, r := range results {
-		ready[i] = r.Err != nil
-	}
-	next := 0
-	flush := func() {
-		for ; next < len(cases) && ready[next]; next++ {
-			done(results[next])
-		}
-	}
-	flush()
-	st, err := checkCells(ctx, nc, cells, copt, opt, func(k int, rep *checker.Report, err error) error {
-		r := results[of[k]]
-		r.Report, r.Err = rep, err
-		if err == nil {
-			r.Elapsed = rep.Stats.Elapsed
-			if r.Clause != nil {
-				r.Diffs = rep.Differences(&r.Cell)
-			}
-		}
-		ready[of[k]] = true
-		flush()
-		return nil
-	})
-	flush()
-	return st, err
-}
+// Stats returns what the runs so far took.
+func (r *Runner) Stats() Stats { return r.stats }
 
-// sameInstance reports whether two cases check the same compiled program.
-func sameInstance(a, b *checker.Case) bool {
-	return a.Protocol == b.Protocol && a.Variant == b.Variant && maps.Equal(a.Overrides(), b.Overrides())
-}
-
-// cell is a check to send: an instance under a model, the instance
-// compiled from its protocol with params.
-type cell struct {
-	in     *checker.Instance
-	m      *model.Model
-	params map[string]string
-}
-
-// checkCells sends each cell as a job, bounded by copt, and calls got with
-// the index of each cell whose report arrives, with the report rebuilt
-// against the cell's instance or the error its check met; an error of
-// got's ends the run. A cell every worker died on fails it. When ctx is
-// cancelled, the cells not done yet get the reports of checks interrupted
-// at once: no verdict, as in one process.
-func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.Options, opt Options, got func(i int, rep *checker.Report, err error) error) (Stats, error) {
+// Run implements checker.Runner: it sends each cell as a job, bounded by
+// copt, and calls got with the index of each cell whose report arrives,
+// rebuilt against the cell's instance, or with the error its check met.
+func (r *Runner) Run(cells []checker.Cell, copt checker.Options, got func(i int, rep *checker.Report, err error) error) error {
+	ctx := copt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	jobs := make([]job, len(cells))
 	var deadline time.Time
 	if copt.Timeout > 0 {
@@ -198,15 +110,15 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 		defer cancel()
 	}
 	for i, c := range cells {
-		jobs[i] = newJob("", i, c.in, c.params)
-		jobs[i].Model, jobs[i].Options, jobs[i].Deadline = c.m.Name, copt, deadline
+		jobs[i] = newJob("", i, c.Instance)
+		jobs[i].Model, jobs[i].Options, jobs[i].Deadline = c.Model.Name, copt, deadline
 	}
 	have := make([]bool, len(cells))
-	st, err := runJobs(ctx, nc, jobs, opt, func(i int, res *result) error {
+	st, err := runJobs(ctx, r.Conn, jobs, r.Options, func(i int, res *result) error {
 		var rep *checker.Report
 		var err error
 		if res.Err == "" {
-			if rep, err = checker.UnmarshalReport(res.Report, cells[i].in); err != nil {
+			if rep, err = checker.UnmarshalReport(res.Report, cells[i].Instance); err != nil {
 				return fmt.Errorf("%w: %v", errRejected, err)
 			}
 		} else {
@@ -214,9 +126,10 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 		}
 		have[i] = true
 		return got(i, rep, err)
-	}, func(i int) error { return checker.CellError(cells[i].in, cells[i].m, errDropped) })
+	}, func(i int) error { return fmt.Errorf("%s: %w", cells[i].Name(), errDropped) })
+	r.stats.add(st)
 	if err == nil || ctx.Err() == nil {
-		return st, err
+		return err
 	}
 	// Cancelled, or past the deadline: each cell not done is what a check
 	// interrupted (timed out) before it began reports, no verdict (checked
@@ -228,13 +141,13 @@ func checkCells(ctx context.Context, nc *nats.Conn, cells []cell, copt checker.O
 	}
 	for i, c := range cells {
 		if !have[i] {
-			rep, err := c.in.Check(c.m, interrupted)
+			rep, err := c.Instance.Check(c.Model, interrupted)
 			if err := got(i, rep, err); err != nil {
-				return st, err
+				return err
 			}
 		}
 	}
-	return st, nil
+	return nil
 }
 
 // jobGrace is how long past a job's timeout its coordinator waits for the

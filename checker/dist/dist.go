@@ -18,10 +18,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/c"
 )
 
 // The streams and the consumer jobs go through.
@@ -49,6 +51,7 @@ type job struct {
 	Name    string // the catalogue name; "" for a file
 	Path    string
 	Source  string
+	C       *c.Options `json:",omitempty"` // a C program's -D and --unroll
 	Params  map[string]string
 	Variant string
 	Model   string
@@ -91,6 +94,9 @@ func (j *job) protocol(cat checker.Catalogue) (*checker.Protocol, error) {
 			return nil, fmt.Errorf("the job names the catalogue protocol %s, and this worker has no catalogue", j.Name)
 		}
 		return cat(j.Name)
+	}
+	if j.C != nil {
+		return checker.ParseC(j.Path, j.Source, *j.C)
 	}
 	return checker.Parse(j.Path, j.Source)
 }
@@ -142,6 +148,19 @@ type Stats struct {
 	Workers []string
 	// Bytes counts the jobs' and reports' payloads.
 	Bytes int64
+}
+
+// add adds what another run took.
+func (s *Stats) add(o Stats) {
+	s.Jobs += o.Jobs
+	s.Redelivered += o.Redelivered
+	s.Duplicates += o.Duplicates
+	s.Bytes += o.Bytes
+	for _, w := range o.Workers {
+		if !slices.Contains(s.Workers, w) {
+			s.Workers = append(s.Workers, w)
+		}
+	}
 }
 
 func (s Stats) String() string {

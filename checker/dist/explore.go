@@ -167,7 +167,7 @@ func (c *Cluster) Stats() ExploreStats {
 func (c *Cluster) Subtrees(desc []byte, paths [][]int32, accept func(int, []byte) error) error {
 	jobs := make([]job, len(paths))
 	for i, p := range paths {
-		jobs[i] = newJob("", i, c.in, c.in.ParamMap())
+		jobs[i] = newJob("", i, c.in)
 		jobs[i].Subtree = &subtreeJob{Job: desc, Path: p}
 	}
 	st, err := runJobs(c.ctx, c.nc, jobs, c.opt, func(i int, res *result) error {
@@ -208,7 +208,7 @@ func (c *Cluster) Begin(desc []byte, whole bool) (checker.Search, error) {
 	}
 	s.quiet = beat(c.nc, id)
 	for q := range c.parts {
-		j := newJob(id, q, c.in, c.in.ParamMap())
+		j := newJob(id, q, c.in)
 		j.Search = &searchJob{ID: id, Part: q, Parts: c.parts, Job: desc, Whole: whole}
 		data, err := json.Marshal(j)
 		if err != nil {

@@ -66,7 +66,17 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 				}
 				copt.Models = append(copt.Models, m)
 			}
-			cmp, err := c.compare(cmd.Context(), pr, copt, cmd.ErrOrStderr())
+			what := ""
+			if copt.Progress != nil {
+				what = "cells checked"
+			}
+			r, finish, err := c.runner("ordercheck compare", what, 1, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			copt.Runner = r
+			cmp, err := pr.Compare(copt)
+			finish()
 			b.prog.clear()
 			if err != nil {
 				return checkError(err)

@@ -44,28 +44,24 @@ func (c *cluster) addConn(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&c.insecure, "insecure", false, "allow a plain nats:// URL that is not loopback (jobs cross the network unencrypted)")
 }
 
-// compare runs the comparison on workers when the flags ask for it, and
-// in this process otherwise.
-func (c *cluster) compare(ctx context.Context, pr *checker.Protocol, copt checker.CompareOptions, stderr io.Writer) (*checker.Comparison, error) {
-	nc, done, err := c.connect("ordercheck compare")
-	if err != nil {
-		return nil, err
+// runner returns where cells are checked: on workers when the flags ask
+// for them (what is a progress line's word for the cells, "" for none),
+// else on jobs goroutines of this process. finish reports what the
+// workers took and lets the cluster go.
+func (c *cluster) runner(name, what string, jobs int, stderr io.Writer) (r checker.Runner, finish func(), err error) {
+	nc, release, err := c.connect(name)
+	if err != nil || nc == nil {
+		return checker.Local{Jobs: jobs}, func() {}, err
 	}
-	if nc == nil {
-		return pr.Compare(copt)
+	dr := &dist.Runner{Conn: nc}
+	if what != "" {
+		dr.Options.Progress = queueProgress(what)
 	}
-	defer done()
-	var opt dist.Options
-	if copt.Progress != nil {
-		opt.Progress = queueProgress("cells checked")
-	}
-	cmp, st, err := dist.Compare(ctx, nc, pr, copt, opt)
-	clearProgress()
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(stderr, "distributed: %s\n", st)
-	return cmp, nil
+	return dr, func() {
+		clearProgress()
+		release()
+		fmt.Fprintf(stderr, "distributed: %s\n", dr.Stats())
+	}, nil
 }
 
 // queueProgress returns a progress line of jobs (what they are, done) and
@@ -74,27 +70,6 @@ func queueProgress(what string) func(dist.Progress) {
 	return func(p dist.Progress) {
 		fmt.Fprintf(os.Stderr, "\r\033[K%d of %d %s; the queue: %d running, %d waiting", p.Done, p.Total, what, p.Running, p.Queued)
 	}
-}
-
-// runCases checks the cases on workers when the flags ask for it, and on
-// jobs goroutines of this process otherwise; done sees each result in the
-// order of cases.
-func (c *cluster) runCases(ctx context.Context, cases []checker.Case, opt checker.Options, jobs int, done func(*checker.CaseResult), stderr io.Writer) error {
-	nc, release, err := c.connect("ordercheck test")
-	if err != nil {
-		return err
-	}
-	if nc == nil {
-		checker.RunCases(cases, opt, jobs, done)
-		return nil
-	}
-	defer release()
-	st, err := dist.RunCases(ctx, nc, cases, opt, dist.Options{}, done)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "distributed: %s\n", st)
-	return nil
 }
 
 // explore sets opt.Cluster when the flags ask for workers: the state

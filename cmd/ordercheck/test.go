@@ -80,9 +80,14 @@ passes), 4 an internal error.`,
 			if err != nil {
 				return usageError(err)
 			}
+			r, finish, err := cl.runner("ordercheck test", "", jobs, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
 			suites, err := runTests(cmd, refs, sel, all, !asJSON, b.prog, func(cases []checker.Case, done func(*checker.CaseResult)) error {
-				return cl.runCases(cmd.Context(), cases, opt, jobs, done, cmd.ErrOrStderr())
+				return checker.RunCases(cases, opt, r, done)
 			})
+			finish()
 			if err != nil {
 				return err
 			}
