@@ -1,11 +1,16 @@
 package model
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
+	"syscall"
 )
 
 // ProcessMemory returns the memory the Go runtime holds from the system
@@ -14,6 +19,35 @@ func ProcessMemory() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.Sys - ms.HeapReleased
+}
+
+// MachineMemory returns the memory this process may use: the machine's,
+// or its cgroup's limit or its address-space limit (ulimit -v) when that
+// is lower; 0 when unknown.
+func MachineMemory() uint64 {
+	var total uint64
+	if f, err := os.Open("/proc/meminfo"); err == nil {
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+				kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+				if err == nil {
+					total = kb << 10
+				}
+			}
+		}
+	}
+	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
+		if lim, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && (total == 0 || lim < total) {
+			total = lim
+		}
+	}
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err == nil && rl.Cur != ^uint64(0) && (total == 0 || rl.Cur < total) {
+		total = rl.Cur
+	}
+	return total
 }
 
 // ErrMemoryBound is the error of work the memory bound cut short: no

@@ -11,22 +11,6 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 )
 
-// Suite is the checked expectations of one protocol file: its cases, or
-// why it has none (it failed to load, or states no expectation).
-type Suite struct {
-	// Ref names the protocol as a command line does: a file's path or a
-	// catalogue name.
-	Ref     string
-	Err     error // the file could not be loaded
-	Expects int   // the protocol's expect clauses
-	Cases   []*checker.CaseResult
-	Elapsed time.Duration
-}
-
-// NoExpectations reports whether the protocol loaded but states no
-// expectation.
-func (s *Suite) NoExpectations() bool { return s.Err == nil && s.Expects == 0 }
-
 // statusWords are the case statuses as go test -v prints them.
 var statusWords = map[checker.CaseStatus]string{
 	checker.CasePass:          "PASS",
@@ -46,6 +30,26 @@ func Case(w io.Writer, ref string, r *checker.CaseResult) {
 		for _, line := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
 			fmt.Fprintf(w, "    %s\n", line)
 		}
+	}
+}
+
+// SuiteLine writes a suite's summary line as go test does: "ok REF 1.20s"
+// (FAIL, NO VERDICT, ERROR), "? REF [no expect clauses]", "? REF [no
+// cells match --run]", or "FAIL REF [bad input]" and the error.
+func SuiteLine(w io.Writer, s *checker.Suite) {
+	switch {
+	case s.Err != nil:
+		fmt.Fprintf(w, "FAIL\t%s [bad input]\n    %s\n", s.Ref, strings.ReplaceAll(s.Err.Error(), "\n", "\n    "))
+	case s.NoExpectations():
+		fmt.Fprintf(w, "?\t%s\t[no expect clauses]\n", s.Ref)
+	case len(s.Cases) == 0:
+		fmt.Fprintf(w, "?\t%s\t[no cells match --run]\n", s.Ref)
+	default:
+		word := "ok"
+		if st := s.Status(); st != "ok" {
+			word = strings.ToUpper(st)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%.2fs\n", word, s.Ref, s.Elapsed.Seconds())
 	}
 }
 
@@ -111,29 +115,6 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// Tally counts cases by status.
-type Tally map[checker.CaseStatus]int
-
-// Add counts the cases of s.
-func (t Tally) Add(s *Suite) {
-	for _, c := range s.Cases {
-		t[c.Status()]++
-	}
-}
-
-// String says "N passed, N failed, N no verdict", then the cells without
-// expectation and the errors when there are any.
-func (t Tally) String() string {
-	s := fmt.Sprintf("%d passed, %d failed, %d no verdict", t[checker.CasePass], t[checker.CaseFail], t[checker.CaseNoVerdict])
-	if n := t[checker.CaseNoExpectation]; n > 0 {
-		s += fmt.Sprintf(", %d without expectation", n)
-	}
-	if n := t[checker.CaseError]; n > 0 {
-		s += fmt.Sprintf(", %d errors", n)
-	}
-	return s
-}
-
 // JSONCase is one checked case in JSON output.
 type JSONCase struct {
 	Name       string             `json:"name"`
@@ -165,34 +146,12 @@ type JSONTest struct {
 	Summary   map[string]int `json:"summary"`
 }
 
-// SuiteStatus sums up a suite: "ok", "fail", "no verdict", "no
-// expectations" or "error".
-func SuiteStatus(s *Suite) string {
-	if s.Err != nil {
-		return "error"
-	}
-	if s.NoExpectations() {
-		return "no expectations"
-	}
-	t := Tally{}
-	t.Add(s)
-	switch {
-	case t[checker.CaseError] > 0:
-		return "error"
-	case t[checker.CaseFail] > 0:
-		return "fail"
-	case t[checker.CaseNoVerdict] > 0:
-		return "no verdict"
-	}
-	return "ok"
-}
-
 // TestJSON returns the results of a test run as data.
-func TestJSON(suites []*Suite) JSONTest {
+func TestJSON(suites []*checker.Suite) JSONTest {
 	out := JSONTest{Protocols: []JSONSuite{}, Summary: map[string]int{}}
-	t := Tally{}
+	t := checker.Tally{}
 	for _, s := range suites {
-		js := JSONSuite{Protocol: s.Ref, Status: SuiteStatus(s), Seconds: s.Elapsed.Round(time.Millisecond).Seconds(), Cases: []JSONCase{}}
+		js := JSONSuite{Protocol: s.Ref, Status: s.Status(), Seconds: s.Elapsed.Round(time.Millisecond).Seconds(), Cases: []JSONCase{}}
 		if s.Err != nil {
 			js.Error = s.Err.Error()
 		}
@@ -265,7 +224,7 @@ type (
 // protocol, a testcase per case. A verdict that differs is a failure; a
 // case the search could not decide, or could not check, an error; a cell
 // without expectation, and a protocol without expect clauses, skipped.
-func JUnit(w io.Writer, suites []*Suite) error {
+func JUnit(w io.Writer, suites []*checker.Suite) error {
 	secs := func(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 	out := junitSuites{junitCounts: junitCounts{Name: "ordercheck"}}
 	var total time.Duration

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"runtime/debug"
-	"strconv"
-	"strings"
-	"syscall"
+
+	"github.com/ordercheck/ordercheck/model"
 )
 
 // memoryShare is the share of the machine's memory an exploration may
@@ -19,7 +16,7 @@ const memoryShare = 0.5
 // machine's memory (of the cgroup's limit, when it has a lower one); 0
 // when neither is known.
 func defaultMemory() uint64 {
-	total := machineMemory()
+	total := model.MachineMemory()
 	return uint64(float64(total) * memoryShare)
 }
 
@@ -29,35 +26,6 @@ func defaultMemoryText() string {
 		return fmt.Sprintf("half the machine's memory, %.1f GB here", float64(m)/1e9)
 	}
 	return "half the machine's memory"
-}
-
-// machineMemory returns the memory this process may use: the machine's,
-// or its cgroup's limit or its address-space limit (ulimit -v) when that
-// is lower; 0 when unknown.
-func machineMemory() uint64 {
-	var total uint64
-	if f, err := os.Open("/proc/meminfo"); err == nil {
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-				kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-				if err == nil {
-					total = kb << 10
-				}
-			}
-		}
-	}
-	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
-		if lim, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && (total == 0 || lim < total) {
-			total = lim
-		}
-	}
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err == nil && rl.Cur != ^uint64(0) && (total == 0 || rl.Cur < total) {
-		total = rl.Cur
-	}
-	return total
 }
 
 // limitMemory makes the garbage collector keep the heap under the bound

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -58,9 +59,42 @@ func (p *progress) setCell(done, total int, name string) {
 	p.show("starting")
 }
 
-// count shows how many cells of a run are done.
-func (p *progress) count(done, total int, elapsed time.Duration) {
-	p.show(fmt.Sprintf("%d of %d cells done, %s", done, total, elapsed.Round(time.Second)))
+// countCases shows, every second, how many cells of a test run are done,
+// and clears the line before each case opt reports. stop ends it.
+func (p *progress) countCases(opt *checker.TestOptions) (stop func()) {
+	if p == nil || !p.on {
+		return func() {}
+	}
+	var done atomic.Int64
+	report, sum := opt.Case, opt.Suite
+	opt.Case = func(s *checker.Suite, r *checker.CaseResult) {
+		done.Add(1)
+		p.clear()
+		if report != nil {
+			report(s, r)
+		}
+	}
+	opt.Suite = func(s *checker.Suite) {
+		p.clear()
+		if sum != nil {
+			sum(s)
+		}
+	}
+	start, quit := time.Now(), make(chan struct{})
+	go func() {
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				p.clear()
+				return
+			case <-tick.C:
+				p.show(fmt.Sprintf("%d cells done, %s", done.Load(), time.Since(start).Round(time.Second)))
+			}
+		}
+	}()
+	return func() { close(quit) }
 }
 
 func (p *progress) show(text string) {
