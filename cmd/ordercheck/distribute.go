@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -135,73 +134,21 @@ func (c *cluster) connect(name string) (nc *nats.Conn, done func(), err error) {
 	case !remote && c.procs == 0:
 		return nil, nil, nil
 	}
-	var closers []func()
-	done = func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
-	url := c.url
+	dopt := dist.DialOptions{Creds: c.creds, Context: c.context, Insecure: c.insecure, Name: name}
 	if c.procs > 0 {
-		srv, err := dist.StartServer()
+		exe, err := os.Executable()
 		if err != nil {
 			return nil, nil, err
 		}
-		closers = append(closers, srv.Close)
-		url = srv.URL()
-		stop, err := startWorkers(url, c.procs)
-		if err != nil {
-			done()
-			return nil, nil, err
-		}
-		closers = append(closers, stop)
+		return dist.Procs(c.procs, func(url, name string) *exec.Cmd {
+			return exec.Command(exe, "worker", "--cluster", url, "--name", name, "--quiet", "--with-parent")
+		}, dopt)
 	}
-	nc, err = dist.Dial(url, dist.DialOptions{Creds: c.creds, Context: c.context, Insecure: c.insecure, Name: name})
+	nc, err = dist.Dial(c.url, dopt)
 	if err != nil {
-		done()
 		return nil, nil, usageError(err)
 	}
-	closers = append(closers, nc.Close)
-	return nc, done, nil
-}
-
-// startWorkers starts n quiet worker processes of this executable serving
-// url, and returns what stops them. Their errors go to the process's
-// standard error: a writer of this process's would be written by the
-// goroutine that copies theirs, unsynchronised with its own writes.
-func startWorkers(url string, n int) (stop func(), err error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	var cmds []*exec.Cmd
-	var pipes []io.Closer
-	stop = func() {
-		for i, cmd := range cmds {
-			pipes[i].Close()
-			cmd.Process.Kill()
-			cmd.Wait()
-		}
-	}
-	for i := range n {
-		// A worker of ours reads its standard input until it closes: when
-		// this process dies, even killed, the pipe closes and the worker
-		// stops.
-		cmd := exec.Command(exe, "worker", "--cluster", url, "--name", "proc"+strconv.Itoa(i+1), "--quiet", "--with-parent")
-		cmd.Stderr = os.Stderr
-		pipe, err := cmd.StdinPipe()
-		if err != nil {
-			stop()
-			return nil, err
-		}
-		if err := cmd.Start(); err != nil {
-			pipe.Close()
-			stop()
-			return nil, err
-		}
-		cmds, pipes = append(cmds, cmd), append(pipes, pipe)
-	}
-	return stop, nil
+	return nc, nc.Close, nil
 }
 
 func newWorkerCmd() *cobra.Command {
