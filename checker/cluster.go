@@ -61,19 +61,21 @@ func read(ctx context.Context, job []byte, spec model.Spec) (*model.Model, []Pro
 	return m, Properties(spec, j.Props...), opt, nil
 }
 
-// distributable reports whether props can be named to a worker, which
-// rebuilds them with Properties: only the built-in ones and assertions.
-func distributable(props []Property) ([]string, bool) {
+// distributable names props to a worker, which rebuilds them with
+// Properties: only the built-in ones and assertions can be; another is
+// an error, as checking it in this process instead of on the cluster
+// asked for would be a silent choice.
+func distributable(props []Property) ([]string, error) {
 	var names []string
 	for _, p := range props {
 		switch p.(type) {
 		case dataRace, deadlock, *linearizability, assertion:
 			names = append(names, p.Name())
 		default:
-			return nil, false
+			return nil, fmt.Errorf("property %s cannot be checked on a cluster: workers rebuild properties by name, the built-in ones and assertions only (check it without Options.Cluster)", p.Name())
 		}
 	}
-	return names, true
+	return names, nil
 }
 
 // Serve expands one partition of a partitioned state search of p, the
@@ -94,16 +96,15 @@ func Serve(ctx context.Context, p *model.Program, spec model.Spec, job []byte, w
 
 // statesConfig returns the state search's configuration for a check of
 // props under m; with a cluster, the job that describes it to workers.
-// A property the workers could not rebuild keeps the search here.
+// A property the workers cannot rebuild is an error.
 func statesConfig(m *model.Model, props []Property, opt Options, spec model.Spec) (states.Config, error) {
 	cfg := states.Config{Options: opt, Spec: spec, Judge: judgeWith(props)}
 	if opt.Cluster == nil {
 		return cfg, nil
 	}
-	names, ok := distributable(props)
-	if !ok {
-		cfg.Options.Cluster = nil
-		return cfg, nil
+	names, err := distributable(props)
+	if err != nil {
+		return cfg, err
 	}
 	job, err := describe(m, names, opt)
 	cfg.Job = job

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -455,5 +456,29 @@ func TestSplitGraphsInterrupted(t *testing.T) {
 	}
 	if rep.Stats.Limit != checker.Interrupted || mc.subtrees != 0 {
 		t.Fatalf("cancelled before: limit %s with %d subtrees sent", rep.Stats.LimitText(), mc.subtrees)
+	}
+}
+
+// TestClusterRefusesOwnProperty checks that a property of the user's own,
+// which workers cannot rebuild by name, makes a check on a cluster an
+// error that names it, under both engines, rather than a check that
+// silently stays in this process.
+func TestClusterRefusesOwnProperty(t *testing.T) {
+	pr, err := protocols.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance("fixed", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eng := range []checker.Engine{checker.EngineStates, checker.EngineDPOR} {
+		t.Run(eng.String(), func(t *testing.T) {
+			mc := &memCluster{p: in.Prog, spec: pr.SeqSpec()}
+			_, err := checker.Check(in.Prog, mustModel(t, "sc"), []checker.Property{checker.DataRace, declaredRaces{}}, checker.Options{Cluster: mc, Engine: eng})
+			if err == nil || !strings.Contains(err.Error(), "my-races cannot be checked on a cluster") {
+				t.Fatalf("got %v, want an error naming my-races", err)
+			}
+		})
 	}
 }

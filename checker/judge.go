@@ -576,8 +576,11 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 		rep.settle(p, res.AllBlocked, props)
 		return rep, nil
 	}
-	if names, ok := distributable(props); ok && opt.Cluster != nil && graphs.Splittable(m, opt) {
-		err = splitGraphs(p, m, props, names, opt, rep)
+	if opt.Cluster != nil && graphs.Splittable(m, opt) {
+		var names []string
+		if names, err = distributable(props); err == nil {
+			err = splitGraphs(p, m, props, names, opt, rep)
+		}
 	} else {
 		err = judgeGraphs(p, m, props, opt, rep)
 	}
