@@ -36,7 +36,10 @@ func (k TuneSiteKind) String() string { return siteKindNames[k] }
 // orders: every instruction compiled from it (one per thread instance and
 // procedure expansion) takes the same ordering.
 type TuneSite struct {
-	Pos     model.Pos
+	Pos model.Pos
+	// OrdPos is where the source writes the site's ordering, when it does
+	// (model.Instr.OrdPos).
+	OrdPos  model.Pos
 	Text    string // the source text of the access
 	Kind    TuneSiteKind
 	Current model.Ordering
@@ -109,7 +112,7 @@ func TuneSites(p *model.Program, withConsume bool, plain map[model.Pos]bool) []T
 			default:
 				continue
 			}
-			if !in.Ord.Atomic() && kind != SiteFenceSlot && !(plain[in.Pos] && (kind == SiteLoad || kind == SiteStore)) {
+			if in.Fixed || !in.Ord.Atomic() && kind != SiteFenceSlot && !(plain[in.Pos] && (kind == SiteLoad || kind == SiteStore)) {
 				continue
 			}
 			k, ok := byPos[key{in.Pos, kind == SiteFenceSlot}]
@@ -124,7 +127,7 @@ func TuneSites(p *model.Program, withConsume bool, plain map[model.Pos]bool) []T
 				if kind == SiteFenceSlot {
 					cur = model.NA
 				}
-				out = append(out, TuneSite{Pos: in.Pos, Text: in.Text, Kind: kind, Current: cur, Levels: lv})
+				out = append(out, TuneSite{Pos: in.Pos, OrdPos: in.OrdPos, Text: in.Text, Kind: kind, Current: cur, Levels: lv})
 			}
 			out[k].instrs = append(out[k].instrs, instrRef{t, i})
 		}
@@ -881,19 +884,30 @@ func (s *tuneSearch) unfixable(top []model.Ordering, props []string) ([]string, 
 	return keep, nil
 }
 
-// Rewrite returns the protocol's source with minimal assignment k written
-// in: each site whose ordering changes gets the new ordering in place of
-// its ordering argument. Binds gives the same as parameter values, when
-// every changed site takes its ordering from a parameter that all its
-// sites set alike (a variant can then say it); nil otherwise.
-func (t *Tuning) Rewrite(k int) (text string, binds map[string]string) {
-	src := t.Instance.Protocol.Source
-	lines := strings.SplitAfter(src, "\n")
+// A Rewrite is a minimal assignment written into the protocol's source.
+type Rewrite struct {
+	// Text is the source with each site whose ordering changes given the
+	// new ordering in place of its ordering argument (a C program's
+	// memory_order_* argument), and each fence tune adds before its line.
+	Text string
+	// Binds gives the same as parameter values, when every changed site
+	// takes its ordering from a parameter that all its sites set alike (a
+	// variant can then say it); nil otherwise.
+	Binds map[string]string
+	// Unwritten says which changed sites Text leaves as they are, and why
+	// ("FILE:LINE:COL: rlx: the ordering is not written at this site ...").
+	Unwritten []string
+}
+
+// Rewrite writes minimal assignment k into the protocol's source.
+func (t *Tuning) Rewrite(k int) Rewrite {
+	pr := t.Instance.Protocol
+	lines := strings.SplitAfter(pr.Source, "\n")
 	params := map[string]bool{}
-	for _, p := range t.Instance.Protocol.Params {
+	for _, p := range pr.Params {
 		params[p.Name] = true
 	}
-	binds = map[string]string{}
+	out := Rewrite{Binds: map[string]string{}}
 	expressible := true
 	type edit struct {
 		line, col, end int
@@ -907,25 +921,30 @@ func (t *Tuning) Rewrite(k int) (text string, binds map[string]string) {
 			continue
 		}
 		if site.Kind == SiteFenceSlot {
+			expressible = false
 			if l := site.Pos.Line - 1; l >= 0 && l < len(lines) {
 				indent := lines[l][:len(lines[l])-len(strings.TrimLeft(lines[l], " \t"))]
-				inserts[l] = append(inserts[l], indent+"fence("+ord.String()+")\n")
+				inserts[l] = append(inserts[l], indent+spellFence(pr, ord)+"\n")
 			}
-			expressible = false
 			continue
 		}
-		line, col, end, ok := orderingArg(lines, site)
+		line, col, end, ok := orderingArg(lines, site, pr, params)
 		if !ok {
 			expressible = false
+			if line, col, end, text, ok := cExplicit(lines, site, pr, ord); ok {
+				edits = append(edits, edit{line, col, end, text})
+			} else {
+				out.Unwritten = append(out.Unwritten, fmt.Sprintf("%s: %s: the ordering is not written at this site (a macro supplies it, or the access implies it): change it by hand", site.Pos, ord))
+			}
 			continue
 		}
 		arg := lines[line][col:end]
-		edits = append(edits, edit{line, col, end, ord.String()})
+		edits = append(edits, edit{line, col, end, spell(pr, ord, arg)})
 		if params[arg] {
-			if prev, seen := binds[arg]; seen && prev != ord.String() {
+			if prev, seen := out.Binds[arg]; seen && prev != ord.String() {
 				expressible = false
 			}
-			binds[arg] = ord.String()
+			out.Binds[arg] = ord.String()
 		} else {
 			expressible = false
 		}
@@ -933,11 +952,8 @@ func (t *Tuning) Rewrite(k int) (text string, binds map[string]string) {
 	// A parameter bound here must not order any site that keeps its
 	// ordering with another value.
 	for i, site := range t.Sites {
-		if site.Kind == SiteFenceSlot {
-			continue
-		}
-		if line, col, end, ok := orderingArg(lines, site); ok {
-			if v, bound := binds[lines[line][col:end]]; bound && v != t.Minimal[k][i].String() {
+		if line, col, end, ok := orderingArg(lines, site, pr, params); ok {
+			if v, bound := out.Binds[lines[line][col:end]]; bound && v != t.Minimal[k][i].String() {
 				expressible = false
 			}
 		}
@@ -951,65 +967,100 @@ func (t *Tuning) Rewrite(k int) (text string, binds map[string]string) {
 	for l, fs := range inserts {
 		lines[l] = strings.Join(fs, "") + lines[l]
 	}
-	if !expressible || len(binds) == 0 {
-		binds = nil
+	if !expressible || len(out.Binds) == 0 {
+		out.Binds = nil
 	}
-	return strings.Join(lines, ""), binds
+	out.Text = strings.Join(lines, "")
+	return out
 }
 
-// orderingArg finds the ordering argument of a site's call in the source
-// lines: the last argument of load, store and the read-modify-writes, the
-// fourth of cas, the only one of fence. It returns the line (from 0) and
-// the byte span of the argument.
-func orderingArg(lines []string, site TuneSite) (line, col, end int, ok bool) {
-	line = site.Pos.Line - 1
-	if line < 0 || line >= len(lines) || site.Pos.Col < 1 || site.Pos.Col > len(lines[line]) {
-		return 0, 0, 0, false
+// cOrders are the C names of the orderings.
+var cOrders = map[model.Ordering]string{model.Rlx: "memory_order_relaxed", model.Con: "memory_order_consume", model.Acq: "memory_order_acquire", model.Rel: "memory_order_release", model.AcqRel: "memory_order_acq_rel", model.SeqCst: "memory_order_seq_cst"}
+
+// spell writes an ordering as the protocol's source does (as in was, in
+// a C program: memory_order_* or GCC's __ATOMIC_*).
+func spell(pr *Protocol, o model.Ordering, was string) string {
+	switch {
+	case pr.C != nil && strings.HasPrefix(was, "__ATOMIC_"):
+		return "__ATOMIC_" + strings.ToUpper(strings.TrimPrefix(cOrders[o], "memory_order_"))
+	case pr.C != nil:
+		return cOrders[o]
+	}
+	return o.String()
+}
+
+// cImplicit are C's atomic operations whose ordering is implied
+// (seq_cst): each has an _explicit twin that takes it as its last
+// argument (two, success and failure, for a compare-exchange).
+var cImplicit = map[string]bool{"atomic_load": true, "atomic_store": true, "atomic_exchange": true, "atomic_fetch_add": true, "atomic_fetch_sub": true, "atomic_fetch_or": true, "atomic_fetch_xor": true, "atomic_fetch_and": true, "atomic_compare_exchange_strong": true, "atomic_compare_exchange_weak": true}
+
+// cExplicit writes ordering o into a C site whose ordering is implied,
+// written on one line as a call of one of cImplicit: its _explicit twin,
+// with o (and a compare-exchange's failure order, o's read part) added.
+// It returns the edit's line (from 0), span and text.
+func cExplicit(lines []string, site TuneSite, pr *Protocol, o model.Ordering) (line, col, end int, text string, ok bool) {
+	line, col = site.Pos.Line-1, site.Pos.Col-1
+	if pr.C == nil || site.Kind == SiteFence || line < 0 || line >= len(lines) || col < 0 || col >= len(lines[line]) {
+		return 0, 0, 0, "", false
 	}
 	l := lines[line]
-	open := strings.IndexByte(l[site.Pos.Col-1:], '(')
-	if open < 0 {
-		return 0, 0, 0, false
+	name := l[col:]
+	if i := strings.IndexByte(name, '('); i > 0 {
+		name = name[:i]
 	}
-	open += site.Pos.Col - 1
-	name := strings.TrimSpace(l[site.Pos.Col-1 : open])
+	if !cImplicit[name] {
+		return 0, 0, 0, "", false
+	}
+	open := col + len(name)
 	depth := 0
-	var args [][2]int
-	start := open + 1
-	for i := open; i < len(l); i++ {
-		switch l[i] {
+	for end = open; end < len(l); end++ {
+		switch l[end] {
 		case '(':
 			depth++
 		case ')':
-			depth--
-			if depth == 0 {
-				args = append(args, [2]int{start, i})
-				goto done
-			}
-		case ',':
-			if depth == 1 {
-				args = append(args, [2]int{start, i})
-				start = i + 1
+			if depth--; depth == 0 {
+				orders := cOrders[o]
+				if strings.HasPrefix(name, "atomic_compare_exchange") {
+					orders += ", " + cOrders[o.ReadPart()]
+				}
+				return line, open, end, "_explicit" + l[open:end] + ", " + orders, true
 			}
 		}
 	}
-	return 0, 0, 0, false
-done:
-	idx := len(args) - 1
-	if strings.HasPrefix(name, "cas") {
-		idx = 3
+	return 0, 0, 0, "", false
+}
+
+// spellFence writes a fence statement as the protocol's source does.
+func spellFence(pr *Protocol, o model.Ordering) string {
+	if pr.C != nil {
+		return "atomic_thread_fence(" + cOrders[o] + ");"
 	}
-	if idx < 0 || idx >= len(args) {
+	return "fence(" + o.String() + ")"
+}
+
+// orderingArg finds a site's ordering argument in the source lines: the
+// identifier at the site's OrdPos, when it is in the protocol's own file
+// and names an ordering (a protocol file's, or a parameter holding one; a
+// C program's memory_order_* or __ATOMIC_*). An ordering the source implies (C's
+// atomic_load), or writes elsewhere (in a macro), has none. It returns
+// the line (from 0) and the byte span of the argument.
+func orderingArg(lines []string, site TuneSite, pr *Protocol, params map[string]bool) (line, col, end int, ok bool) {
+	at := site.OrdPos
+	line, col = at.Line-1, at.Col-1
+	if at.File != site.Pos.File || line < 0 || line >= len(lines) || col < 0 || col >= len(lines[line]) {
 		return 0, 0, 0, false
 	}
-	a, b := args[idx][0], args[idx][1]
-	for a < b && l[a] == ' ' {
-		a++
+	l := lines[line]
+	end = col
+	for end < len(l) && (l[end] == '_' || 'a' <= l[end] && l[end] <= 'z' || 'A' <= l[end] && l[end] <= 'Z' || '0' <= l[end] && l[end] <= '9') {
+		end++
 	}
-	for b > a && l[b-1] == ' ' {
-		b--
+	id := l[col:end]
+	if pr.C != nil {
+		return line, col, end, strings.HasPrefix(id, "memory_order_") || strings.HasPrefix(id, "__ATOMIC_")
 	}
-	return line, a, b, a < b
+	_, known := model.ParseOrdering(id)
+	return line, col, end, known || params[id]
 }
 
 // racingPlain finds the plain accesses that atomics could take out of a

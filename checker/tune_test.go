@@ -1,7 +1,9 @@
 package checker_test
 
 import (
+	"flag"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -458,5 +460,73 @@ thread r {
 	}
 	if got := fmt.Sprint(tu.Minimal); got != "[[rel con]]" {
 		t.Errorf("minimal %s, want [[rel con]]", got)
+	}
+}
+
+var updateTuned = flag.Bool("update-tuned", false, "rewrite testdata/tune/orders.tuned.c from tune's result")
+
+// TestTuneRewritesC checks tune's diff of a C program against its golden
+// file (testdata/tune/orders.tuned.c): explicit memory_order_* and
+// __ATOMIC_* arguments rewritten in place, implied seq_cst operations
+// made their _explicit twins, an order a macro supplies left and said so,
+// joins no sites. Read back, the rewritten program has the minimal
+// orderings as its current ones, but for the site left as it was.
+func TestTuneRewritesC(t *testing.T) {
+	const path = "testdata/tune/orders.c"
+	pr, err := checker.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu, err := in.Tune(checker.TuneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tu.Minimal) != 1 {
+		t.Fatalf("%d minimal assignments, want 1", len(tu.Minimal))
+	}
+	lines := strings.Split(pr.Source, "\n")
+	for _, s := range tu.Sites {
+		if strings.Contains(lines[s.Pos.Line-1], "pthread_join") {
+			t.Errorf("a join is a site: %s", s.Pos)
+		}
+	}
+	rw := tu.Rewrite(0)
+	const tuned = "testdata/tune/orders.tuned.c"
+	if *updateTuned {
+		if err := os.WriteFile(tuned, []byte(rw.Text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want, err := os.ReadFile(tuned); err != nil || string(want) != rw.Text {
+		t.Errorf("the rewritten program differs from %s (-update-tuned rewrites it; %v):\n%s", tuned, err, rw.Text)
+	}
+	macro := path + ":25:2: rlx:"
+	if len(rw.Unwritten) != 1 || !strings.HasPrefix(rw.Unwritten[0], macro) {
+		t.Errorf("unwritten: %q, want the site %s alone", rw.Unwritten, macro)
+	}
+	back, err := checker.ParseC(path, rw.Text, *pr.C)
+	if err != nil {
+		t.Fatalf("the rewritten program does not read back: %v", err)
+	}
+	bin, err := back.Instance("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := map[model.Pos]model.Ordering{}
+	for _, s := range checker.TuneSites(bin.Prog, false, nil) {
+		now[s.Pos] = s.Current
+	}
+	for i, s := range tu.Sites {
+		want := tu.Minimal[0][i]
+		if strings.HasPrefix(s.Pos.String()+":", macro[:len(macro)-len(" rlx:")]) {
+			want = s.Current
+		}
+		if now[s.Pos] != want {
+			t.Errorf("%s: read back %s, want %s", s.Pos, now[s.Pos], want)
+		}
 	}
 }

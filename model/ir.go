@@ -219,9 +219,15 @@ type Instr struct {
 	Expected *Expr // OpCAS
 	Cond     *Expr // OpBranch, OpAssert, OpAssume
 	Ord      Ordering
-	FailOrd  Ordering // OpCAS on failure
-	RMW      RMWOp
-	Weak     bool // OpCAS may fail spuriously
+	// OrdPos is where the source writes Ord (the ordering argument), when
+	// it does: tune rewrites it there.
+	OrdPos Pos
+	// Fixed marks an ordering the program does not choose (a front end's
+	// own mechanism, such as a C thread's join flag): tune leaves it.
+	Fixed   bool
+	FailOrd Ordering // OpCAS on failure
+	RMW     RMWOp
+	Weak    bool // OpCAS may fail spuriously
 	// Await makes an OpAssume a wait for its condition rather than a
 	// pruning of the executions where it is false: a thread that waits
 	// while its condition stays false forever is deadlocked. Its

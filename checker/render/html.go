@@ -669,8 +669,8 @@ func TuningHTML(w io.Writer, t *checker.Tuning) error {
 	}
 	for k := range t.Minimal {
 		page.Minimal = append(page.Minimal, fmt.Sprintf("minimal %d", k+1))
-		text, _ := t.Rewrite(k)
-		page.Diffs = append(page.Diffs, coloured(UnifiedDiff(in.Protocol.Ref(), in.Protocol.Ref()+fmt.Sprintf(" (minimal %d)", k+1), in.Protocol.Source, text)))
+		rw := t.Rewrite(k)
+		page.Diffs = append(page.Diffs, coloured(UnifiedDiff(in.Protocol.Ref(), in.Protocol.Ref()+fmt.Sprintf(" (minimal %d)", k+1), in.Protocol.Source, rw.Text)+unwritten(fmt.Sprintf("minimal %d", k+1), rw.Unwritten)))
 	}
 	page.Current = currentWords[t.Current()]
 	for i, s := range t.Sites {

@@ -106,27 +106,37 @@ func Tuning(w io.Writer, t *checker.Tuning) {
 		}
 	}
 	for k := range t.Minimal {
-		text, binds := t.Rewrite(k)
+		rw := t.Rewrite(k)
 		name := "minimal"
 		if len(t.Minimal) > 1 {
 			name = fmt.Sprintf("minimal %d", k+1)
 		}
-		if binds != nil {
+		if rw.Binds != nil {
 			var keys []string
-			for p := range binds {
+			for p := range rw.Binds {
 				keys = append(keys, p)
 			}
 			sort.Strings(keys)
 			var bs []string
 			for _, p := range keys {
-				bs = append(bs, p+"="+binds[p])
+				bs = append(bs, p+"="+rw.Binds[p])
 			}
 			fmt.Fprintf(w, "\n%s, as a variant:\n  variant tuned %s \"found by ordercheck tune\"\n", name, strings.Join(bs, " "))
 		}
-		if d := UnifiedDiff(in.Protocol.Ref(), in.Protocol.Ref()+" ("+name+")", in.Protocol.Source, text); d != "" {
+		if d := UnifiedDiff(in.Protocol.Ref(), in.Protocol.Ref()+" ("+name+")", in.Protocol.Source, rw.Text); d != "" {
 			fmt.Fprintf(w, "\n%s, as a diff of the file:\n%s", name, d)
 		}
+		fmt.Fprint(w, unwritten(name, rw.Unwritten))
 	}
+}
+
+// unwritten lists the changes of minimal assignment name that its diff
+// leaves out ("" when there are none).
+func unwritten(name string, u []string) string {
+	if len(u) == 0 {
+		return ""
+	}
+	return "\n" + name + ", not in the diff:\n  " + strings.Join(u, "\n  ") + "\n"
 }
 
 // currentWords say what the current orderings are (Tuning.Current).

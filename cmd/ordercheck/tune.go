@@ -12,7 +12,6 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // siteMatches reports whether arg, as --explain takes it, names the site
@@ -38,6 +37,7 @@ func newTuneCmd() *cobra.Command {
 	var models, props, params []string
 	var asJSON, atomics, fences bool
 	var b bounds
+	var cf cflags
 	cmd := &cobra.Command{
 		Use:   "tune PROTOCOL|FILE",
 		Short: "Find the weakest orderings that keep every property",
@@ -59,7 +59,8 @@ The result: a table of sites with their current and minimal orderings,
 whether the current orderings are minimal and what one step weaker at each
 site breaks (--explain FILE:LINE:COL prints that counterexample), and each
 minimal assignment as a variant (when parameters can say it) and as a diff
-of the file.
+of the file (of a C program: its memory_order_* arguments, and implied
+seq_cst calls made _explicit).
 
 Exit status: 0 the current orderings are minimal, 1 they are not (too weak
 or stronger than needed) or some property is beyond orderings, 2 bad input,
@@ -77,7 +78,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			if err := probeOutputs(map[string]string{"html": html}); err != nil {
 				return err
 			}
-			pr, err := protocols.Load(args[0])
+			pr, err := cf.load(args[0])
 			if err != nil {
 				return usageError(err)
 			}
@@ -159,5 +160,6 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 	cmd.Flags().BoolVar(&fences, "fences", false, "also consider a fence before each access that follows another in its thread (fewer fences first)")
 	cmd.Flags().StringVar(&explain, "explain", "", "print the counterexample one step weaker at this site (FILE:LINE:COL)")
 	b.add(cmd)
+	cf.add(cmd)
 	return cmd
 }

@@ -494,7 +494,7 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		o, err := f.l.ordering(args[1])
+		o, err := f.l.ordering(args[1], 0)
 		return &lang.CallExpr{Func: "load", Args: []lang.Expr{x}, Ords: []lang.Value{o}, At: at}, pre, err
 	case "__atomic_compare_exchange_n", "__sync_bool_compare_and_swap":
 		return f.cas(c, name, args)
@@ -524,7 +524,7 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 		pre = append(pre, pre2...)
 		ords := sc
 		if strings.HasPrefix(name, "__atomic") {
-			o, err := f.l.ordering(args[2])
+			o, err := f.l.ordering(args[2], 0)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -618,11 +618,11 @@ func (f *fn) cas(c *cc.PostfixExpression, name string, args []cc.ExpressionNode)
 	if !ok {
 		return nil, nil, f.errAt(args[3], "a compare-exchange's weak flag must be a constant")
 	}
-	so, err := f.l.ordering(args[4])
+	so, err := f.l.ordering(args[4], 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	fo, err := f.l.ordering(args[5])
+	fo, err := f.l.ordering(args[5], 1)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -732,10 +732,10 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 			return nil, err
 		}
 		pre = append(pre, pre2...)
-		o, err := f.l.ordering(args[2])
+		o, err := f.l.ordering(args[2], 0)
 		return append(pre, &lang.MemStmt{Kind: "store", Args: []lang.Expr{x, v}, Ord: &o, At: at}), err
 	case "__atomic_thread_fence":
-		o, err := f.l.ordering(args[0])
+		o, err := f.l.ordering(args[0], 0)
 		return []lang.Stmt{&lang.MemStmt{Kind: "fence", Ord: &o, At: at}}, err
 	case "__sync_synchronize":
 		return []lang.Stmt{&lang.MemStmt{Kind: "fence", Ord: &lang.Value{Text: "sc", Pos: at}, At: at}}, nil
@@ -949,7 +949,7 @@ func (f *fn) joinStmt(c *cc.PostfixExpression, args []cc.ExpressionNode) ([]lang
 	}
 	at := f.pos(c)
 	flag := f.l.join(thread, at)
-	load := &lang.CallExpr{Func: "load", Args: []lang.Expr{&lang.Name{Name: flag, At: at}}, Ords: []lang.Value{{Text: "acq", Pos: at}}, At: at}
+	load := &lang.CallExpr{Func: "load", Args: []lang.Expr{&lang.Name{Name: flag, At: at}}, Ords: []lang.Value{{Text: "acq", Pos: at, Fixed: true}}, At: at}
 	return []lang.Stmt{&lang.AssumeStmt{Cond: &lang.BinExpr{Op: "==", X: load, Y: &lang.Num{Val: 1, At: at}, At: at}, Await: true, At: at}}, nil
 }
 

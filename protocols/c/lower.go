@@ -1,6 +1,7 @@
 package c
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -398,13 +399,97 @@ func intValue(e cc.ExpressionNode) (int64, bool) {
 }
 
 // ordering names a C memory order (the value of a memory_order
-// expression) in the protocol language.
-func (l *lowerer) ordering(e cc.ExpressionNode) (lang.Value, error) {
+// expression, the nth of its call: a compare-exchange's failure order is
+// the second) in the protocol language. Its position is where the source
+// writes it, when it does (tune rewrites it there: writtenOrder).
+func (l *lowerer) ordering(e cc.ExpressionNode, nth int) (lang.Value, error) {
 	v, ok := intValue(e)
 	if !ok || v < 0 || v > 5 {
 		return lang.Value{}, l.errAt(e, "a memory order must be a constant memory_order_*")
 	}
-	return lang.Value{Text: [...]string{"rlx", "con", "acq", "rel", "acq_rel", "sc"}[v], Pos: l.pos(e)}, nil
+	return lang.Value{Text: [...]string{"rlx", "con", "acq", "rel", "acq_rel", "sc"}[v], Pos: l.writtenOrder(l.pos(e), nth)}, nil
+}
+
+// writtenOrder finds where the source writes a memory order whose
+// expression cc places at p: p itself when the source names an order
+// there; else, as a macro's expansion (stdatomic.h's atomic_*_explicit)
+// is placed at the macro's call, the call's nth argument that names an
+// order (memory_order_*, __ATOMIC_*). When the call's arguments name
+// none (an order from a macro of the program's own), it returns p.
+func (l *lowerer) writtenOrder(p model.Pos, nth int) model.Pos {
+	if p.File != l.file {
+		return p
+	}
+	off := 0 // p's byte offset
+	for line := 1; line < p.Line; line++ {
+		i := bytes.IndexByte(l.src[off:], '\n')
+		if i < 0 {
+			return p
+		}
+		off += i + 1
+	}
+	off += p.Col - 1
+	if off >= len(l.src) {
+		return p
+	}
+	if orderName(ident(l.src[off:])) {
+		return p
+	}
+	// The call's arguments: the identifiers at depth one of the first
+	// parenthesis after the name.
+	i := off + len(ident(l.src[off:]))
+	for i < len(l.src) && (l.src[i] == ' ' || l.src[i] == '\t' || l.src[i] == '\n') {
+		i++
+	}
+	if i >= len(l.src) || l.src[i] != '(' {
+		return p
+	}
+	for depth, start := 0, true; i < len(l.src); i++ {
+		c := l.src[i]
+		switch {
+		case c == '(':
+			depth++
+			start = depth == 1
+			continue
+		case c == ')':
+			if depth--; depth == 0 {
+				return p
+			}
+		case c == ',' && depth == 1:
+			start = true
+			continue
+		case start && depth == 1 && orderName(ident(l.src[i:])):
+			if nth == 0 {
+				return l.posAt(i)
+			}
+			nth--
+		}
+		if c != ' ' && c != '\t' && c != '\n' {
+			start = false
+		}
+	}
+	return p
+}
+
+// ident returns the identifier b starts with.
+func ident(b []byte) string {
+	n := 0
+	for n < len(b) && (b[n] == '_' || 'a' <= b[n] && b[n] <= 'z' || 'A' <= b[n] && b[n] <= 'Z' || n > 0 && '0' <= b[n] && b[n] <= '9') {
+		n++
+	}
+	return string(b[:n])
+}
+
+// orderName reports whether id names a memory order, as C or GCC does.
+func orderName(id string) bool {
+	return strings.HasPrefix(id, "memory_order_") || strings.HasPrefix(id, "__ATOMIC_")
+}
+
+// posAt returns the position of byte offset off of the source.
+func (l *lowerer) posAt(off int) model.Pos {
+	line := 1 + bytes.Count(l.src[:off], []byte("\n"))
+	col := off - (bytes.LastIndexByte(l.src[:off], '\n') + 1) + 1
+	return model.Pos{File: l.file, Line: line, Col: col}
 }
 
 // threadFor adds a spawned thread that runs start routine fn with arg,
@@ -448,7 +533,7 @@ func (l *lowerer) join(thread string, at model.Pos) string {
 	l.pr.Shared = append(l.pr.Shared, &lang.Shared{Name: flag, Init: &lang.Num{At: at}, Pos: at})
 	for _, th := range l.pr.Threads {
 		if th.Name == thread {
-			th.Body.Stmts = append(th.Body.Stmts, &lang.MemStmt{Kind: "store", Args: []lang.Expr{&lang.Name{Name: flag, At: at}, &lang.Num{Val: 1, At: at}}, Ord: &lang.Value{Text: "rel", Pos: at}, At: at})
+			th.Body.Stmts = append(th.Body.Stmts, &lang.MemStmt{Kind: "store", Args: []lang.Expr{&lang.Name{Name: flag, At: at}, &lang.Num{Val: 1, At: at}}, Ord: &lang.Value{Text: "rel", Pos: at, Fixed: true}, At: at})
 		}
 	}
 	return flag

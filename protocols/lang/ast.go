@@ -39,6 +39,10 @@ type Param struct {
 type Value struct {
 	Text string
 	Pos  model.Pos
+	// Fixed marks an ordering a front end sets for a mechanism of its own
+	// (a C thread's join flag), which the program does not choose: tune
+	// leaves it (model.Instr.Fixed).
+	Fixed bool
 }
 
 // Variant is a named version of the protocol: parameter bindings and

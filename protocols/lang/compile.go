@@ -1665,10 +1665,11 @@ func times(a *model.Expr, k int64) *model.Expr {
 	return model.Bin(model.Mul, a, model.Const(k))
 }
 
-// load reads addr (src, in messages) into a new register.
-func (t *threadComp) load(addr *model.Expr, o model.Ordering, at model.Pos, text string, src Expr) *model.Expr {
+// load reads addr (src, in messages) into a new register, with ordering o
+// (written as ord; none for a plain read).
+func (t *threadComp) load(addr *model.Expr, o model.Ordering, ord Value, at model.Pos, text string, src Expr) *model.Expr {
 	r := t.temp()
-	t.emit(model.Instr{Op: model.OpLoad, Dst: r, Addr: addr, Ord: o, Pos: at, Text: text})
+	t.emit(model.Instr{Op: model.OpLoad, Dst: r, Addr: addr, Ord: o, OrdPos: ord.Pos, Fixed: ord.Fixed, Pos: at, Text: text})
 	t.checkRead(model.RegExpr(r), addr, at, formatExpr(src))
 	return model.RegExpr(r)
 }
@@ -1719,7 +1720,7 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		}
 		if _, ok := t.c.locs[e.Name]; ok {
 			a, err := t.addr(e, false)
-			return t.load(a, model.NA, e.At, e.Name, e), err
+			return t.load(a, model.NA, Value{}, e.At, e.Name, e), err
 		}
 		return nil, errAt(e.At, "unknown variable %s%s", e.Name, t.c.suggest(e.Name))
 	case *FieldExpr, *IndexExpr, *ArrowExpr, *DerefExpr:
@@ -1727,7 +1728,7 @@ func (t *threadComp) expr(e Expr) (*model.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return t.load(a, model.NA, e.pos(), "read", e), nil
+		return t.load(a, model.NA, Value{}, e.pos(), "read", e), nil
 	case *AddrExpr:
 		return t.addr(e.Of, true)
 	case *UnExpr:
@@ -1858,7 +1859,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return t.load(a, o, e.At, "load", e.Args[0]), nil
+		return t.load(a, o, e.Ords[0], e.At, "load", e.Args[0]), nil
 	case "xchg", "fetch_add", "fetch_sub", "fetch_or", "fetch_and", "fetch_xor":
 		if err := t.argc(e, 2, 1, 0); err != nil {
 			return nil, err
@@ -1876,7 +1877,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 			return nil, err
 		}
 		r := t.temp()
-		t.emit(model.Instr{Op: model.OpRMW, RMW: rmwOps[e.Func], Dst: r, Addr: a, Val: v, Ord: o, Pos: e.At, Text: e.Func})
+		t.emit(model.Instr{Op: model.OpRMW, RMW: rmwOps[e.Func], Dst: r, Addr: a, Val: v, Ord: o, OrdPos: e.Ords[0].Pos, Fixed: e.Ords[0].Fixed, Pos: e.At, Text: e.Func})
 		t.checkRead(model.RegExpr(r), a, e.At, e.Func+"("+formatExpr(e.Args[0])+")")
 		return model.RegExpr(r), nil
 	case "cas", "cas_weak":
@@ -1906,7 +1907,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 			}
 		}
 		old, ok := t.temp(), t.temp()
-		t.emit(model.Instr{Op: model.OpCAS, Dst: old, Dst2: ok, Addr: a, Expected: exp, Val: v, Ord: o, FailOrd: fail, Weak: e.Func == "cas_weak", Pos: e.At, Text: e.Func})
+		t.emit(model.Instr{Op: model.OpCAS, Dst: old, Dst2: ok, Addr: a, Expected: exp, Val: v, Ord: o, OrdPos: e.Ords[0].Pos, Fixed: e.Ords[0].Fixed, FailOrd: fail, Weak: e.Func == "cas_weak", Pos: e.At, Text: e.Func})
 		t.checkRead(model.RegExpr(old), a, e.At, e.Func+"("+formatExpr(e.Args[0])+")")
 		if e.Old != "" {
 			r := t.assignReg(e.Old, e.At)
@@ -2036,7 +2037,7 @@ func (t *threadComp) mem(s *MemStmt) error {
 		if o == model.Con {
 			o = model.Acq // as C11's atomic_thread_fence: a consume fence is an acquire fence
 		}
-		t.emit(model.Instr{Op: model.OpFence, Ord: o, Pos: s.At, Text: "fence"})
+		t.emit(model.Instr{Op: model.OpFence, Ord: o, OrdPos: s.Ord.Pos, Fixed: s.Ord.Fixed, Pos: s.At, Text: "fence"})
 		return nil
 	case "store":
 		a, err := t.addr(s.Args[0], false)
@@ -2051,7 +2052,7 @@ func (t *threadComp) mem(s *MemStmt) error {
 		if err != nil {
 			return err
 		}
-		t.emit(model.Instr{Op: model.OpStore, Addr: a, Val: v, Ord: o, Pos: s.At, Text: "store"})
+		t.emit(model.Instr{Op: model.OpStore, Addr: a, Val: v, Ord: o, OrdPos: s.Ord.Pos, Fixed: s.Ord.Fixed, Pos: s.At, Text: "store"})
 		return nil
 	}
 	n, isName := s.Args[0].(*Name)
