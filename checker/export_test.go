@@ -14,9 +14,6 @@ func FinalStatesByStates(p *model.Program, m *model.Model, opt Options, final fu
 	return states.FinalStates(p, m, states.Config{Options: opt}, final)
 }
 
-// WithFenceSlots is withFenceSlots, for the tune tests.
-var WithFenceSlots = withFenceSlots
-
 // ExploreSpeculating explores p under m by speculation, as the models
 // that allow load buffering are, whatever m is.
 func ExploreSpeculating(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {

@@ -494,17 +494,31 @@ func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 	return checkRaces(p, m, props, opt, nil)
 }
 
-// raceMemo holds the data-race verdicts of one program by the model they
-// were judged under, for the cells of a comparison to share: every model
-// that is not C11's asks C11 the same question.
-type raceMemo map[*model.Model]PropResult
+// RaceVerdicts carries the data-race verdicts of one program between its
+// checks under several models: every model that is not C11's asks C11
+// the same question (Model.RaceModel), answered once. The zero value is
+// ready; Check is Check sharing them. Each check reports what checking it
+// alone does, whatever else was checked: only what such a check computes
+// alone (an exploration under C11 judging races and nothing else) is
+// kept.
+type RaceVerdicts struct {
+	m map[*model.Model]PropResult
+}
+
+// Check checks p under m as the package's Check does, taking the race
+// verdict of a model that is not C11's from rv when it is there and
+// leaving it there. rv is for one program.
+func (rv *RaceVerdicts) Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+	if rv.m == nil {
+		rv.m = map[*model.Model]PropResult{}
+	}
+	return checkRaces(p, m, props, opt, rv.m)
+}
 
 // checkRaces is Check, taking the race verdict of a model that is not
 // C11's from memo when it is there and leaving it there (memo may be
-// nil). memo holds only what such a cell computes alone (an exploration
-// under C11 judging races and nothing else), so that every cell reports
-// what checking it alone does, whatever else is compared.
-func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options, memo raceMemo) (*Report, error) {
+// nil: RaceVerdicts).
+func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options, memo map[*model.Model]PropResult) (*Report, error) {
 	i := slices.IndexFunc(props, func(pr Property) bool { _, ok := pr.(dataRace); return ok })
 	rm := m.RaceModel(p)
 	if i < 0 || rm == m {

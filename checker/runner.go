@@ -64,10 +64,10 @@ func (l Local) Run(cells []Cell, opt Options, got func(i int, rep *Report, err e
 		go func() {
 			defer wg.Done()
 			for g := range next {
-				races := raceMemo{}
+				var races RaceVerdicts
 				for i := g.from; i < g.to && !stopped(); i++ {
 					c := cells[i]
-					rep, err := checkRaces(c.Instance.Prog, c.Model, c.Instance.Protocol.Properties(), opt, races)
+					rep, err := races.Check(c.Instance.Prog, c.Model, c.Instance.Protocol.Properties(), opt)
 					mu.Lock()
 					if failed == nil {
 						failed = got(i, rep, err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/tune"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -657,7 +658,7 @@ var htmlTemplate = template.Must(template.Must(htmlParts.Clone()).New("page").Pa
 // as the review page: the sites with their current and minimal orderings,
 // what one step weaker at each breaks, each minimal assignment as a diff
 // of the file, and the counterexample of each step that breaks something.
-func TuningHTML(w io.Writer, t *checker.Tuning) error {
+func TuningHTML(w io.Writer, t *tune.Tuning) error {
 	in := t.Instance
 	var models []string
 	for _, m := range t.Models {

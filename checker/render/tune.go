@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/tune"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -15,7 +16,7 @@ import (
 // orderings, whether the current orderings are minimal and what one step
 // weaker breaks, and each minimal assignment as a variant (when
 // parameters can say it) and as a diff of the file.
-func Tuning(w io.Writer, t *checker.Tuning) {
+func Tuning(w io.Writer, t *tune.Tuning) {
 	in := t.Instance
 	var models []string
 	for _, m := range t.Models {
@@ -147,8 +148,8 @@ var currentWords = map[string]string{
 }
 
 // siteOrd names a site's ordering: "none" for a fence slot without fence.
-func siteOrd(s checker.TuneSite, o model.Ordering) string {
-	if s.Kind == checker.SiteFenceSlot && !o.Atomic() {
+func siteOrd(s tune.Site, o model.Ordering) string {
+	if s.Kind == tune.SiteFenceSlot && !o.Atomic() {
 		return "none"
 	}
 	return o.String()
@@ -219,7 +220,7 @@ type JSONWeakened struct {
 }
 
 // TuningJSON returns the result of tune as data.
-func TuningJSON(t *checker.Tuning) JSONTuning {
+func TuningJSON(t *tune.Tuning) JSONTuning {
 	out := JSONTuning{Protocol: t.Instance.Protocol.Ref(), Variant: t.Instance.Variant, Props: t.Props, Checks: t.Checks, Refuted: t.Refuted, Assign: t.Assignments, Bounded: t.Bounded, Stopped: t.Stopped.String(), One: t.One, Sites: []JSONSite{}, Minimal: [][]string{}}
 	for _, m := range t.Models {
 		out.Models = append(out.Models, m.Name)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/checker/tune"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -90,7 +91,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			if err != nil {
 				return usageError(err)
 			}
-			topt := checker.TuneOptions{Options: opt, Atomics: atomics, Fences: fences}
+			topt := tune.Options{Options: opt, Atomics: atomics, Fences: fences}
 			for _, n := range models { // none: the checker's default
 				m, err := model.Lookup(n)
 				if err != nil {
@@ -104,7 +105,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 				}
 			}
 			topt.Props = props
-			t, err := inst.Tune(topt)
+			t, err := tune.Run(inst, topt)
 			if err != nil {
 				return checkError(err)
 			}

@@ -27,7 +27,7 @@ func TestTuneCommand(t *testing.T) {
 		{"explain from the minimal ordering", []string{"tune", "dlsym", "--variant", "unordered", "--explain", "dlsym.oc:68:11"}, 0, "(acq → rlx)", ""},
 		{"unknown property", []string{"tune", "dlsym", "--property", "lib-int"}, 2, "", "did you mean"},
 		{"fences", []string{"tune", "testdata/test/novariants.oc", "--fences", "--model", "rc11"}, 1, "a fence before: store(flag, 1, rlx)", ""},
-		{"a C program's diff", []string{"tune", "../../checker/testdata/tune/orders.c"}, 1, "+\tatomic_store_explicit(&flag, 1, memory_order_release);\n", ""},
+		{"a C program's diff", []string{"tune", "../../checker/tune/testdata/orders.c"}, 1, "+\tatomic_store_explicit(&flag, 1, memory_order_release);\n", ""},
 		{"a C program's variant", []string{"tune", "../../protocols/dlsym/c/dlsym.c", "--variant", "fixed"}, 1, "not in the diff:\n  ../../protocols/dlsym/c/dlsym.c:86:7: rlx: the ordering is not written at this site", ""},
 		{"-D for a protocol file", []string{"tune", "dlsym", "-D", "N=3"}, 2, "", "-D and --unroll are for C programs"},
 	})

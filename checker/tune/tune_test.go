@@ -1,4 +1,4 @@
-package checker_test
+package tune_test
 
 import (
 	"flag"
@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/tune"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -152,7 +153,7 @@ thread r {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tuneProtocol(t, tc.src)
-			tu, err := in.Tune(checker.TuneOptions{Models: []*model.Model{rc11(t)}, Fences: strings.HasSuffix(tc.name, "with fences")})
+			tu, err := tune.Run(in, tune.Options{Models: []*model.Model{rc11(t)}, Fences: strings.HasSuffix(tc.name, "with fences")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,13 +184,13 @@ func TestTuneLocks(t *testing.T) {
 		want                []string // a minimal assignment, sites in source order
 		only                bool     // the only one
 	}{
-		{"seqlock, the fence recipe", "../protocols/examples/seqlock.oc", "fenced",
+		{"seqlock, the fence recipe", "../../protocols/examples/seqlock.oc", "fenced",
 			[]string{"rlx", "rel", "rlx", "rlx", "rel", "acq", "rlx", "rlx", "acq", "rlx"}, false},
-		{"peterson", "testdata/genmc/peterson.oc", "",
+		{"peterson", "../testdata/genmc/peterson.oc", "",
 			[]string{"sc", "sc", "sc", "rlx", "rel", "sc", "sc", "sc", "rlx", "rel"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pr, err := checker.Parse(tc.file, readFile(t, tc.file))
+			pr, err := checker.Load(tc.file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +198,7 @@ func TestTuneLocks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tu, err := in.Tune(checker.TuneOptions{Models: []*model.Model{rc11(t)}})
+			tu, err := tune.Run(in, tune.Options{Models: []*model.Model{rc11(t)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,8 +281,8 @@ func TestFenceSlotsEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		slotted := checker.WithFenceSlots(in.Prog)
-		sites := checker.TuneSites(slotted, false, nil)
+		slotted := tune.WithFenceSlots(in.Prog)
+		sites := tune.Sites(slotted, false, nil)
 		ords := make([]model.Ordering, len(sites))
 		for i, s := range sites {
 			ords[i] = s.Current
@@ -291,7 +292,7 @@ func TestFenceSlotsEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := checker.Check(checker.WithOrderings(slotted, sites, ords), m, props, checker.Options{Engine: checker.EngineDPOR})
+		b, err := checker.Check(tune.WithOrderings(slotted, sites, ords), m, props, checker.Options{Engine: checker.EngineDPOR})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,9 +319,9 @@ func TestTuneMatchesEnumeration(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := pin.Prog
-		sites := checker.TuneSites(p, false, nil)
+		sites := tune.Sites(p, false, nil)
 		props := pr.PropNames()
-		tu, err := pin.Tune(checker.TuneOptions{Models: []*model.Model{m}})
+		tu, err := tune.Run(pin, tune.Options{Models: []*model.Model{m}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +333,7 @@ func TestTuneMatchesEnumeration(t *testing.T) {
 		var rec func(i int, a []model.Ordering)
 		rec = func(i int, a []model.Ordering) {
 			if i == len(sites) {
-				rep, err := checker.Check(checker.WithOrderings(p, sites, a), m, checker.Properties(nil, props...), checker.Options{})
+				rep, err := checker.Check(tune.WithOrderings(p, sites, a), m, checker.Properties(nil, props...), checker.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -385,7 +386,7 @@ func TestTuneMatchesEnumeration(t *testing.T) {
 		}
 		// Descending from the top, as tune does past MaxAssignments, ends
 		// at one of them.
-		one, err := pin.Tune(checker.TuneOptions{Models: []*model.Model{m}, MaxAssignments: 1})
+		one, err := tune.Run(pin, tune.Options{Models: []*model.Model{m}, MaxAssignments: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -404,7 +405,7 @@ func TestTuneMatchesEnumeration(t *testing.T) {
 func BenchmarkTune(b *testing.B) {
 	for _, bc := range []struct{ name, ref, variant string }{
 		{"dlsym-unordered", "dlsym", "unordered"},
-		{"peterson", "testdata/genmc/peterson.oc", ""},
+		{"peterson", "../testdata/genmc/peterson.oc", ""},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			pr, err := protocols.Load(bc.ref)
@@ -415,9 +416,9 @@ func BenchmarkTune(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var tu *checker.Tuning
+			var tu *tune.Tuning
 			for b.Loop() {
-				if tu, err = in.Tune(checker.TuneOptions{Models: []*model.Model{rc11(b)}}); err != nil {
+				if tu, err = tune.Run(in, tune.Options{Models: []*model.Model{rc11(b)}}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -454,7 +455,7 @@ thread r {
 		}
 		models = append(models, m)
 	}
-	tu, err := in.Tune(checker.TuneOptions{Models: models})
+	tu, err := tune.Run(in, tune.Options{Models: models})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,16 +464,16 @@ thread r {
 	}
 }
 
-var updateTuned = flag.Bool("update-tuned", false, "rewrite testdata/tune/orders.tuned.c from tune's result")
+var updateTuned = flag.Bool("update-tuned", false, "rewrite testdata/orders.tuned.c from tune's result")
 
 // TestTuneRewritesC checks tune's diff of a C program against its golden
-// file (testdata/tune/orders.tuned.c): explicit memory_order_* and
+// file (testdata/orders.tuned.c): explicit memory_order_* and
 // __ATOMIC_* arguments rewritten in place, implied seq_cst operations
 // made their _explicit twins, an order a macro supplies left and said so,
 // joins no sites. Read back, the rewritten program has the minimal
 // orderings as its current ones, but for the site left as it was.
 func TestTuneRewritesC(t *testing.T) {
-	const path = "testdata/tune/orders.c"
+	const path = "testdata/orders.c"
 	pr, err := checker.Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -481,7 +482,7 @@ func TestTuneRewritesC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tu, err := in.Tune(checker.TuneOptions{})
+	tu, err := tune.Run(in, tune.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -495,7 +496,7 @@ func TestTuneRewritesC(t *testing.T) {
 		}
 	}
 	rw := tu.Rewrite(0)
-	const tuned = "testdata/tune/orders.tuned.c"
+	const tuned = "testdata/orders.tuned.c"
 	if *updateTuned {
 		if err := os.WriteFile(tuned, []byte(rw.Text), 0o644); err != nil {
 			t.Fatal(err)
@@ -517,7 +518,7 @@ func TestTuneRewritesC(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := map[model.Pos]model.Ordering{}
-	for _, s := range checker.TuneSites(bin.Prog, false, nil) {
+	for _, s := range tune.Sites(bin.Prog, false, nil) {
 		now[s.Pos] = s.Current
 	}
 	for i, s := range tu.Sites {

@@ -1,4 +1,4 @@
-package checker
+package tune
 
 import (
 	"errors"
@@ -10,185 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// TuneSiteKind is what a tuning site is: the kind of instruction whose
-// ordering it sets.
-type TuneSiteKind uint8
-
-// The kinds of site.
-const (
-	SiteLoad TuneSiteKind = iota
-	SiteStore
-	SiteRMW
-	SiteFence
-	// SiteFenceSlot is a place where a fence could go: before an access
-	// that follows another in its thread. Its weakest level is no fence.
-	SiteFenceSlot
-)
-
-var siteKindNames = [...]string{"load", "store", "rmw", "fence", "fence slot"}
-
-func (k TuneSiteKind) String() string { return siteKindNames[k] }
-
-// TuneSite is one place of the source whose atomic accesses or fence tune
-// orders: every instruction compiled from it (one per thread instance and
-// procedure expansion) takes the same ordering.
-type TuneSite struct {
-	Pos model.Pos
-	// OrdPos is where the source writes the site's ordering, when it does
-	// (model.Instr.OrdPos).
-	OrdPos  model.Pos
-	Text    string // the source text of the access
-	Kind    TuneSiteKind
-	Current model.Ordering
-	// Levels are the orderings the site may take, weakest first (a
-	// partial order: see Weaker).
-	Levels []model.Ordering
-	instrs []instrRef
-}
-
-type instrRef struct{ thread, index int }
-
-// caps gives an ordering's guarantees as a set: atomicity, consume,
-// acquire, release, sequential consistency. One ordering is at most as
-// strong as another when its set is contained in the other's.
-func caps(o model.Ordering) uint8 {
-	const atomic = 16
-	switch o {
-	case model.NA:
-		return 0
-	case model.Con:
-		return atomic | 1
-	case model.Acq:
-		return atomic | 1 | 2
-	case model.Rel:
-		return atomic | 4
-	case model.AcqRel:
-		return atomic | 1 | 2 | 4
-	case model.SeqCst:
-		return atomic | 1 | 2 | 4 | 8
-	}
-	return atomic
-}
-
-// Weaker reports whether ordering a is at most as strong as b (na < rlx <
-// con < acq; acq and rel incomparable, both below acq_rel, below sc).
-func Weaker(a, b model.Ordering) bool { return caps(a)&^caps(b) == 0 }
-
-// TuneSites returns the sites of a program in source order: its atomic
-// loads, stores, read-modify-writes and fences, and the plain loads and
-// stores at the positions in plain (locks are never sites), where a run
-// may reach them (not in the branch a parameter's value rules out). The
-// consume level is offered to loads only when withConsume is set (a model
-// that tells consume from relaxed is among those checked); a plain site
-// may stay plain.
-func TuneSites(p *model.Program, withConsume bool, plain map[model.Pos]bool) []TuneSite {
-	type key struct {
-		pos  model.Pos
-		slot bool
-	}
-	byPos := map[key]int{}
-	var out []TuneSite
-	for t, th := range p.Threads {
-		live := p.Reachable(t)
-		for i, in := range th.Code {
-			if !live[i] {
-				continue
-			}
-			var kind TuneSiteKind
-			switch {
-			case in.Msg == fenceSlot:
-				kind = SiteFenceSlot
-			case in.Op == model.OpLoad:
-				kind = SiteLoad
-			case in.Op == model.OpStore:
-				kind = SiteStore
-			case in.Op == model.OpRMW || in.Op == model.OpCAS:
-				kind = SiteRMW
-			case in.Op == model.OpFence:
-				kind = SiteFence
-			default:
-				continue
-			}
-			if in.Fixed || !in.Ord.Atomic() && kind != SiteFenceSlot && !(plain[in.Pos] && (kind == SiteLoad || kind == SiteStore)) {
-				continue
-			}
-			k, ok := byPos[key{in.Pos, kind == SiteFenceSlot}]
-			if !ok {
-				k = len(out)
-				byPos[key{in.Pos, kind == SiteFenceSlot}] = k
-				lv := levels(kind, withConsume)
-				if !in.Ord.Atomic() && kind != SiteFenceSlot {
-					lv = append([]model.Ordering{model.NA}, lv...)
-				}
-				cur := in.Ord
-				if kind == SiteFenceSlot {
-					cur = model.NA
-				}
-				out = append(out, TuneSite{Pos: in.Pos, OrdPos: in.OrdPos, Text: in.Text, Kind: kind, Current: cur, Levels: lv})
-			}
-			out[k].instrs = append(out[k].instrs, instrRef{t, i})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Pos, out[j].Pos
-		return a.File < b.File || a.File == b.File && (a.Line < b.Line || a.Line == b.Line && a.Col < b.Col)
-	})
-	return out
-}
-
-// levels are the orderings a site of a kind may take, weakest first.
-func levels(k TuneSiteKind, withConsume bool) []model.Ordering {
-	switch k {
-	case SiteLoad:
-		if withConsume {
-			return []model.Ordering{model.Rlx, model.Con, model.Acq, model.SeqCst}
-		}
-		return []model.Ordering{model.Rlx, model.Acq, model.SeqCst}
-	case SiteStore:
-		return []model.Ordering{model.Rlx, model.Rel, model.SeqCst}
-	case SiteRMW:
-		return []model.Ordering{model.Rlx, model.Acq, model.Rel, model.AcqRel, model.SeqCst}
-	case SiteFenceSlot:
-		return []model.Ordering{model.NA, model.Acq, model.Rel, model.AcqRel, model.SeqCst}
-	}
-	return []model.Ordering{model.Acq, model.Rel, model.AcqRel, model.SeqCst}
-}
-
-// WithOrderings returns a copy of p whose sites take the orderings ords
-// (one per site). A compare-exchange's failure ordering becomes the
-// weaker of its own and the read part of its new ordering.
-func WithOrderings(p *model.Program, sites []TuneSite, ords []model.Ordering) *model.Program {
-	q := *p
-	q.Threads = slices.Clone(p.Threads)
-	for i := range q.Threads {
-		q.Threads[i].Code = slices.Clone(p.Threads[i].Code)
-	}
-	for s, site := range sites {
-		for _, r := range site.instrs {
-			in := &q.Threads[r.thread].Code[r.index]
-			if site.Kind == SiteFenceSlot {
-				// No fence: a jump to the next instruction.
-				in.Op, in.Target = model.OpFence, 0
-				if !ords[s].Atomic() {
-					in.Op, in.Target = model.OpJump, r.index+1
-				}
-			}
-			in.Ord = ords[s]
-			if in.Op == model.OpCAS {
-				if f := ords[s].ReadPart(); !Weaker(in.FailOrd, f) {
-					in.FailOrd = f
-				}
-			}
-		}
-	}
-	return &q
-}
-
-// TuneOptions choose what tune keeps and bound its checks.
-type TuneOptions struct {
+// Options choose what tune keeps and bound its checks.
+type Options struct {
 	// Models every property must hold under; nil: rc11.
 	Models []*model.Model
 	// Props are the properties to keep, by name; nil: all the protocol's.
@@ -196,7 +23,7 @@ type TuneOptions struct {
 	// Options bound each check, but for the timeout, which bounds the
 	// whole search (each check gets what is left of it), and the context,
 	// whose cancellation stops it (Tuning.Stopped).
-	Options Options
+	Options checker.Options
 	// MaxAssignments refuses a search over more assignments than this
 	// (0: a million).
 	MaxAssignments int
@@ -210,62 +37,12 @@ type TuneOptions struct {
 	Fences bool
 }
 
-// fenceSlot marks the fences tune adds (their instruction's Msg).
-const fenceSlot = "tune: fence slot"
-
-// withFenceSlots returns a copy of p with a fence slot before every
-// shared access that follows another in its thread (in code order):
-// branch targets past a slot move by one, and a branch to the access now
-// reaches its slot first.
-func withFenceSlots(p *model.Program) *model.Program {
-	q := *p
-	q.Threads = slices.Clone(p.Threads)
-	access := func(op model.Op) bool {
-		return op == model.OpLoad || op == model.OpStore || op == model.OpRMW || op == model.OpCAS
-	}
-	for ti, th := range p.Threads {
-		var at []int // the instructions that get a slot before them
-		seen := false
-		for i, in := range th.Code {
-			if access(in.Op) {
-				if seen {
-					at = append(at, i)
-				}
-				seen = true
-			}
-		}
-		shift := func(target int) int {
-			n := 0
-			for _, a := range at {
-				if a < target {
-					n++
-				}
-			}
-			return target + n
-		}
-		var code []model.Instr
-		k := 0
-		for i, in := range th.Code {
-			if k < len(at) && at[k] == i {
-				code = append(code, model.Instr{Op: model.OpJump, Target: len(code) + 1, Dst: model.NoReg, Dst2: model.NoReg, Msg: fenceSlot, Pos: in.Pos, Text: "fence before " + in.Text})
-				k++
-			}
-			if in.Op == model.OpBranch || in.Op == model.OpJump || in.Op == model.OpAssume && in.Await {
-				in.Target = shift(in.Target)
-			}
-			code = append(code, in)
-		}
-		q.Threads[ti].Code = code
-	}
-	return &q
-}
-
 // Tuning is the result of a search for the weakest orderings.
 type Tuning struct {
-	Instance *Instance
+	Instance *checker.Instance
 	Models   []*model.Model
 	Props    []string
-	Sites    []TuneSite
+	Sites    []Site
 	// Minimal lists every minimal assignment (an ordering per site) under
 	// which the properties hold under every model, weakest first.
 	Minimal [][]model.Ordering
@@ -291,11 +68,11 @@ type Tuning struct {
 	// finished (the timeout, which bounds the whole tune, or an
 	// interruption); "" when it ran to its end. What it found is then
 	// unfinished: no minimum, no weakening, nothing unfixable.
-	Stopped Limit
-	// Atomics says plain accesses could become atomic (TuneOptions).
+	Stopped checker.Limit
+	// Atomics says plain accesses could become atomic (Options).
 	Atomics bool
 	// One says Minimal holds one minimal assignment of several possible:
-	// the lattice had more assignments than TuneOptions.MaxAssignments,
+	// the lattice had more assignments than Options.MaxAssignments,
 	// and tune descended from the top to one instead of finding all.
 	One bool
 }
@@ -316,7 +93,7 @@ func (t *Tuning) Current() string {
 type Unfixable struct {
 	Prop   string
 	Model  *model.Model
-	Report *Report
+	Report *checker.Report
 }
 
 // Weakening is the check of one site one step weaker than the current
@@ -328,20 +105,20 @@ type Weakening struct {
 	Ord    model.Ordering
 	Prop   string
 	Model  *model.Model
-	Report *Report
+	Report *checker.Report
 }
 
-// Tune searches for the weakest orderings of the instance's atomic
+// Run searches for the weakest orderings of the instance's atomic
 // accesses and fences that keep the chosen properties under every chosen
 // model. A stronger ordering never adds behaviours, so holding is closed
 // upwards in the lattice of assignments: each check that holds settles
 // every assignment above it, each that fails every one below, and the
 // assignments are visited weakest first, so each that holds with nothing
 // holding below it is minimal.
-func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
+func Run(in *checker.Instance, opt Options) (*Tuning, error) {
 	models := opt.Models
 	if models == nil {
-		models = []*model.Model{DefaultModel}
+		models = []*model.Model{checker.DefaultModel}
 	}
 	props := opt.Props
 	if props == nil {
@@ -350,7 +127,7 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 	consume := slices.ContainsFunc(models, func(m *model.Model) bool { return m.Consume })
 	t := &Tuning{Instance: in, Models: models, Props: props, Atomics: opt.Atomics}
 	plain := map[model.Pos]bool{}
-	if opt.Atomics && slices.Contains(props, PropDataRace) {
+	if opt.Atomics && slices.Contains(props, checker.PropDataRace) {
 		var err error
 		if plain, err = racingPlain(in, models, consume, opt.Options, &t.Checks); err != nil {
 			return nil, err
@@ -360,7 +137,7 @@ func (in *Instance) Tune(opt TuneOptions) (*Tuning, error) {
 	if opt.Fences {
 		prog = withFenceSlots(prog)
 	}
-	t.Sites = TuneSites(prog, consume, plain)
+	t.Sites = Sites(prog, consume, plain)
 	lines := strings.Split(in.Protocol.Source, "\n")
 	for i, site := range t.Sites {
 		if l := site.Pos.Line - 1; l >= 0 && l < len(lines) {
@@ -608,9 +385,9 @@ func coveredBy(levels []model.Ordering, i int) []int {
 // tuneSearch is a search's state: what the checks so far settled.
 type tuneSearch struct {
 	t          *Tuning
-	in         *Instance
+	in         *checker.Instance
 	prog       *model.Program // the instance's, with fence slots when tune adds fences
-	opt        Options
+	opt        checker.Options
 	held, fail [][]int // assignments checked, as level indices per site
 	cache      map[string]tuneResult
 	// witnesses are the latest counterexamples of failed checks, most
@@ -624,7 +401,7 @@ type tuneSearch struct {
 // the model of the check (its column; data races are judged under that
 // model's race model for each program).
 type tuneWitness struct {
-	trace *Trace
+	trace *checker.Trace
 	model *model.Model
 }
 
@@ -642,7 +419,7 @@ func (s *tuneSearch) refuted(a []int) bool {
 		return false
 	}
 	p := WithOrderings(s.prog, s.t.Sites, s.ords(a))
-	judges := Properties(s.in.Protocol.SeqSpec(), s.t.Props...)
+	judges := checker.Properties(s.in.Protocol.SeqSpec(), s.t.Props...)
 	for k := len(s.witnesses) - 1; k >= 0; k-- {
 		w := s.witnesses[k]
 		g, err := w.trace.Rebuild(p)
@@ -650,7 +427,7 @@ func (s *tuneSearch) refuted(a []int) bool {
 			continue
 		}
 		m := w.model
-		if w.trace.Property == PropDataRace {
+		if w.trace.Property == checker.PropDataRace {
 			m = m.RaceModel(p) // another program's orderings may change it
 		}
 		if v, _, err := w.trace.Judge(g, m, judges); err == nil && v != nil {
@@ -669,7 +446,7 @@ func (s *tuneSearch) keep(w *Weakening) {
 	}
 	for _, pr := range w.Report.Props {
 		if pr.Name == w.Prop && pr.Witness != nil {
-			s.witnesses = append(s.witnesses, tuneWitness{NewTrace(pr.Witness), w.Model})
+			s.witnesses = append(s.witnesses, tuneWitness{checker.NewTrace(pr.Witness), w.Model})
 			if len(s.witnesses) > maxWitnesses {
 				s.witnesses = s.witnesses[1:]
 			}
@@ -800,7 +577,7 @@ func (s *tuneSearch) holds(a []int) (bool, *Weakening, error) {
 // turn, stopping at the first that breaks a property.
 func (s *tuneSearch) check(ords []model.Ordering, props []string) (bool, *Weakening, error) {
 	var w *Weakening
-	err := s.explore(ords, props, func(m *model.Model, rep *Report, pr PropResult) bool {
+	err := s.explore(ords, props, func(m *model.Model, rep *checker.Report, pr checker.PropResult) bool {
 		w = &Weakening{Prop: pr.Name, Model: m, Report: rep}
 		return false
 	})
@@ -810,29 +587,29 @@ func (s *tuneSearch) check(ords []model.Ordering, props []string) (bool, *Weaken
 // explore checks the program with orderings ords under each model in
 // turn and calls broken for each property a model's report does not
 // keep, until it returns false.
-func (s *tuneSearch) explore(ords []model.Ordering, props []string, broken func(*model.Model, *Report, PropResult) bool) error {
+func (s *tuneSearch) explore(ords []model.Ordering, props []string, broken func(*model.Model, *checker.Report, checker.PropResult) bool) error {
 	p := WithOrderings(s.prog, s.t.Sites, ords)
-	judges := Properties(s.in.Protocol.SeqSpec(), props...)
-	races := raceMemo{}
+	judges := checker.Properties(s.in.Protocol.SeqSpec(), props...)
+	var races checker.RaceVerdicts
 	for _, m := range s.t.Models {
 		opt, err := s.budget()
 		if err != nil {
 			return err
 		}
 		s.t.Checks++
-		rep, err := checkRaces(p, m, judges, opt, races)
+		rep, err := races.Check(p, m, judges, opt)
 		if err != nil {
 			return err
 		}
 		if !rep.Stats.Exhaustive() {
 			s.t.Bounded = true
-			if rep.Stats.Limit == Timeout && !s.deadline.IsZero() || rep.Stats.Limit == Interrupted {
+			if rep.Stats.Limit == checker.Timeout && !s.deadline.IsZero() || rep.Stats.Limit == checker.Interrupted {
 				s.t.Stopped = rep.Stats.Limit
 				return errTuneStopped
 			}
 		}
 		for _, pr := range rep.Props {
-			if pr.Status != Holds && !broken(m, rep, pr) {
+			if pr.Status != checker.Holds && !broken(m, rep, pr) {
 				return nil
 			}
 		}
@@ -843,16 +620,16 @@ func (s *tuneSearch) explore(ords []model.Ordering, props []string, broken func(
 // budget returns the options of the next check: the timeout is the whole
 // search's, so each check gets what is left of it; once it is spent, or
 // the context cancelled, the search stops (errTuneStopped).
-func (s *tuneSearch) budget() (Options, error) {
+func (s *tuneSearch) budget() (checker.Options, error) {
 	opt := s.opt
 	if ctx := opt.Context; ctx != nil && ctx.Err() != nil {
-		s.t.Stopped = Interrupted
+		s.t.Stopped = checker.Interrupted
 		return opt, errTuneStopped
 	}
 	if !s.deadline.IsZero() {
 		left := time.Until(s.deadline)
 		if left <= 0 {
-			s.t.Stopped = Timeout
+			s.t.Stopped = checker.Timeout
 			return opt, errTuneStopped
 		}
 		opt.Timeout = left
@@ -865,8 +642,8 @@ func (s *tuneSearch) budget() (Options, error) {
 // property a bound left undecided is kept, and the tuning bounded).
 func (s *tuneSearch) unfixable(top []model.Ordering, props []string) ([]string, error) {
 	broken := map[string]bool{}
-	err := s.explore(top, props, func(m *model.Model, rep *Report, pr PropResult) bool {
-		if pr.Status == Violated && !broken[pr.Name] {
+	err := s.explore(top, props, func(m *model.Model, rep *checker.Report, pr checker.PropResult) bool {
+		if pr.Status == checker.Violated && !broken[pr.Name] {
 			broken[pr.Name] = true
 			s.t.Unfixable = append(s.t.Unfixable, Unfixable{Prop: pr.Name, Model: m, Report: rep})
 		}
@@ -884,193 +661,14 @@ func (s *tuneSearch) unfixable(top []model.Ordering, props []string) ([]string, 
 	return keep, nil
 }
 
-// A Rewrite is a minimal assignment written into the protocol's source.
-type Rewrite struct {
-	// Text is the source with each site whose ordering changes given the
-	// new ordering in place of its ordering argument (a C program's
-	// memory_order_* argument), and each fence tune adds before its line.
-	Text string
-	// Binds gives the same as parameter values, when every changed site
-	// takes its ordering from a parameter that all its sites set alike (a
-	// variant can then say it); nil otherwise.
-	Binds map[string]string
-	// Unwritten says which changed sites Text leaves as they are, and why
-	// ("FILE:LINE:COL: rlx: the ordering is not written at this site ...").
-	Unwritten []string
-}
-
-// Rewrite writes minimal assignment k into the protocol's source.
-func (t *Tuning) Rewrite(k int) Rewrite {
-	pr := t.Instance.Protocol
-	lines := strings.SplitAfter(pr.Source, "\n")
-	params := map[string]bool{}
-	for _, p := range pr.Params {
-		params[p.Name] = true
-	}
-	out := Rewrite{Binds: map[string]string{}}
-	expressible := true
-	type edit struct {
-		line, col, end int
-		text           string
-	}
-	var edits []edit
-	inserts := map[int][]string{} // fences to insert before a line
-	for i, site := range t.Sites {
-		ord := t.Minimal[k][i]
-		if ord == site.Current {
-			continue
-		}
-		if site.Kind == SiteFenceSlot {
-			expressible = false
-			if l := site.Pos.Line - 1; l >= 0 && l < len(lines) {
-				indent := lines[l][:len(lines[l])-len(strings.TrimLeft(lines[l], " \t"))]
-				inserts[l] = append(inserts[l], indent+spellFence(pr, ord)+"\n")
-			}
-			continue
-		}
-		line, col, end, ok := orderingArg(lines, site, pr, params)
-		if !ok {
-			expressible = false
-			if line, col, end, text, ok := cExplicit(lines, site, pr, ord); ok {
-				edits = append(edits, edit{line, col, end, text})
-			} else {
-				out.Unwritten = append(out.Unwritten, fmt.Sprintf("%s: %s: the ordering is not written at this site (a macro supplies it, or the access implies it): change it by hand", site.Pos, ord))
-			}
-			continue
-		}
-		arg := lines[line][col:end]
-		edits = append(edits, edit{line, col, end, spell(pr, ord, arg)})
-		if params[arg] {
-			if prev, seen := out.Binds[arg]; seen && prev != ord.String() {
-				expressible = false
-			}
-			out.Binds[arg] = ord.String()
-		} else {
-			expressible = false
-		}
-	}
-	// A parameter bound here must not order any site that keeps its
-	// ordering with another value.
-	for i, site := range t.Sites {
-		if line, col, end, ok := orderingArg(lines, site, pr, params); ok {
-			if v, bound := out.Binds[lines[line][col:end]]; bound && v != t.Minimal[k][i].String() {
-				expressible = false
-			}
-		}
-	}
-	sort.Slice(edits, func(i, j int) bool {
-		return edits[i].line > edits[j].line || edits[i].line == edits[j].line && edits[i].col > edits[j].col
-	})
-	for _, e := range edits {
-		lines[e.line] = lines[e.line][:e.col] + e.text + lines[e.line][e.end:]
-	}
-	for l, fs := range inserts {
-		lines[l] = strings.Join(fs, "") + lines[l]
-	}
-	if !expressible || len(out.Binds) == 0 {
-		out.Binds = nil
-	}
-	out.Text = strings.Join(lines, "")
-	return out
-}
-
-// cOrders are the C names of the orderings.
-var cOrders = map[model.Ordering]string{model.Rlx: "memory_order_relaxed", model.Con: "memory_order_consume", model.Acq: "memory_order_acquire", model.Rel: "memory_order_release", model.AcqRel: "memory_order_acq_rel", model.SeqCst: "memory_order_seq_cst"}
-
-// spell writes an ordering as the protocol's source does (as in was, in
-// a C program: memory_order_* or GCC's __ATOMIC_*).
-func spell(pr *Protocol, o model.Ordering, was string) string {
-	switch {
-	case pr.C != nil && strings.HasPrefix(was, "__ATOMIC_"):
-		return "__ATOMIC_" + strings.ToUpper(strings.TrimPrefix(cOrders[o], "memory_order_"))
-	case pr.C != nil:
-		return cOrders[o]
-	}
-	return o.String()
-}
-
-// cImplicit are C's atomic operations whose ordering is implied
-// (seq_cst): each has an _explicit twin that takes it as its last
-// argument (two, success and failure, for a compare-exchange).
-var cImplicit = map[string]bool{"atomic_load": true, "atomic_store": true, "atomic_exchange": true, "atomic_fetch_add": true, "atomic_fetch_sub": true, "atomic_fetch_or": true, "atomic_fetch_xor": true, "atomic_fetch_and": true, "atomic_compare_exchange_strong": true, "atomic_compare_exchange_weak": true}
-
-// cExplicit writes ordering o into a C site whose ordering is implied,
-// written on one line as a call of one of cImplicit: its _explicit twin,
-// with o (and a compare-exchange's failure order, o's read part) added.
-// It returns the edit's line (from 0), span and text.
-func cExplicit(lines []string, site TuneSite, pr *Protocol, o model.Ordering) (line, col, end int, text string, ok bool) {
-	line, col = site.Pos.Line-1, site.Pos.Col-1
-	if pr.C == nil || site.Kind == SiteFence || line < 0 || line >= len(lines) || col < 0 || col >= len(lines[line]) {
-		return 0, 0, 0, "", false
-	}
-	l := lines[line]
-	name := l[col:]
-	if i := strings.IndexByte(name, '('); i > 0 {
-		name = name[:i]
-	}
-	if !cImplicit[name] {
-		return 0, 0, 0, "", false
-	}
-	open := col + len(name)
-	depth := 0
-	for end = open; end < len(l); end++ {
-		switch l[end] {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				orders := cOrders[o]
-				if strings.HasPrefix(name, "atomic_compare_exchange") {
-					orders += ", " + cOrders[o.ReadPart()]
-				}
-				return line, open, end, "_explicit" + l[open:end] + ", " + orders, true
-			}
-		}
-	}
-	return 0, 0, 0, "", false
-}
-
-// spellFence writes a fence statement as the protocol's source does.
-func spellFence(pr *Protocol, o model.Ordering) string {
-	if pr.C != nil {
-		return "atomic_thread_fence(" + cOrders[o] + ");"
-	}
-	return "fence(" + o.String() + ")"
-}
-
-// orderingArg finds a site's ordering argument in the source lines: the
-// identifier at the site's OrdPos, when it is in the protocol's own file
-// and names an ordering (a protocol file's, or a parameter holding one; a
-// C program's memory_order_* or __ATOMIC_*). An ordering the source implies (C's
-// atomic_load), or writes elsewhere (in a macro), has none. It returns
-// the line (from 0) and the byte span of the argument.
-func orderingArg(lines []string, site TuneSite, pr *Protocol, params map[string]bool) (line, col, end int, ok bool) {
-	at := site.OrdPos
-	line, col = at.Line-1, at.Col-1
-	if at.File != site.Pos.File || line < 0 || line >= len(lines) || col < 0 || col >= len(lines[line]) {
-		return 0, 0, 0, false
-	}
-	l := lines[line]
-	end = col
-	for end < len(l) && (l[end] == '_' || 'a' <= l[end] && l[end] <= 'z' || 'A' <= l[end] && l[end] <= 'Z' || '0' <= l[end] && l[end] <= '9') {
-		end++
-	}
-	id := l[col:end]
-	if pr.C != nil {
-		return line, col, end, strings.HasPrefix(id, "memory_order_") || strings.HasPrefix(id, "__ATOMIC_")
-	}
-	_, known := model.ParseOrdering(id)
-	return line, col, end, known || params[id]
-}
-
 // racingPlain finds the plain accesses that atomics could take out of a
 // data race: with every site seq_cst, each race found adds its plain
 // accesses as sites, until the races are gone or a race has no plain
 // access left to make atomic.
-func racingPlain(in *Instance, models []*model.Model, consume bool, opt Options, checks *int) (map[model.Pos]bool, error) {
+func racingPlain(in *checker.Instance, models []*model.Model, consume bool, opt checker.Options, checks *int) (map[model.Pos]bool, error) {
 	plain := map[model.Pos]bool{}
 	for {
-		sites := TuneSites(in.Prog, consume, plain)
+		sites := Sites(in.Prog, consume, plain)
 		top := make([]model.Ordering, len(sites))
 		for i := range top {
 			top[i] = model.SeqCst
@@ -1079,7 +677,7 @@ func racingPlain(in *Instance, models []*model.Model, consume bool, opt Options,
 		grew := false
 		for _, m := range models {
 			*checks++
-			rep, err := Check(p, m, []Property{DataRace}, opt)
+			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace}, opt)
 			if err != nil {
 				return nil, err
 			}

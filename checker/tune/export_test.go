@@ -1,0 +1,4 @@
+package tune
+
+// WithFenceSlots is withFenceSlots, for the tests.
+var WithFenceSlots = withFenceSlots
