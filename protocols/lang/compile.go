@@ -813,44 +813,17 @@ func (p *Place) untailed() *Place {
 }
 
 // suggest names the shared variable closest to name, when one is close
-// enough to be a misspelling of it: "; did you mean data?".
+// enough to be a misspelling of it (model.DidYouMean): "; did you mean
+// data?".
 func (c *compiler) suggest(name string) string {
-	best, bestD := "", 3
+	var names []string
 	for _, s := range c.pr.Shared {
-		if d := editDistance(name, s.Name); d < bestD && d < len(name) && d > 0 {
-			best, bestD = s.Name, d
-		}
+		names = append(names, s.Name)
 	}
-	if best == "" {
-		return ""
+	if m := model.DidYouMean(name, names); m != "" {
+		return "; " + strings.Trim(m, " ()")
 	}
-	return "; did you mean " + best + "?"
-}
-
-// editDistance is the optimal string alignment distance of a and b:
-// insertions, deletions, substitutions and transpositions of neighbours.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return ""
 }
 
 // ordering resolves an ordering argument: a literal or a parameter.
