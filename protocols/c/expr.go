@@ -511,6 +511,9 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 	case "pthread_join":
 		pre, err := f.joinStmt(c, args)
 		return &lang.Num{At: at}, pre, err
+	case "pthread_barrier_init", "pthread_barrier_destroy":
+		pre, err := f.barrierStmt(c, name, args)
+		return &lang.Num{At: at}, pre, err
 	}
 	if rmw, ok := rmwBuiltins[name]; ok {
 		x, pre, err := f.target(args[0])
@@ -531,6 +534,9 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 			ords = []lang.Value{o}
 		}
 		return &lang.CallExpr{Func: rmw, Args: []lang.Expr{x, v}, Ords: ords, At: at}, pre, nil
+	}
+	if name == "pthread_barrier_wait" {
+		return nil, nil, f.errAt(c, "the result of pthread_barrier_wait (PTHREAD_BARRIER_SERIAL_THREAD for one thread) is not supported: call it as a statement")
 	}
 	if stmtBuiltins[name] {
 		return nil, nil, f.errAt(c, "%s has no value to use here", name)
@@ -564,6 +570,7 @@ var arities = map[string]int{
 	"__VERIFIER_nondet_bool": 0, "__builtin_expect": 2, "abort": 0, "malloc": 1, "free": 1,
 	"pthread_create": 4, "pthread_join": 2, "pthread_mutex_lock": 1, "pthread_mutex_unlock": 1,
 	"pthread_mutex_destroy": 1, "pthread_mutex_init": 2, "pthread_exit": 1,
+	"pthread_barrier_init": 3, "pthread_barrier_wait": 1, "pthread_barrier_destroy": 1,
 }
 
 // stmtBuiltins are the builtins called for their effect only.
@@ -572,6 +579,7 @@ var stmtBuiltins = map[string]bool{
 	"__ordercheck_assert": true, "__VERIFIER_assert": true, "__VERIFIER_assume": true, "__VERIFIER_error": true,
 	"abort": true, "free": true, "pthread_mutex_lock": true, "pthread_mutex_unlock": true,
 	"pthread_mutex_destroy": true, "pthread_mutex_init": true, "pthread_exit": true, "printf": true, "fprintf": true, "puts": true,
+	"pthread_barrier_init": true, "pthread_barrier_wait": true, "pthread_barrier_destroy": true,
 }
 
 // arity checks a builtin's argument count (cc does not, for undeclared
@@ -789,6 +797,8 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 	case "free":
 		p, pre, err := f.value(args[0])
 		return append(pre, &lang.MemStmt{Kind: "free", Args: []lang.Expr{p}, At: at}), err
+	case "pthread_barrier_init", "pthread_barrier_wait", "pthread_barrier_destroy":
+		return f.barrierStmt(c, name, args)
 	}
 	v, pre, err := f.call(c)
 	if err != nil {

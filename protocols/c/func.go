@@ -89,9 +89,62 @@ func (f *fn) block(cs *cc.CompoundStatement) (*lang.Block, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Stmts = append(b.Stmts, stmts...)
+		b.Stmts = append(b.Stmts, firstRound(b.Stmts, stmts)...)
 	}
 	return b, nil
+}
+
+// firstRound drops the first evaluation of a spin loop's condition, as
+// GenMC's spin-assume does, when it would be the wait's own: stmts are
+// the spin loop "if C { await !C pre B }" (spin), and the statements
+// before it (done) leave each register B assigns with the constant B
+// assigns it, so the wait's evaluation before any round of B is the same
+// as the first evaluation. The loop is then the wait alone, a single
+// evaluation that must let it out; else stmts, unchanged.
+func firstRound(done, stmts []lang.Stmt) []lang.Stmt {
+	if len(stmts) != 1 {
+		return stmts
+	}
+	loop, ok := stmts[0].(*lang.IfStmt)
+	if !ok || loop.Else != nil || len(loop.Then.Stmts) != 1 {
+		return stmts
+	}
+	wait, ok := loop.Then.Stmts[0].(*lang.AssumeStmt)
+	if !ok || !wait.Await || wait.Pre == nil {
+		return stmts
+	}
+	// The registers the statements just before the loop set to constants.
+	entry := map[string]int64{}
+	for i := len(done) - 1; i >= 0; i-- {
+		reg, v, ok := constAssign(done[i])
+		if !ok {
+			break
+		}
+		if _, later := entry[reg]; !later {
+			entry[reg] = v
+		}
+	}
+	for _, s := range wait.Pre.Stmts {
+		reg, v, ok := constAssign(s)
+		if w, known := entry[reg]; !ok || !known || w != v {
+			return stmts
+		}
+	}
+	return []lang.Stmt{wait}
+}
+
+// constAssign reports whether s assigns a constant to a register.
+func constAssign(s lang.Stmt) (reg string, v int64, ok bool) {
+	a, isAssign := s.(*lang.AssignStmt)
+	if !isAssign {
+		return "", 0, false
+	}
+	n, isName := a.LHS.(*lang.Name)
+	c, isNum := a.RHS.(*lang.Num)
+	if !isName || !isNum {
+		return "", 0, false
+	}
+	return n.Name, c.Val, true
 }
 
 // decl lowers a local declaration: each initialised variable is a

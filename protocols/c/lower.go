@@ -33,6 +33,10 @@ type lowerer struct {
 	// starts are the start routines pthread_create names, called the
 	// functions some code calls directly.
 	starts, called map[string]bool
+	// barrierGlobals are the barriers, in the order of their declarations.
+	barrierGlobals []*global
+	// roots are each thread's root function: main's, a start routine.
+	roots map[string]string
 	// mainOnly are the scalar globals only main writes (known.go).
 	mainOnly map[*cc.Declarator]bool
 }
@@ -45,7 +49,10 @@ type global struct {
 	array  bool
 	dims   []int64 // an array's lengths, outermost first (a[2][3]: 2, 3)
 	mutex  bool
-	fields []lang.Field // a struct's fields, as structFields lays them out
+	// barrier marks a pthread_barrier_t (barrier.go): its count, from
+	// pthread_barrier_init, and its waits.
+	barrier *barrier
+	fields  []lang.Field // a struct's fields, as structFields lays them out
 	// tls marks a thread-local variable: an array with one element per
 	// thread, which each thread indexes by its number (lang.ThreadIndex).
 	tls bool
@@ -54,7 +61,9 @@ type global struct {
 
 // scalar reports whether g is one shared location, the same for every
 // thread.
-func (g *global) scalar() bool { return g.fields == nil && !g.array && !g.mutex && !g.tls }
+func (g *global) scalar() bool {
+	return g.fields == nil && !g.array && !g.mutex && !g.tls && g.barrier == nil
+}
 
 // object is the lvalue naming a scalar global: its name, or for a
 // thread-local one the running thread's element.
@@ -81,6 +90,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		joins:    map[string]string{},
 		starts:   map[string]bool{},
 		called:   map[string]bool{},
+		roots:    map[string]string{"main": "main"},
 	}
 	for tu := ast.TranslationUnit; tu != nil; tu = tu.TranslationUnit {
 		ed := tu.ExternalDeclaration
@@ -130,6 +140,9 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 			g.sh.Elems = slices.Repeat([]lang.Expr{g.sh.Init}, int(n))
 			g.sh.Init = nil
 		}
+	}
+	if err := l.barriers(); err != nil {
+		return nil, err
 	}
 	props := []string{"data-race", "deadlock"}
 	if l.asserts {
@@ -196,6 +209,12 @@ func (l *lowerer) global(d *cc.Declaration, dd *cc.Declarator, init *cc.Initiali
 	pos := l.pos(dd)
 	t := dd.Type()
 	g := &global{name: name, atomic: atomicDecl(d.DeclarationSpecifiers, dd)}
+	if isBarrier(t) {
+		g.barrier = &barrier{at: pos}
+		l.globals[dd] = g
+		l.barrierGlobals = append(l.barrierGlobals, g)
+		return nil
+	}
 	if isMutex(t) {
 		g.mutex = true
 		l.globals[dd] = g
@@ -508,6 +527,7 @@ func (l *lowerer) threadFor(fn string, arg lang.Expr, at cc.Node) (string, error
 	if n > 0 {
 		name = fmt.Sprintf("%s#%d", fn, n)
 	}
+	l.roots[name] = fn
 	pos := l.pos(at)
 	call := &lang.CallExpr{Func: procName(fn), At: pos}
 	if len(l.pr.Procs[procName(fn)].Params) == 1 {
