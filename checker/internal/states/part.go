@@ -238,7 +238,7 @@ func (x *states) follow(s *sstate, j uint32) (*sstate, move, error) {
 	if !ok {
 		return nil, m, engine.Internalf("a path names move %d of a state with %d", j, i)
 	}
-	n, _, err := x.apply(s, int(m.t), m.o, nil)
+	n, _, err := x.apply(s, int(m.t), m.o, nil, nil)
 	return n, m, err
 }
 

@@ -129,6 +129,7 @@ type states struct {
 	reached map[string]bool
 	free    bool // some final state has no blocked thread
 	buf     []byte
+	spare   spare // expand's successors
 	scratch []uint32
 	ways    []model.Way
 	keys    [][]byte
@@ -272,31 +273,68 @@ func (x *states) invisible(s *sstate, t int) bool {
 	return false
 }
 
-// clone copies s for a move of thread t.
-func (s *sstate) clone(t int) *sstate {
+// spare is a worker's room for the successor it is making: the
+// successor's clocks and moved thread stay in it until the successor
+// turns out to be new (keep), so that a duplicate costs no allocation.
+type spare struct {
+	clk   []uint32
+	locks []uint64
+	th    sthread
+}
+
+// clone copies s for a move of thread t, into sp's room when sp is not
+// nil.
+func (s *sstate) clone(t int, sp *spare) *sstate {
 	c := &sstate{th: slices.Clone(s.th), mem: s.mem.Clone()}
-	if s.clk != nil {
-		c.clk = slices.Clone(s.clk)
-		c.locks = slices.Clone(s.locks)
+	if sp == nil {
+		if s.clk != nil {
+			c.clk, c.locks = slices.Clone(s.clk), slices.Clone(s.locks)
+		}
+		c.own(t)
+		return c
 	}
-	c.own(t)
+	if s.clk != nil {
+		sp.clk, sp.locks = append(sp.clk[:0], s.clk...), append(sp.locks[:0], s.locks...)
+		c.clk, c.locks = sp.clk, sp.locks
+	}
+	o, th := s.th[t], &sp.th
+	regs, deps := th.st.Regs[:0], th.st.Deps[:0]
+	o.copyTo(th)
+	th.st.Regs, th.st.Deps = append(regs, o.st.Regs...), append(deps, o.st.Deps...)
+	c.th[t] = th
 	return c
+}
+
+// keep gives s, made in a worker's room for a move of thread t, clocks
+// and a thread t of its own.
+func (s *sstate) keep(t int) {
+	if s.clk != nil {
+		s.clk, s.locks = slices.Clone(s.clk), slices.Clone(s.locks)
+	}
+	s.own(t)
 }
 
 // own gives thread t of s a copy of its local state to change.
 func (s *sstate) own(t int) {
-	o := s.th[t]
-	th := &sthread{st: o.st, a: o.a, n: o.n, open: o.open, args: o.args, ops: o.ops[:len(o.ops):len(o.ops)]}
+	o, th := s.th[t], &sthread{}
+	o.copyTo(th)
 	th.st.Regs = slices.Clone(o.st.Regs)
 	th.st.Deps = slices.Clone(o.st.Deps)
-	th.st.Reached = o.st.Reached[:len(o.st.Reached):len(o.st.Reached)]
 	s.th[t] = th
 }
 
+// copyTo copies o to th, sharing the registers; what o holds beyond
+// their lengths, appends do not touch.
+func (o *sthread) copyTo(th *sthread) {
+	*th = sthread{st: o.st, a: o.a, n: o.n, open: o.open, args: o.args, ops: o.ops[:len(o.ops):len(o.ops)]}
+	th.st.Reached = o.st.Reached[:len(o.st.Reached):len(o.st.Reached)]
+}
+
 // apply makes move (t, o) from s; it returns the new state and the
-// outcomes of the steps the move made.
-func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []*engine.Outcome, error) {
-	n := s.clone(t)
+// outcomes of the steps the move made. With sp, the new state is made in
+// sp's room (see keep).
+func (x *states) apply(s *sstate, t int, o option, b *builder, sp *spare) (*sstate, []*engine.Outcome, error) {
+	n := s.clone(t, sp)
 	var outs []*engine.Outcome
 	var err error
 	if o.flush {

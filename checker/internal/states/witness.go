@@ -171,7 +171,7 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 		return nil, err
 	}
 	for _, m := range f.path {
-		if s, _, err = x.apply(s, int(m.t), m.o, b); err != nil {
+		if s, _, err = x.apply(s, int(m.t), m.o, b, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -195,7 +195,7 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 		if t < 0 {
 			break
 		}
-		if s, _, err = x.apply(s, t, opts[0], b); err != nil {
+		if s, _, err = x.apply(s, t, opts[0], b, nil); err != nil {
 			return nil, err
 		}
 	}
