@@ -65,6 +65,7 @@ type sstate struct {
 	mem   model.Memory
 	clk   []uint32 // vector clocks (see clocks), when races are tracked
 	locks []uint64 // per access record (as clk's acc): the regular mutexes held at the access
+	pk    packed   // clk and locks, packed, once the state is kept (see keep)
 }
 
 // finalState returns the registers and the memory of s's nl locations.
@@ -273,28 +274,32 @@ func (x *states) invisible(s *sstate, t int) bool {
 	return false
 }
 
-// spare is a worker's room for the successor it is making: the
-// successor's clocks and moved thread stay in it until the successor
-// turns out to be new (keep), so that a duplicate costs no allocation.
+// spare is room for the successor a move makes: its clocks and its moved
+// thread. A worker reuses its room for successor after successor, and
+// keeps only a new one out of it (keep), so that a duplicate costs no
+// allocation.
 type spare struct {
 	clk   []uint32
 	locks []uint64
 	th    sthread
 }
 
-// clone copies s for a move of thread t, into sp's room when sp is not
-// nil.
-func (s *sstate) clone(t int, sp *spare) *sstate {
-	c := &sstate{th: slices.Clone(s.th), mem: s.mem.Clone()}
+// clone copies s for a move of thread t into sp's room, or into a room of
+// its own when sp is nil.
+func (x *states) clone(s *sstate, t int, sp *spare) *sstate {
 	if sp == nil {
-		if s.clk != nil {
-			c.clk, c.locks = slices.Clone(s.clk), slices.Clone(s.locks)
-		}
-		c.own(t)
-		return c
+		sp = &spare{}
 	}
-	if s.clk != nil {
-		sp.clk, sp.locks = append(sp.clk[:0], s.clk...), append(sp.locks[:0], s.locks...)
+	c := &sstate{th: slices.Clone(s.th), mem: s.mem.Clone()}
+	if x.races || x.wholeHistories() {
+		sp.clk = append(sp.clk[:0], make([]uint32, x.lay.size())...)
+		sp.locks = append(sp.locks[:0], make([]uint64, recKinds*x.lay.nl*x.lay.n)...)
+		if s.clk != nil {
+			copy(sp.clk, s.clk)
+			copy(sp.locks, s.locks)
+		} else {
+			s.pk.unpack(sp.clk, sp.locks)
+		}
 		c.clk, c.locks = sp.clk, sp.locks
 	}
 	o, th := s.th[t], &sp.th
@@ -305,22 +310,64 @@ func (s *sstate) clone(t int, sp *spare) *sstate {
 	return c
 }
 
-// keep gives s, made in a worker's room for a move of thread t, clocks
-// and a thread t of its own.
+// keep gives s, made in a worker's room for a move of thread t, its own
+// thread t, and packs its clocks.
 func (s *sstate) keep(t int) {
 	if s.clk != nil {
-		s.clk, s.locks = slices.Clone(s.clk), slices.Clone(s.locks)
+		s.pk = packClocks(s.clk, s.locks)
+		s.clk, s.locks = nil, nil
 	}
-	s.own(t)
-}
-
-// own gives thread t of s a copy of its local state to change.
-func (s *sstate) own(t int) {
 	o, th := s.th[t], &sthread{}
 	o.copyTo(th)
 	th.st.Regs = slices.Clone(o.st.Regs)
 	th.st.Deps = slices.Clone(o.st.Deps)
 	s.th[t] = th
+}
+
+// packed is a state's clocks as it is stored: normalized clocks and lock
+// records are mostly zero, so only their other entries, a clock's as its
+// index<<32 | its value, then a lock record's as its index and its value.
+type packed struct {
+	words []uint64
+	nclk  int // the clock entries
+}
+
+// packClocks packs the clocks clk and the lock records locks.
+func packClocks(clk []uint32, locks []uint64) packed {
+	n := 0
+	for _, v := range clk {
+		if v != 0 {
+			n++
+		}
+	}
+	nclk := n
+	for _, v := range locks {
+		if v != 0 {
+			n += 2
+		}
+	}
+	p := packed{words: make([]uint64, 0, n), nclk: nclk}
+	for i, v := range clk {
+		if v != 0 {
+			p.words = append(p.words, uint64(i)<<32|uint64(v))
+		}
+	}
+	for i, v := range locks {
+		if v != 0 {
+			p.words = append(p.words, uint64(i), v)
+		}
+	}
+	return p
+}
+
+// unpack sets the entries of clk and locks, zero, that p holds.
+func (p packed) unpack(clk []uint32, locks []uint64) {
+	for _, w := range p.words[:p.nclk] {
+		clk[w>>32] = uint32(w)
+	}
+	for i := p.nclk; i < len(p.words); i += 2 {
+		locks[p.words[i]] = p.words[i+1]
+	}
 }
 
 // copyTo copies o to th, sharing the registers; what o holds beyond
@@ -334,7 +381,7 @@ func (o *sthread) copyTo(th *sthread) {
 // outcomes of the steps the move made. With sp, the new state is made in
 // sp's room (see keep).
 func (x *states) apply(s *sstate, t int, o option, b *builder, sp *spare) (*sstate, []*engine.Outcome, error) {
-	n := s.clone(t, sp)
+	n := x.clone(s, t, sp)
 	var outs []*engine.Outcome
 	var err error
 	if o.flush {
