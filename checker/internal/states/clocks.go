@@ -288,7 +288,9 @@ func (x *states) normalize(s *sstate) {
 		recs = slices.Compact(recs)
 		x.recs[u] = recs
 		for v := range k.vectors() {
-			clk[v*n+u] = rank(recs, clk[v*n+u])
+			if e := clk[v*n+u]; e != 0 { // rank 0, as no record is 0
+				clk[v*n+u] = rank(recs, e)
+			}
 		}
 		x.rankMarks(s, u)
 	}
