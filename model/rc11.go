@@ -484,13 +484,13 @@ func (m *raMemory) remap(l Loc, f func(uint32) uint32) {
 			set(r)
 		}
 	}
-	for _, ms := range m.msgs {
+	for k, ms := range m.msgs {
 		for i, msg := range ms {
 			if msg.view != nil && f(msg.view[l]) != msg.view[l] {
 				c := *msg
 				c.view = slices.Clone(msg.view)
 				c.view[l] = f(msg.view[l])
-				ms[i] = &c
+				m.set(Loc(k), i, &c)
 			}
 		}
 	}
@@ -577,7 +577,7 @@ func (m *raMemory) trimViews(h *Horizon) {
 			if msg.view != nil {
 				c := *msg
 				c.view = nil
-				ms[i] = &c
+				m.set(Loc(l), i, &c)
 			}
 		}
 	}
