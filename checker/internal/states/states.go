@@ -132,6 +132,8 @@ type states struct {
 	buf     []byte
 	spare   spare // expand's successors
 	scratch []uint32
+	inv     []int    // appendClocks: per thread, its place in the order
+	ents    []uint64 // appendClocks: the entries not zero
 	ways    []model.Way
 	keys    [][]byte
 	futs    [][]model.Future         // per thread and instruction; nil: unknown
