@@ -1,6 +1,7 @@
 package states
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -35,7 +36,7 @@ type successor struct {
 	j    int32 // the move's number among those from its state (see moves)
 	viol []engine.Violation
 	s    *sstate // the state it reached, unless an earlier level had it (nil)
-	key  string
+	key  []byte
 }
 
 // expansion is what a worker found from a state of a level.
@@ -62,7 +63,7 @@ func (x *states) search() error {
 	if err != nil {
 		return err
 	}
-	x.seen[string(x.key(s))] = struct{}{}
+	x.seen.Add(x.key(s))
 	x.links = append(x.links[:0], link{from: -1})
 	for _, v := range x.judge(outs) {
 		x.record(v, 0, nil)
@@ -117,16 +118,15 @@ type claims struct {
 
 // claim reports whether the move at position pos (its state's index in
 // the batch, then its number among the state's moves) is the first known
-// to reach the state with key k; if so, it returns k as a string.
-func (c *claims) claim(k []byte, pos int64) (string, bool) {
+// to reach the state with key k; if so, it returns a copy of k.
+func (c *claims) claim(k []byte, pos int64) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p, ok := c.m[string(k)]; ok && p < pos {
-		return "", false
+		return nil, false
 	}
-	key := string(k)
-	c.m[key] = pos
-	return key, true
+	c.m[string(k)] = pos
+	return slices.Clone(k), true
 }
 
 // batch is how many states of a level the workers expand before their
@@ -226,8 +226,7 @@ func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool)
 }
 
 func (x *states) isSeen(k []byte) bool {
-	_, ok := x.seen[string(k)]
-	return ok
+	return x.seen.Has(k)
 }
 
 // judge judges outcomes, noting the properties they check, and returns
@@ -285,10 +284,9 @@ func (x *states) merge(next, part []node, results []expansion) ([]node, error) {
 			for _, v := range sc.viol {
 				x.record(v, from, &sc.m)
 			}
-			if _, ok := x.seen[sc.key]; ok || sc.s == nil {
+			if sc.s == nil || !x.seen.Add(sc.key) {
 				continue
 			}
-			x.seen[sc.key] = struct{}{}
 			id := int32(len(x.links))
 			x.links = append(x.links, link{from: from, depth: x.links[from].depth + 1, m: sc.m})
 			next = append(next, node{s: sc.s, id: id})

@@ -123,7 +123,7 @@ type states struct {
 	opMemo  map[opKey]bool // judgeOp's verdicts
 	lay     clocks
 	groups  [][]int // interchangeable threads
-	seen    map[string]struct{}
+	seen    *keySet
 	nstates int64  // the states the partitions of a partitioned search found
 	links   []link // per state found, in order: how the search first reached it
 	found   map[string]*finding

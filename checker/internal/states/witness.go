@@ -78,14 +78,14 @@ func (x *states) explore() (engine.Stats, error) {
 		err = x.search()
 	}
 	stats, err := x.Finish(err)
-	stats.States = int64(len(x.seen)) + x.nstates
+	stats.States = int64(x.seen.Len()) + x.nstates
 	return stats, err
 }
 
 // clear forgets what a search found, for a fresh one.
 func (x *states) clear() {
 	x.Restart()
-	x.seen, x.found, x.reached, x.free, x.links, x.nstates = map[string]struct{}{}, map[string]*finding{}, map[string]bool{}, false, nil, 0
+	x.seen, x.found, x.reached, x.free, x.links, x.nstates = newKeySet(), map[string]*finding{}, map[string]bool{}, false, nil, 0
 }
 
 // builder records the events of a path as an execution graph, for
