@@ -59,12 +59,13 @@ func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
 // order returns the canonical order of s's threads: position i holds
 // thread perm[i]; the members of a group of interchangeable threads are
 // sorted by local state, then by what their clocks and their operations
-// say (see appendSignature).
+// say (see appendSignature). The slice is reused by the next call.
 func (x *states) order(s *sstate) []int {
-	perm := make([]int, len(s.th))
-	for i := range perm {
-		perm[i] = i
+	perm := x.perm[:0]
+	for t := range s.th {
+		perm = append(perm, t)
 	}
+	x.perm = perm
 	for _, g := range x.groups {
 		for _, t := range g {
 			x.keys[t] = x.appendLocal(x.keys[t][:0], t, s.th[t])
@@ -76,7 +77,8 @@ func (x *states) order(s *sstate) []int {
 				x.keys[t] = appendOp(x.keys[t], &op)
 			}
 		}
-		sorted := slices.Clone(g)
+		sorted := append(x.sorted[:0], g...)
+		x.sorted = sorted
 		slices.SortStableFunc(sorted, func(a, b int) int { return bytes.Compare(x.keys[a], x.keys[b]) })
 		for i, t := range g {
 			perm[t] = sorted[i]

@@ -156,7 +156,7 @@ func (x *states) gather(workers []*states) {
 // own scratch space and memos, and the properties it reaches.
 func (x *states) worker() *states {
 	w := *x
-	w.buf, w.scratch, w.inv, w.ents, w.ways, w.recs, w.kept, w.hz, w.spare = nil, nil, nil, nil, nil, nil, nil, model.Horizon{}, spare{}
+	w.room = room{}
 	w.keys = make([][]byte, len(x.keys))
 	w.opMemo, w.reached = map[opKey]bool{}, map[string]bool{}
 	return &w

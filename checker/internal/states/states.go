@@ -129,22 +129,29 @@ type states struct {
 	found   map[string]*finding
 	reached map[string]bool
 	free    bool // some final state has no blocked thread
-	buf     []byte
-	spare   spare // expand's successors
-	scratch []uint32
-	inv     []int    // appendClocks: per thread, its place in the order
-	ents    []uint64 // appendClocks: the entries not zero
-	ways    []model.Way
+	room
 	keys    [][]byte
 	futs    [][]model.Future         // per thread and instruction; nil: unknown
 	live    [][]model.DepSet         // per thread and instruction: registers still read
 	mutexes []bool                   // per location: a regular mutex (see regularMutexes)
 	held    [][]uint64               // per thread and instruction: the regular mutexes held on every path to it
 	guarded map[int][][]model.Future // per regular mutex: the futures without what runs holding it
+	onFinal func(*sstate)            // tests: sees every final state (also those of a search explore abandons for whole histories)
+}
+
+// room is the scratch space of a worker, reused from state to state.
+type room struct {
+	buf     []byte
+	spare   spare // expand's successors
+	scratch []uint32
+	perm    []int    // order's
+	sorted  []int    // order: a group's threads, sorted
+	inv     []int    // appendClocks: per thread, its place in the order
+	ents    []uint64 // appendClocks: the entries not zero
+	ways    []model.Way
 	hz      model.Horizon
-	recs    [][]uint32    // normalize: per thread, the clock values of its records still kept
-	kept    []record      // normalize: one thread's records kept
-	onFinal func(*sstate) // tests: sees every final state (also those of a search explore abandons for whole histories)
+	recs    [][]uint32 // normalize: per thread, the clock values of its records still kept
+	kept    []record   // normalize: one thread's records kept
 }
 
 func newStates(p *model.Program, m *model.Model, cfg Config) *states {
