@@ -89,9 +89,10 @@ func (x *states) order(s *sstate) []int {
 
 // appendSignature encodes what thread t's clocks say that does not
 // depend on the other threads' names: its own records and release views
-// by location, and the sorted values it knows of others and others know
-// of it. Sorting interchangeable threads by it as well as by local state
-// merges more of the states that differ only by their names.
+// by location, and the values it knows of others and others know of it,
+// as a multiset (the count of zeros, most of them, then the others
+// sorted). Sorting interchangeable threads by it as well as by local
+// state merges more of the states that differ only by their names.
 func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 	k := x.lay
 	n := k.n
@@ -101,12 +102,21 @@ func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 		}
 	}
 	row := x.scratch[:0]
+	zeros := 0
 	for u := range n {
-		if u != t {
-			row = append(row, clk[k.c(t)*n+u], clk[k.c(u)*n+t]<<16)
+		if u == t {
+			continue
+		}
+		for _, v := range [2]uint32{clk[k.c(t)*n+u], clk[k.c(u)*n+t] << 16} {
+			if v == 0 {
+				zeros++
+			} else {
+				row = append(row, v)
+			}
 		}
 	}
 	slices.Sort(row)
+	b = binary.AppendUvarint(b, uint64(zeros))
 	for _, v := range row {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
