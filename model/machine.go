@@ -1,6 +1,9 @@
 package model
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // Machine is a memory model's operational form: an abstract machine whose
 // states the state explorer searches. Under such a model a partial
@@ -146,10 +149,12 @@ type Horizon struct {
 
 // messages is the memory the machines here build on: per location, the
 // writes that can still be read, in modification order, and how many
-// were dropped before them.
+// were dropped before them. A clone shares the locations' lists until it
+// changes them (see set); they are never appended to in place.
 type messages struct {
 	msgs [][]*Message
 	base []int
+	mine []bool // per location: its list is this memory's own (nil: none is)
 }
 
 func newMessages(p *Program) messages {
@@ -160,12 +165,28 @@ func newMessages(p *Program) messages {
 	return m
 }
 
+// clone returns a copy of m that shares its lists, their capacities cut
+// so that an append copies. As the views of raMemory, it relies on m
+// not changing any more.
 func (m *messages) clone() messages {
-	c := messages{msgs: make([][]*Message, len(m.msgs)), base: append([]int(nil), m.base...)}
+	c := messages{msgs: make([][]*Message, len(m.msgs)), base: slices.Clone(m.base)}
 	for l, ms := range m.msgs {
-		c.msgs[l] = append([]*Message(nil), ms...)
+		c.msgs[l] = slices.Clip(ms)
 	}
 	return c
+}
+
+// set replaces the message at position i of l, copying l's list first
+// unless it is this memory's own.
+func (m *messages) set(l Loc, i int, msg *Message) {
+	if m.mine == nil {
+		m.mine = make([]bool, len(m.msgs))
+	}
+	if !m.mine[l] {
+		m.msgs[l] = slices.Clone(m.msgs[l])
+		m.mine[l] = true
+	}
+	m.msgs[l][i] = msg
 }
 
 func (m *messages) Final(l Loc) (int64, int) {
@@ -194,7 +215,7 @@ func (m *messages) MapClocks(f func(l Loc, c []uint32) ([]uint32, bool)) {
 			if c, changed := f(Loc(l), msg.Clock); changed {
 				n := *msg
 				n.Clock = c
-				ms[i] = &n
+				m.set(Loc(l), i, &n)
 			}
 		}
 	}

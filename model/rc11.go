@@ -312,12 +312,25 @@ func newView(nl int, cur []uint32, gen uint64) *tview {
 	return &tview{cur: slices.Clone(cur), acq: slices.Clone(cur), rel: make([][]uint32, nl), gen: gen}
 }
 
-// view returns thread t's views to change: a copy unless m made them.
+// view returns thread t's views to change: a copy unless m made them,
+// its vectors in one block.
 func (m *raMemory) view(t int) *tview {
 	if v := m.views[t]; v.gen != m.gen {
-		c := &tview{cur: slices.Clone(v.cur), acq: slices.Clone(v.acq), fence: slices.Clone(v.fence), rel: make([][]uint32, len(v.rel)), gen: m.gen}
+		size := len(v.cur) + len(v.acq) + len(v.fence)
+		for _, r := range v.rel {
+			size += len(r)
+		}
+		block := make([]uint32, 0, size)
+		vec := func(src []uint32) []uint32 {
+			if src == nil {
+				return nil
+			}
+			block = append(block, src...)
+			return slices.Clip(block[len(block)-len(src):])
+		}
+		c := &tview{cur: vec(v.cur), acq: vec(v.acq), fence: vec(v.fence), rel: make([][]uint32, len(v.rel)), gen: m.gen}
 		for l, r := range v.rel {
-			c.rel[l] = slices.Clone(r)
+			c.rel[l] = vec(r)
 		}
 		m.views[t] = c
 	}
@@ -480,13 +493,13 @@ func (m *raMemory) remap(l Loc, f func(uint32) uint32) {
 			set(r)
 		}
 	}
-	for _, ms := range m.msgs {
+	for k, ms := range m.msgs {
 		for i, msg := range ms {
 			if msg.view != nil && f(msg.view[l]) != msg.view[l] {
 				c := *msg
 				c.view = slices.Clone(msg.view)
 				c.view[l] = f(msg.view[l])
-				ms[i] = &c
+				m.set(Loc(k), i, &c)
 			}
 		}
 	}
@@ -573,7 +586,7 @@ func (m *raMemory) trimViews(h *Horizon) {
 			if msg.view != nil {
 				c := *msg
 				c.view = nil
-				ms[i] = &c
+				m.set(Loc(l), i, &c)
 			}
 		}
 	}

@@ -287,10 +287,12 @@ func (x *states) normalize(s *sstate) {
 		slices.Sort(recs)
 		recs = slices.Compact(recs)
 		x.recs[u] = recs
-		for v := range k.vectors() {
-			clk[v*n+u] = rank(recs, clk[v*n+u])
-		}
 		x.rankMarks(s, u)
+	}
+	for i, e := range clk {
+		if e != 0 { // rank 0, as no record is 0
+			clk[i] = rank(x.recs[i%n], e)
+		}
 	}
 	// The messages' clocks are in the columns too; a message whose
 	// clocks change (or are read by nobody) is a new one.

@@ -59,12 +59,13 @@ func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
 // order returns the canonical order of s's threads: position i holds
 // thread perm[i]; the members of a group of interchangeable threads are
 // sorted by local state, then by what their clocks and their operations
-// say (see appendSignature).
+// say (see appendSignature). The slice is reused by the next call.
 func (x *states) order(s *sstate) []int {
-	perm := make([]int, len(s.th))
-	for i := range perm {
-		perm[i] = i
+	perm := x.perm[:0]
+	for t := range s.th {
+		perm = append(perm, t)
 	}
+	x.perm = perm
 	for _, g := range x.groups {
 		for _, t := range g {
 			x.keys[t] = x.appendLocal(x.keys[t][:0], t, s.th[t])
@@ -76,7 +77,8 @@ func (x *states) order(s *sstate) []int {
 				x.keys[t] = appendOp(x.keys[t], &op)
 			}
 		}
-		sorted := slices.Clone(g)
+		sorted := append(x.sorted[:0], g...)
+		x.sorted = sorted
 		slices.SortStableFunc(sorted, func(a, b int) int { return bytes.Compare(x.keys[a], x.keys[b]) })
 		for i, t := range g {
 			perm[t] = sorted[i]
@@ -87,9 +89,10 @@ func (x *states) order(s *sstate) []int {
 
 // appendSignature encodes what thread t's clocks say that does not
 // depend on the other threads' names: its own records and release views
-// by location, and the sorted values it knows of others and others know
-// of it. Sorting interchangeable threads by it as well as by local state
-// merges more of the states that differ only by their names.
+// by location, and the values it knows of others and others know of it,
+// as a multiset (the count of zeros, most of them, then the others
+// sorted). Sorting interchangeable threads by it as well as by local
+// state merges more of the states that differ only by their names.
 func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 	k := x.lay
 	n := k.n
@@ -99,12 +102,21 @@ func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 		}
 	}
 	row := x.scratch[:0]
+	zeros := 0
 	for u := range n {
-		if u != t {
-			row = append(row, clk[k.c(t)*n+u], clk[k.c(u)*n+t]<<16)
+		if u == t {
+			continue
+		}
+		for _, v := range [2]uint32{clk[k.c(t)*n+u], clk[k.c(u)*n+t] << 16} {
+			if v == 0 {
+				zeros++
+			} else {
+				row = append(row, v)
+			}
 		}
 	}
 	slices.Sort(row)
+	b = binary.AppendUvarint(b, uint64(zeros))
 	for _, v := range row {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
@@ -113,34 +125,53 @@ func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 }
 
 // appendClocks encodes the clocks of a state (normalized: see
-// normalize), threads in the order perm.
+// normalize), threads in the order perm: its entries that are not zero
+// (most are), in the order of the vectors' threads and then of their
+// entries' threads, each as the count of zero entries before it, its
+// value and, for an access record, the mutexes held at the access; then
+// two zeros.
 func (x *states) appendClocks(b []byte, clk []uint32, locks []uint64, perm []int) []byte {
 	k := x.lay
-	n := k.n
-	vec := func(v int) { b = model.AppendSparse(b, clk[v*n:(v+1)*n], perm) }
-	for _, t := range perm {
-		vec(k.c(t))
-		vec(k.f(t))
-		vec(k.a(t))
-		for l := range k.nl {
-			vec(k.rel(t, model.Loc(l)))
+	n, nl := k.n, k.nl
+	inv := x.inv[:0]
+	for range n {
+		inv = append(inv, 0)
+	}
+	for i, t := range perm {
+		inv[t] = i
+	}
+	x.inv = inv
+	// Each entry's place in the order, and its index.
+	ents := x.ents[:0]
+	for i, e := range clk {
+		if e == 0 {
+			continue
+		}
+		v, u := i/n, i%n
+		var at int // the vector's place
+		switch {
+		case v < 3*n: // c, f, a
+			at = inv[v%n]*(3+nl) + v/n
+		case v < 3*n+n*nl: // rel
+			at = inv[(v-3*n)/nl]*(3+nl) + 3 + (v-3*n)%nl
+		default: // acc
+			at = n*(3+nl) + v - 3*n - n*nl
+		}
+		ents = append(ents, uint64(at*n+inv[u])<<32|uint64(i))
+	}
+	slices.Sort(ents)
+	x.ents = ents
+	last := -1
+	for _, w := range ents {
+		at, i := int(w>>32), int(uint32(w))
+		b = binary.AppendUvarint(b, uint64(at-last-1))
+		b = binary.AppendUvarint(b, uint64(clk[i]))
+		last = at
+		if v := i / n; v >= 3*n+n*nl {
+			b = binary.AppendUvarint(b, locks[(v-3*n-n*nl)*n+i%n])
 		}
 	}
-	for l := range k.nl {
-		for a := range recKinds {
-			vec(k.acc(model.Loc(l), a))
-		}
-	}
-	for l := range k.nl {
-		for a := range recKinds {
-			for _, u := range perm {
-				if clk[k.acc(model.Loc(l), a)*n+u] != 0 {
-					b = binary.AppendUvarint(b, locks[k.record(model.Loc(l), a, u)])
-				}
-			}
-		}
-	}
-	return b
+	return append(b, 0, 0)
 }
 
 // appendHistory encodes the operations of s's threads, threads in the

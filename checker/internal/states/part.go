@@ -238,7 +238,7 @@ func (x *states) follow(s *sstate, j uint32) (*sstate, move, error) {
 	if !ok {
 		return nil, m, engine.Internalf("a path names move %d of a state with %d", j, i)
 	}
-	n, _, err := x.apply(s, int(m.t), m.o, nil)
+	n, _, err := x.apply(s, int(m.t), m.o, nil, nil)
 	return n, m, err
 }
 
@@ -264,7 +264,7 @@ func Serve(p *model.Program, m *model.Model, cfg Config, sh engine.Share) error 
 		// at the levels before.
 		for d := done + 1; d < level; d++ {
 			err := sh.Receive(d, func(data []byte) error {
-				return readCands(data, func(key []byte, _ []uint32) { x.seen[string(key)] = struct{}{} })
+				return readCands(data, func(key []byte, _ []uint32) { x.seen.Add(key) })
 			})
 			if err != nil {
 				return err
@@ -322,7 +322,7 @@ func (sv *server) level(level int) (*levelReport, error) {
 	}
 	paths := make([][]uint32, 0, len(first))
 	for k, p := range first {
-		x.seen[k] = struct{}{}
+		x.seen.Add([]byte(k))
 		paths = append(paths, p)
 	}
 	clear(first)
@@ -423,11 +423,11 @@ func (sv *server) send(r *levelReport, level int, path []uint32, e expansion) er
 			continue
 		}
 		// The first path to a state is its least: send no other.
-		if _, ok := sv.sent[sc.key]; ok {
+		if _, ok := sv.sent[string(sc.key)]; ok {
 			continue
 		}
-		sv.sent[sc.key] = struct{}{}
-		key := []byte(sc.key)
+		sv.sent[string(sc.key)] = struct{}{}
+		key := sc.key
 		q := owner(key, len(sv.out))
 		sv.out[q] = appendCand(sv.out[q], key, path, sc.j)
 		r.Sent++

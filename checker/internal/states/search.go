@@ -1,6 +1,7 @@
 package states
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -35,7 +36,7 @@ type successor struct {
 	j    int32 // the move's number among those from its state (see moves)
 	viol []engine.Violation
 	s    *sstate // the state it reached, unless an earlier level had it (nil)
-	key  string
+	key  []byte
 }
 
 // expansion is what a worker found from a state of a level.
@@ -62,7 +63,7 @@ func (x *states) search() error {
 	if err != nil {
 		return err
 	}
-	x.seen[string(x.key(s))] = struct{}{}
+	x.seen.Add(x.key(s))
 	x.links = append(x.links[:0], link{from: -1})
 	for _, v := range x.judge(outs) {
 		x.record(v, 0, nil)
@@ -89,9 +90,10 @@ func (x *states) search() error {
 // result slot of its state, and lets go of the states.
 func expandAll(workers []*states, part []node, results []expansion) {
 	var i atomic.Int64
+	c := &claims{m: map[string]int64{}}
 	run := func(w *states) {
 		for k := int(i.Add(1) - 1); k < len(part); k = int(i.Add(1) - 1) {
-			results[k] = w.expand(part[k].s)
+			results[k] = w.expand(part[k].s, int64(k)<<32, c)
 			part[k].s = nil
 		}
 	}
@@ -104,6 +106,27 @@ func expandAll(workers []*states, part []node, results []expansion) {
 		wg.Go(func() { run(w) })
 	}
 	wg.Wait()
+}
+
+// claims says which successor, first in the order of a batch's moves,
+// reached each new state the batch found: it alone keeps the state, and
+// the batch's others that reach it keep only what they found on the way.
+type claims struct {
+	mu sync.Mutex
+	m  map[string]int64 // per state's key: the claiming move's position (see claim)
+}
+
+// claim reports whether the move at position pos (its state's index in
+// the batch, then its number among the state's moves) is the first known
+// to reach the state with key k; if so, it returns a copy of k.
+func (c *claims) claim(k []byte, pos int64) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.m[string(k)]; ok && p < pos {
+		return nil, false
+	}
+	c.m[string(k)] = pos
+	return slices.Clone(k), true
 }
 
 // batch is how many states of a level the workers expand before their
@@ -133,15 +156,16 @@ func (x *states) gather(workers []*states) {
 // own scratch space and memos, and the properties it reaches.
 func (x *states) worker() *states {
 	w := *x
-	w.buf, w.scratch, w.ways, w.recs, w.kept, w.hz = nil, nil, nil, nil, nil, model.Horizon{}
+	w.room = room{}
 	w.keys = make([][]byte, len(x.keys))
 	w.opMemo, w.reached = map[opKey]bool{}, map[string]bool{}
 	return &w
 }
 
-// expand makes every move from s and judges s when there is none. It
-// reads the states of earlier levels and writes nothing shared.
-func (w *states) expand(s *sstate) expansion {
+// expand makes every move from s, the state at position pos of its batch
+// (see claim), and judges s when there is none. It reads the states of
+// earlier levels and writes nothing shared but c.
+func (w *states) expand(s *sstate, pos int64, c *claims) expansion {
 	var e expansion
 	if e.err = w.Step(); e.err != nil {
 		return e
@@ -150,7 +174,7 @@ func (w *states) expand(s *sstate) expansion {
 	var j int32
 	e.bounded = w.moves(s, func(t int, o option) bool {
 		moved = true
-		n, outs, err := w.apply(s, t, o, nil)
+		n, outs, err := w.apply(s, t, o, nil, &w.spare)
 		if err != nil {
 			e.err = err
 			return false
@@ -158,7 +182,10 @@ func (w *states) expand(s *sstate) expansion {
 		sc := successor{m: move{int32(t), o}, j: j, viol: w.judge(outs)}
 		j++
 		if k := w.key(n); !w.isSeen(k) {
-			sc.s, sc.key = n, string(k)
+			if key, ok := c.claim(k, pos+int64(sc.j)); ok {
+				n.keep(t)
+				sc.s, sc.key = n, key
+			}
 		}
 		if sc.s != nil || len(sc.viol) > 0 {
 			e.next = append(e.next, sc)
@@ -199,8 +226,7 @@ func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool)
 }
 
 func (x *states) isSeen(k []byte) bool {
-	_, ok := x.seen[string(k)]
-	return ok
+	return x.seen.Has(k)
 }
 
 // judge judges outcomes, noting the properties they check, and returns
@@ -258,10 +284,9 @@ func (x *states) merge(next, part []node, results []expansion) ([]node, error) {
 			for _, v := range sc.viol {
 				x.record(v, from, &sc.m)
 			}
-			if _, ok := x.seen[sc.key]; ok || sc.s == nil {
+			if sc.s == nil || !x.seen.Add(sc.key) {
 				continue
 			}
-			x.seen[sc.key] = struct{}{}
 			id := int32(len(x.links))
 			x.links = append(x.links, link{from: from, depth: x.links[from].depth + 1, m: sc.m})
 			next = append(next, node{s: sc.s, id: id})

@@ -65,6 +65,7 @@ type sstate struct {
 	mem   model.Memory
 	clk   []uint32 // vector clocks (see clocks), when races are tracked
 	locks []uint64 // per access record (as clk's acc): the regular mutexes held at the access
+	pk    packed   // clk and locks, packed, once the state is kept (see keep)
 }
 
 // finalState returns the registers and the memory of s's nl locations.
@@ -122,25 +123,35 @@ type states struct {
 	opMemo  map[opKey]bool // judgeOp's verdicts
 	lay     clocks
 	groups  [][]int // interchangeable threads
-	seen    map[string]struct{}
+	seen    *keySet
 	nstates int64  // the states the partitions of a partitioned search found
 	links   []link // per state found, in order: how the search first reached it
 	found   map[string]*finding
 	reached map[string]bool
 	free    bool // some final state has no blocked thread
-	buf     []byte
-	scratch []uint32
-	ways    []model.Way
+	room
 	keys    [][]byte
 	futs    [][]model.Future         // per thread and instruction; nil: unknown
 	live    [][]model.DepSet         // per thread and instruction: registers still read
 	mutexes []bool                   // per location: a regular mutex (see regularMutexes)
 	held    [][]uint64               // per thread and instruction: the regular mutexes held on every path to it
 	guarded map[int][][]model.Future // per regular mutex: the futures without what runs holding it
+	onFinal func(*sstate)            // tests: sees every final state (also those of a search explore abandons for whole histories)
+}
+
+// room is the scratch space of a worker, reused from state to state.
+type room struct {
+	buf     []byte
+	spare   spare // expand's successors
+	scratch []uint32
+	perm    []int    // order's
+	sorted  []int    // order: a group's threads, sorted
+	inv     []int    // appendClocks: per thread, its place in the order
+	ents    []uint64 // appendClocks: the entries not zero
+	ways    []model.Way
 	hz      model.Horizon
-	recs    [][]uint32    // normalize: per thread, the clock values of its records still kept
-	kept    []record      // normalize: one thread's records kept
-	onFinal func(*sstate) // tests: sees every final state (also those of a search explore abandons for whole histories)
+	recs    [][]uint32 // normalize: per thread, the clock values of its records still kept
+	kept    []record   // normalize: one thread's records kept
 }
 
 func newStates(p *model.Program, m *model.Model, cfg Config) *states {
@@ -272,31 +283,114 @@ func (x *states) invisible(s *sstate, t int) bool {
 	return false
 }
 
-// clone copies s for a move of thread t.
-func (s *sstate) clone(t int) *sstate {
-	c := &sstate{th: slices.Clone(s.th), mem: s.mem.Clone()}
-	if s.clk != nil {
-		c.clk = slices.Clone(s.clk)
-		c.locks = slices.Clone(s.locks)
+// spare is room for the successor a move makes: its clocks and its moved
+// thread. A worker reuses its room for successor after successor, and
+// keeps only a new one out of it (keep), so that a duplicate costs no
+// allocation.
+type spare struct {
+	clk   []uint32
+	locks []uint64
+	th    sthread
+}
+
+// clone copies s for a move of thread t into sp's room, or into a room of
+// its own when sp is nil.
+func (x *states) clone(s *sstate, t int, sp *spare) *sstate {
+	if sp == nil {
+		sp = &spare{}
 	}
-	c.own(t)
+	c := &sstate{th: slices.Clone(s.th), mem: s.mem.Clone()}
+	if x.races || x.wholeHistories() {
+		sp.clk = append(sp.clk[:0], make([]uint32, x.lay.size())...)
+		sp.locks = append(sp.locks[:0], make([]uint64, recKinds*x.lay.nl*x.lay.n)...)
+		if s.clk != nil {
+			copy(sp.clk, s.clk)
+			copy(sp.locks, s.locks)
+		} else {
+			s.pk.unpack(sp.clk, sp.locks)
+		}
+		c.clk, c.locks = sp.clk, sp.locks
+	}
+	o, th := s.th[t], &sp.th
+	regs, deps := th.st.Regs[:0], th.st.Deps[:0]
+	o.copyTo(th)
+	th.st.Regs, th.st.Deps = append(regs, o.st.Regs...), append(deps, o.st.Deps...)
+	c.th[t] = th
 	return c
 }
 
-// own gives thread t of s a copy of its local state to change.
-func (s *sstate) own(t int) {
-	o := s.th[t]
-	th := &sthread{st: o.st, a: o.a, n: o.n, open: o.open, args: o.args, ops: o.ops[:len(o.ops):len(o.ops)]}
+// keep gives s, made in a worker's room for a move of thread t, its own
+// thread t, and packs its clocks.
+func (s *sstate) keep(t int) {
+	if s.clk != nil {
+		s.pk = packClocks(s.clk, s.locks)
+		s.clk, s.locks = nil, nil
+	}
+	o, th := s.th[t], &sthread{}
+	o.copyTo(th)
 	th.st.Regs = slices.Clone(o.st.Regs)
 	th.st.Deps = slices.Clone(o.st.Deps)
-	th.st.Reached = o.st.Reached[:len(o.st.Reached):len(o.st.Reached)]
 	s.th[t] = th
 }
 
+// packed is a state's clocks as it is stored: normalized clocks and lock
+// records are mostly zero, so only their other entries, a clock's as its
+// index<<32 | its value, then a lock record's as its index and its value.
+type packed struct {
+	words []uint64
+	nclk  int // the clock entries
+}
+
+// packClocks packs the clocks clk and the lock records locks.
+func packClocks(clk []uint32, locks []uint64) packed {
+	n := 0
+	for _, v := range clk {
+		if v != 0 {
+			n++
+		}
+	}
+	nclk := n
+	for _, v := range locks {
+		if v != 0 {
+			n += 2
+		}
+	}
+	p := packed{words: make([]uint64, 0, n), nclk: nclk}
+	for i, v := range clk {
+		if v != 0 {
+			p.words = append(p.words, uint64(i)<<32|uint64(v))
+		}
+	}
+	for i, v := range locks {
+		if v != 0 {
+			p.words = append(p.words, uint64(i), v)
+		}
+	}
+	return p
+}
+
+// unpack sets the entries of clk and locks, zero, that p holds.
+func (p packed) unpack(clk []uint32, locks []uint64) {
+	for _, w := range p.words[:p.nclk] {
+		clk[w>>32] = uint32(w)
+	}
+	for i := p.nclk; i < len(p.words); i += 2 {
+		locks[p.words[i]] = p.words[i+1]
+	}
+}
+
+// copyTo copies o to th, sharing the registers; what o holds beyond
+// their lengths, appends do not touch.
+func (o *sthread) copyTo(th *sthread) {
+	*th = sthread{st: o.st, a: o.a, n: o.n, open: o.open, args: o.args, ops: o.ops[:len(o.ops):len(o.ops)]}
+	th.st.Reached = o.st.Reached[:len(o.st.Reached):len(o.st.Reached)]
+}
+
 // apply makes move (t, o) from s; it returns the new state and the
-// outcomes of the steps the move made.
-func (x *states) apply(s *sstate, t int, o option, b *builder) (*sstate, []*engine.Outcome, error) {
-	n := s.clone(t)
+// outcomes of the steps the move made. With sp, the new state is made in
+// sp's room (see keep).
+func (x *states) apply(s *sstate, t int, o option, b *builder, sp *spare) (*sstate, []*engine.Outcome, error) {
+	n := x.clone(s, t, sp)
 	var outs []*engine.Outcome
 	var err error
 	if o.flush {

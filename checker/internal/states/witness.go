@@ -78,14 +78,14 @@ func (x *states) explore() (engine.Stats, error) {
 		err = x.search()
 	}
 	stats, err := x.Finish(err)
-	stats.States = int64(len(x.seen)) + x.nstates
+	stats.States = int64(x.seen.Len()) + x.nstates
 	return stats, err
 }
 
 // clear forgets what a search found, for a fresh one.
 func (x *states) clear() {
 	x.Restart()
-	x.seen, x.found, x.reached, x.free, x.links, x.nstates = map[string]struct{}{}, map[string]*finding{}, map[string]bool{}, false, nil, 0
+	x.seen, x.found, x.reached, x.free, x.links, x.nstates = newKeySet(), map[string]*finding{}, map[string]bool{}, false, nil, 0
 }
 
 // builder records the events of a path as an execution graph, for
@@ -171,7 +171,7 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 		return nil, err
 	}
 	for _, m := range f.path {
-		if s, _, err = x.apply(s, int(m.t), m.o, b); err != nil {
+		if s, _, err = x.apply(s, int(m.t), m.o, b, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -195,7 +195,7 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 		if t < 0 {
 			break
 		}
-		if s, _, err = x.apply(s, t, opts[0], b); err != nil {
+		if s, _, err = x.apply(s, t, opts[0], b, nil); err != nil {
 			return nil, err
 		}
 	}
