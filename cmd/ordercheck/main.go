@@ -110,11 +110,12 @@ internal error of ordercheck (please report it).`,
 var plurals = map[string]string{"models": "model", "variants": "variant", "params": "param"}
 
 func main() {
-	// The explorer allocates fast but keeps little alive: with Go's default
-	// the collector runs every few megabytes and takes a third of the time.
-	// A larger step costs tens of megabytes (docs/performance.md).
+	// The explorers allocate fast but keep little alive: with Go's default
+	// the collector runs every few megabytes and takes a share of the
+	// time. A larger step costs memory: 200 balances the two
+	// (docs/performance.md, item 23).
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
+		debug.SetGCPercent(200)
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
