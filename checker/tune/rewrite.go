@@ -34,10 +34,6 @@ func (t *Tuning) Rewrite(k int) Rewrite {
 	}
 	out := Rewrite{Binds: map[string]string{}}
 	expressible := true
-	type edit struct {
-		line, col, end int
-		text           string
-	}
 	var edits []edit
 	inserts := map[int][]string{} // fences to insert before a line
 	for i, site := range t.Sites {
@@ -56,8 +52,8 @@ func (t *Tuning) Rewrite(k int) Rewrite {
 		line, col, end, ok := orderingArg(lines, site, pr, params)
 		if !ok {
 			expressible = false
-			if line, col, end, text, ok := cExplicit(lines, site, pr, ord); ok {
-				edits = append(edits, edit{line, col, end, text})
+			if es, ok := cExplicit(lines, site, pr, ord); ok {
+				edits = append(edits, es...)
 			} else {
 				out.Unwritten = append(out.Unwritten, fmt.Sprintf("%s: %s: the ordering is not written at this site (a macro supplies it, or the access implies it): change it by hand", site.Pos, ord))
 			}
@@ -119,14 +115,21 @@ func spell(pr *checker.Protocol, o model.Ordering, was string) string {
 // argument (two, success and failure, for a compare-exchange).
 var cImplicit = map[string]bool{"atomic_load": true, "atomic_store": true, "atomic_exchange": true, "atomic_fetch_add": true, "atomic_fetch_sub": true, "atomic_fetch_or": true, "atomic_fetch_xor": true, "atomic_fetch_and": true, "atomic_compare_exchange_strong": true, "atomic_compare_exchange_weak": true}
 
+// edit replaces the bytes col to end of line (from 0) with text.
+type edit struct {
+	line, col, end int
+	text           string
+}
+
 // cExplicit writes ordering o into a C site whose ordering is implied,
 // written on one line as a call of one of cImplicit: its _explicit twin,
 // with o (and a compare-exchange's failure order, o's read part) added.
-// It returns the edit's line (from 0), span and text.
-func cExplicit(lines []string, site Site, pr *checker.Protocol, o model.Ordering) (line, col, end int, text string, ok bool) {
-	line, col = site.Pos.Line-1, site.Pos.Col-1
-	if pr.C == nil || site.Kind == SiteFence || line < 0 || line >= len(lines) || col < 0 || col >= len(lines[line]) {
-		return 0, 0, 0, "", false
+// The edits are two insertions, after the name and before the closing
+// parenthesis, so that the edits of sites in its arguments stay apart.
+func cExplicit(lines []string, site Site, pr *checker.Protocol, o model.Ordering) ([]edit, bool) {
+	line, col := site.Pos.Line-1, site.Pos.Col-1
+	if pr.C == nil || !ownFile(pr, site) || site.Kind == SiteFence || line < 0 || line >= len(lines) || col < 0 || col >= len(lines[line]) {
+		return nil, false
 	}
 	l := lines[line]
 	name := l[col:]
@@ -134,11 +137,11 @@ func cExplicit(lines []string, site Site, pr *checker.Protocol, o model.Ordering
 		name = name[:i]
 	}
 	if !cImplicit[name] {
-		return 0, 0, 0, "", false
+		return nil, false
 	}
 	open := col + len(name)
 	depth := 0
-	for end = open; end < len(l); end++ {
+	for end := open; end < len(l); end++ {
 		switch l[end] {
 		case '(':
 			depth++
@@ -148,11 +151,17 @@ func cExplicit(lines []string, site Site, pr *checker.Protocol, o model.Ordering
 				if strings.HasPrefix(name, "atomic_compare_exchange") {
 					orders += ", " + cOrders[o.ReadPart()]
 				}
-				return line, open, end, "_explicit" + l[open:end] + ", " + orders, true
+				return []edit{{line, open, open, "_explicit"}, {line, end, end, ", " + orders}}, true
 			}
 		}
 	}
-	return 0, 0, 0, "", false
+	return nil, false
+}
+
+// ownFile reports whether the site is in the protocol's own file (not a
+// header it includes), the text Rewrite edits.
+func ownFile(pr *checker.Protocol, site Site) bool {
+	return pr.File == "" || site.Pos.File == pr.File
 }
 
 // spellFence writes a fence statement as the protocol's source does.
@@ -172,7 +181,7 @@ func spellFence(pr *checker.Protocol, o model.Ordering) string {
 func orderingArg(lines []string, site Site, pr *checker.Protocol, params map[string]bool) (line, col, end int, ok bool) {
 	at := site.OrdPos
 	line, col = at.Line-1, at.Col-1
-	if at.File != site.Pos.File || line < 0 || line >= len(lines) || col < 0 || col >= len(lines[line]) {
+	if at.File != site.Pos.File || !ownFile(pr, site) || line < 0 || line >= len(lines) || col < 0 || col >= len(lines[line]) {
 		return 0, 0, 0, false
 	}
 	l := lines[line]

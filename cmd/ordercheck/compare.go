@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/dist"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -73,6 +74,9 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			r, finish, err := c.runner("ordercheck compare", what, 1, cmd.ErrOrStderr())
 			if err != nil {
 				return err
+			}
+			if _, remote := r.(*dist.Runner); remote {
+				copt.Progress = nil // the queue's progress line says it
 			}
 			copt.Runner = r
 			cmp, err := pr.Compare(copt)

@@ -1,6 +1,8 @@
 package c
 
 import (
+	"fmt"
+
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 
@@ -106,7 +108,9 @@ func parity(k string, base lang.Expr, at model.Pos) lang.Expr {
 // slots of its round's parity hold its round. Only the slots of the
 // threads that can wait on the barrier are read: when there are count of
 // them, the condition is that each holds the round, read in turn (a stale
-// one ends the evaluation); else that at least count do.
+// one ends the evaluation); when there are fewer, no round ends (at least
+// count of them never do). More is refused: a round ends for the first
+// count to arrive, which the slots do not say.
 func (l *lowerer) barriers() error {
 	n := int64(len(l.pr.Threads))
 	reach := map[string]map[string]bool{} // a thread's root function → the functions it runs
@@ -133,6 +137,9 @@ func (l *lowerer) barriers() error {
 					break
 				}
 			}
+		}
+		if int64(len(waiters)) > b.count {
+			return &lang.Error{Pos: b.waits[0].await.At, Msg: fmt.Sprintf("barrier %s: %d threads can wait on it, more than its count %d (a round of some of them is not supported)", g.name, len(waiters), b.count)}
 		}
 		for _, w := range b.waits {
 			at := w.await.At

@@ -58,6 +58,7 @@ func TestErrors(t *testing.T) {
 		{"barrier initialised in a thread", threads("pthread_barrier_t b;", "\tpthread_barrier_init(&b, NULL, 1);"), "x.c:5:2: a barrier is initialised in main only"},
 		{"array of barriers", threads("pthread_barrier_t b[2];", "\tpthread_barrier_wait(&b[0]);"), "x.c:5:23: a barrier must be a global pthread_barrier_t passed as &b (arrays of barriers are not supported)"},
 		{"barrier initialised twice", "#include <pthread.h>\npthread_barrier_t b;\nint main(void) {\n\tpthread_barrier_init(&b, NULL, 1);\n\tpthread_barrier_init(&b, NULL, 1);\n\tpthread_barrier_wait(&b);\n\treturn 0;\n}\n", "x.c:5:2: barrier b is initialised twice"},
+		{"more waiters than a barrier's count", "#include <pthread.h>\npthread_barrier_t b;\nvoid *t(void *a) {\n\tpthread_barrier_wait(&b);\n\treturn NULL;\n}\nint main(void) {\n\tpthread_t h[3];\n\tpthread_barrier_init(&b, NULL, 2);\n\tfor (int i = 0; i < 3; i++)\n\t\tpthread_create(&h[i], NULL, t, NULL);\n\treturn 0;\n}\n", "x.c:4:2: barrier b: 3 threads can wait on it, more than its count 2"},
 		{"barrier count not constant", "#include <pthread.h>\npthread_barrier_t b;\nint n;\nint main(void) {\n\tpthread_barrier_init(&b, NULL, n + 0 * n);\n\tpthread_barrier_wait(&b);\n\treturn 0;\n}\n", "x.c:5:33: a barrier's count must be a constant of at least 1"},
 		{"float", threads("double d;", "\td = 1.5;"), "floating-point"},
 		{"undefined call", threads("void f(void);", "\tf();"), "x.c:5:2: f is neither defined in this file nor a function the front end knows"},

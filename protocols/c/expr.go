@@ -494,7 +494,7 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		o, err := f.l.ordering(args[1], 0)
+		o, err := f.l.ordering(args[1], 0, 1)
 		return &lang.CallExpr{Func: "load", Args: []lang.Expr{x}, Ords: []lang.Value{o}, At: at}, pre, err
 	case "__atomic_compare_exchange_n", "__sync_bool_compare_and_swap":
 		return f.cas(c, name, args)
@@ -527,7 +527,7 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 		pre = append(pre, pre2...)
 		ords := sc
 		if strings.HasPrefix(name, "__atomic") {
-			o, err := f.l.ordering(args[2], 0)
+			o, err := f.l.ordering(args[2], 0, 1)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -626,11 +626,11 @@ func (f *fn) cas(c *cc.PostfixExpression, name string, args []cc.ExpressionNode)
 	if !ok {
 		return nil, nil, f.errAt(args[3], "a compare-exchange's weak flag must be a constant")
 	}
-	so, err := f.l.ordering(args[4], 0)
+	so, err := f.l.ordering(args[4], 0, 2)
 	if err != nil {
 		return nil, nil, err
 	}
-	fo, err := f.l.ordering(args[5], 1)
+	fo, err := f.l.ordering(args[5], 1, 2)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -740,10 +740,10 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 			return nil, err
 		}
 		pre = append(pre, pre2...)
-		o, err := f.l.ordering(args[2], 0)
+		o, err := f.l.ordering(args[2], 0, 1)
 		return append(pre, &lang.MemStmt{Kind: "store", Args: []lang.Expr{x, v}, Ord: &o, At: at}), err
 	case "__atomic_thread_fence":
-		o, err := f.l.ordering(args[0], 0)
+		o, err := f.l.ordering(args[0], 0, 1)
 		return []lang.Stmt{&lang.MemStmt{Kind: "fence", Ord: &o, At: at}}, err
 	case "__sync_synchronize":
 		return []lang.Stmt{&lang.MemStmt{Kind: "fence", Ord: &lang.Value{Text: "sc", Pos: at}, At: at}}, nil

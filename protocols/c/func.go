@@ -30,11 +30,12 @@ type fn struct {
 	arms        int                      // if arms open around it
 	temps       int                      // registers made for the front end's own use
 	named       map[string]bool          // registers named after C expressions (temp)
+	spins       map[*lang.IfStmt]bool    // the "if C { await !C pre B }" of while spin loops (firstRound)
 	last        bool                     // the statement is the last of main's body
 }
 
 func (l *lowerer) newFunc(def *cc.FunctionDefinition, main bool) *fn {
-	f := &fn{l: l, def: def, main: main, locals: map[string]string{}, stack: map[string]stackObj{}, values: map[*cc.Declarator]int64{}, named: map[string]bool{}, casExpected: map[*cc.UnaryExpression]bool{}}
+	f := &fn{l: l, def: def, main: main, locals: map[string]string{}, stack: map[string]stackObj{}, values: map[*cc.Declarator]int64{}, named: map[string]bool{}, spins: map[*lang.IfStmt]bool{}, casExpected: map[*cc.UnaryExpression]bool{}}
 	walk(def.CompoundStatement, func(n cc.Node) {
 		c, ok := n.(*cc.PostfixExpression)
 		if !ok || c.Case != cc.PostfixExpressionCall || calleeName(c) != "__atomic_compare_exchange_n" {
@@ -89,30 +90,27 @@ func (f *fn) block(cs *cc.CompoundStatement) (*lang.Block, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Stmts = append(b.Stmts, firstRound(b.Stmts, stmts)...)
+		b.Stmts = append(b.Stmts, f.firstRound(b.Stmts, stmts)...)
 	}
 	return b, nil
 }
 
 // firstRound drops the first evaluation of a spin loop's condition, as
 // GenMC's spin-assume does, when it would be the wait's own: stmts are
-// the spin loop "if C { await !C pre B }" (spin), and the statements
+// the while spin loop "if C { await !C pre B }" (spin made it), and the statements
 // before it (done) leave each register B assigns with the constant B
 // assigns it, so the wait's evaluation before any round of B is the same
 // as the first evaluation. The loop is then the wait alone, a single
 // evaluation that must let it out; else stmts, unchanged.
-func firstRound(done, stmts []lang.Stmt) []lang.Stmt {
+func (f *fn) firstRound(done, stmts []lang.Stmt) []lang.Stmt {
 	if len(stmts) != 1 {
 		return stmts
 	}
 	loop, ok := stmts[0].(*lang.IfStmt)
-	if !ok || loop.Else != nil || len(loop.Then.Stmts) != 1 {
+	if !ok || !f.spins[loop] {
 		return stmts
 	}
-	wait, ok := loop.Then.Stmts[0].(*lang.AssumeStmt)
-	if !ok || !wait.Await || wait.Pre == nil {
-		return stmts
-	}
+	wait := loop.Then.Stmts[0].(*lang.AssumeStmt)
 	// The registers the statements just before the loop set to constants.
 	entry := map[string]int64{}
 	for i := len(done) - 1; i >= 0; i-- {
@@ -962,7 +960,9 @@ func (f *fn) spin(s *cc.IterationStatement) (_ []lang.Stmt, ok bool, _ error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return []lang.Stmt{&lang.IfStmt{Cond: first, Then: &lang.Block{Stmts: []lang.Stmt{wait}, Pos: at}, At: at}}, true, nil
+	loop := &lang.IfStmt{Cond: first, Then: &lang.Block{Stmts: []lang.Stmt{wait}, Pos: at}, At: at}
+	f.spins[loop] = true
+	return []lang.Stmt{loop}, true, nil
 }
 
 // spinSafe reports whether evaluating n changes nothing but registers:

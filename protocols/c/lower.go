@@ -418,24 +418,27 @@ func intValue(e cc.ExpressionNode) (int64, bool) {
 }
 
 // ordering names a C memory order (the value of a memory_order
-// expression, the nth of its call: a compare-exchange's failure order is
-// the second) in the protocol language. Its position is where the source
-// writes it, when it does (tune rewrites it there: writtenOrder).
-func (l *lowerer) ordering(e cc.ExpressionNode, nth int) (lang.Value, error) {
+// expression, the nth of the of orders its call takes: a
+// compare-exchange's failure order is the second of two) in the protocol
+// language. Its position is where the source writes it, when it does
+// (tune rewrites it there: writtenOrder).
+func (l *lowerer) ordering(e cc.ExpressionNode, nth, of int) (lang.Value, error) {
 	v, ok := intValue(e)
 	if !ok || v < 0 || v > 5 {
 		return lang.Value{}, l.errAt(e, "a memory order must be a constant memory_order_*")
 	}
-	return lang.Value{Text: [...]string{"rlx", "con", "acq", "rel", "acq_rel", "sc"}[v], Pos: l.writtenOrder(l.pos(e), nth)}, nil
+	return lang.Value{Text: [...]string{"rlx", "con", "acq", "rel", "acq_rel", "sc"}[v], Pos: l.writtenOrder(l.pos(e), nth, of)}, nil
 }
 
 // writtenOrder finds where the source writes a memory order whose
 // expression cc places at p: p itself when the source names an order
 // there; else, as a macro's expansion (stdatomic.h's atomic_*_explicit)
-// is placed at the macro's call, the call's nth argument that names an
-// order (memory_order_*, __ATOMIC_*). When the call's arguments name
-// none (an order from a macro of the program's own), it returns p.
-func (l *lowerer) writtenOrder(p model.Pos, nth int) model.Pos {
+// is placed at the macro's call, the call's argument that holds it —
+// a call's orders are its last arguments, so the nth of of is argument
+// len-of+nth —, when that argument names an order (memory_order_*,
+// __ATOMIC_*). Otherwise (an order from a macro of the program's own) it
+// returns p.
+func (l *lowerer) writtenOrder(p model.Pos, nth, of int) model.Pos {
 	if p.File != l.file {
 		return p
 	}
@@ -454,36 +457,37 @@ func (l *lowerer) writtenOrder(p model.Pos, nth int) model.Pos {
 	if orderName(ident(l.src[off:])) {
 		return p
 	}
-	// The call's arguments: the identifiers at depth one of the first
-	// parenthesis after the name.
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 	i := off + len(ident(l.src[off:]))
-	for i < len(l.src) && (l.src[i] == ' ' || l.src[i] == '\t' || l.src[i] == '\n') {
+	for i < len(l.src) && space(l.src[i]) {
 		i++
 	}
 	if i >= len(l.src) || l.src[i] != '(' {
 		return p
 	}
-	for depth, start := 0, true; i < len(l.src); i++ {
+	// The start of each argument at depth one.
+	var args []int
+	for depth, start := 0, false; i < len(l.src); i++ {
 		c := l.src[i]
 		switch {
 		case c == '(':
-			depth++
-			start = depth == 1
-			continue
+			if depth++; depth == 1 {
+				start = true
+				continue
+			}
 		case c == ')':
 			if depth--; depth == 0 {
+				if k := len(args) - of + nth; k >= 0 && k < len(args) && orderName(ident(l.src[args[k]:])) {
+					return l.posAt(args[k])
+				}
 				return p
 			}
 		case c == ',' && depth == 1:
 			start = true
 			continue
-		case start && depth == 1 && orderName(ident(l.src[i:])):
-			if nth == 0 {
-				return l.posAt(i)
-			}
-			nth--
 		}
-		if c != ' ' && c != '\t' && c != '\n' {
+		if start && !space(c) {
+			args = append(args, i)
 			start = false
 		}
 	}
