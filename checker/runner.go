@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"sync"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -50,6 +51,14 @@ func (l Local) Run(cells []Cell, opt Options, got func(i int, rep *Report, err e
 		}
 		groups[len(groups)-1].to = i + 1
 	}
+	// An error of got's interrupts the checks under way.
+	parent := opt.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	opt.Context = ctx
 	var mu sync.Mutex
 	var failed error
 	stopped := func() bool {
@@ -70,7 +79,9 @@ func (l Local) Run(cells []Cell, opt Options, got func(i int, rep *Report, err e
 					rep, err := races.Check(c.Instance.Prog, c.Model, c.Instance.Protocol.Properties(), opt)
 					mu.Lock()
 					if failed == nil {
-						failed = got(i, rep, err)
+						if failed = got(i, rep, err); failed != nil {
+							cancel()
+						}
 					}
 					mu.Unlock()
 				}
