@@ -298,6 +298,10 @@ func (l *lowerer) initGlobal(sh *lang.Shared, g *global, init *cc.Initializer) e
 		v, err := constant(init.AssignmentExpression)
 		sh.Init = v
 		return err
+	case init.Case == cc.InitializerInitList && g.array && g.fields == nil && len(g.dims) > 1:
+		var err error
+		sh.Elems, err = l.rows(init.InitializerList, g.dims, constant)
+		return err
 	case init.Case == cc.InitializerInitList && g.array && g.fields == nil:
 		var err error
 		sh.Elems, err = l.flat(init.InitializerList, constant, "an array")
@@ -353,6 +357,49 @@ func (l *lowerer) flat(list *cc.InitializerList, constant func(cc.ExpressionNode
 			return nil, err
 		}
 		es = append(es, v)
+	}
+	return es, nil
+}
+
+// rows lowers the initializer list of an array of arrays (dims, the
+// lengths outermost first) to its elements row after row: a braced list
+// fills one row, zeros after its values; constants without braces fill
+// the elements in turn (C's brace elision).
+func (l *lowerer) rows(list *cc.InitializerList, dims []int64, constant func(cc.ExpressionNode) (lang.Expr, error)) ([]lang.Expr, error) {
+	size := int64(1)
+	for _, d := range dims[1:] {
+		size *= d
+	}
+	var es []lang.Expr
+	for ; list != nil; list = list.InitializerList {
+		it := list.Initializer
+		switch {
+		case list.Designation != nil:
+			return nil, l.errAt(it, "designators do not initialize an array")
+		case it.Case == cc.InitializerInitList && len(dims) > 1:
+			if int64(len(es))%size != 0 {
+				return nil, l.errAt(it, "a braced row must start a row of the array")
+			}
+			row, err := l.rows(it.InitializerList, dims[1:], constant)
+			if err != nil {
+				return nil, err
+			}
+			for int64(len(row)) < size {
+				row = append(row, &lang.Num{At: l.pos(it)})
+			}
+			es = append(es, row...)
+		case it.Case == cc.InitializerExpr:
+			v, err := constant(it.AssignmentExpression)
+			if err != nil {
+				return nil, err
+			}
+			es = append(es, v)
+		default:
+			return nil, l.errAt(it, "this initializer is not supported")
+		}
+		if int64(len(es)) > size*dims[0] {
+			return nil, l.errAt(it, "more initial values than the array has elements")
+		}
 	}
 	return es, nil
 }

@@ -1,7 +1,8 @@
 // Arrays inside structs and arrays of arrays: two writers fill a row of
 // a grid and an item of a queue struct, then publish with ORD; the reader
 // checks what it sees. A heap node's array field is read through a
-// pointer to its first element.
+// pointer to its first element. Arrays of arrays start from braced rows
+// (zeros after a short row) or from a flat list (brace elision).
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,6 +22,8 @@ struct queue {
 
 struct queue q = { .head = 7, .items = {4, 5} };
 int grid[2][3];
+int seed[2][3] = {{1, 2}, {4, 5, 6}};
+int elided[2][2] = {1, 2, 3};
 
 struct node {
 	int vals[2];
@@ -49,6 +52,8 @@ int main(void)
 		}
 	}
 	assert(q.head == 7 && grid[1][0] == 0);
+	assert(seed[0][1] == 2 && seed[0][2] == 0 && seed[1][0] == 4 && seed[1][2] == 6);
+	assert(elided[1][0] == 3 && elided[1][1] == 0);
 	struct node *n = malloc(sizeof(struct node));
 	n->vals[0] = 1;
 	n->vals[1] = 2;
