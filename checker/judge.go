@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/graphs"
@@ -524,6 +525,11 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 	if i < 0 || rm == m {
 		return check(p, m, props, opt)
 	}
+	// The timeout bounds the whole check, races included.
+	var deadline time.Time
+	if opt.Timeout > 0 {
+		deadline = time.Now().Add(opt.Timeout)
+	}
 	rest := slices.Delete(slices.Clone(props), i, i+1)
 	rep, err := check(p, m, rest, opt)
 	if err != nil {
@@ -534,6 +540,9 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 		// The engine asked for is the one for m; under C11 races go by the
 		// engine that applies there.
 		ropt := opt
+		if !deadline.IsZero() {
+			ropt.Timeout = max(time.Until(deadline), time.Nanosecond)
+		}
 		if _, err := engineFor(p, rm, ropt); err != nil {
 			ropt.Engine = EngineAuto
 		}
@@ -544,7 +553,8 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 		pr = races.Props[0]
 		pr.Stats, pr.Engine = &races.Stats, races.Engine
 		rep.Stats.Elapsed += races.Stats.Elapsed
-		if memo != nil {
+		if memo != nil && pr.Stats.Limit != Timeout {
+			// A verdict the shared deadline cut is this cell's alone.
 			memo[rm] = pr
 		}
 	}
@@ -556,11 +566,27 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 	return rep, nil
 }
 
-// check explores p under m and judges props, all under m.
+// check explores p under m and judges props, all under m: by DRF-SC when
+// that applies, else by the engine for m, within what is left of the
+// time an sc run DRF-SC set aside took (which the report counts).
 func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+	start := time.Now()
 	if rep, err := checkDRF(p, m, props, opt); rep != nil || err != nil {
 		return rep, err
 	}
+	spent := time.Since(start)
+	if opt.Timeout > 0 {
+		opt.Timeout = max(opt.Timeout-spent, time.Nanosecond)
+	}
+	rep, err := explore(p, m, props, opt)
+	if rep != nil {
+		rep.Stats.Elapsed += spent
+	}
+	return rep, err
+}
+
+// explore explores p under m by the engine for m and judges props.
+func explore(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
 	eng, err := engineFor(p, m, opt)
 	if err != nil {
 		return nil, err

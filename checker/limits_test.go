@@ -231,3 +231,27 @@ thread b {
 		t.Errorf("linearizability without a specification: %s %q", pr.Status, pr.Message)
 	}
 }
+
+// TestTimeoutCoversRaces checks that a check's timeout bounds the whole
+// check, the C11 race search that a model which is not C11's runs after
+// its own included: dlsym fixed at N=7 takes seconds under tso and longer
+// under rc11 for its races; with a second's timeout the check ends within
+// 1.7 s (1.8 s when each search had the whole second), with no verdict.
+func TestTimeoutCoversRaces(t *testing.T) {
+	pr, err := protocols.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Instance("fixed", map[string]string{"N": "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	rep, err := inst.Check(model.TSO, checker.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 1700*time.Millisecond || rep.Verdict() == checker.VerdictVerified {
+		t.Errorf("took %v, verdict %s: want no verdict within 1.7 s", took, rep.Verdict())
+	}
+}
