@@ -195,6 +195,11 @@ or no server at URL.`,
 				go func() {
 					io.Copy(io.Discard, cmd.InOrStdin()) // until the parent's end closes
 					cancel()
+					// Its server was the parent's: nothing a job still
+					// holds can be reported. A search busy between its
+					// checks of ctx, or a client retrying the server, must
+					// not keep the process alive.
+					time.AfterFunc(time.Second, func() { os.Exit(0) })
 				}()
 			}
 			return dist.Work(ctx, nc, opt)
