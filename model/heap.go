@@ -8,6 +8,8 @@ import "math"
 // allocation writes Allocated to the status and Uninitialised to the
 // cells, a free writes Freed to both (plain stores, so that an access
 // the allocation or the free does not happen before races with it).
+// A retire (GenMC's __VERIFIER_hp_retire: a free deferred while a hazard
+// pointer protects the block) writes Retired to the status only.
 // Reading one of the first three values is a memory error the front
 // end asserts against.
 const (
@@ -15,6 +17,7 @@ const (
 	Uninitialised
 	Freed
 	Allocated
+	Retired
 )
 
 // heapValue names the heap's values.
@@ -28,6 +31,8 @@ func heapValue(v int64) (string, bool) {
 		return "freed", true
 	case Allocated:
 		return "allocated", true
+	case Retired:
+		return "retired", true
 	}
 	return "", false
 }

@@ -505,6 +505,13 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 		return f.value(args[0])
 	case "malloc":
 		return f.malloc(c, args[0])
+	case "__VERIFIER_hp_alloc":
+		// A hazard pointer is a handle, 1 to Hazards, to one of the
+		// running thread's hazard pointers (lang.HazardStmt).
+		f.l.pr.Hazards++
+		return &lang.Num{Val: int64(f.l.pr.Hazards), At: at}, nil, nil
+	case "__VERIFIER_hp_protect":
+		return f.protect(c, args)
 	case "pthread_create":
 		pre, err := f.create(c, args)
 		return &lang.Num{At: at}, pre, err
@@ -571,6 +578,8 @@ var arities = map[string]int{
 	"pthread_create": 4, "pthread_join": 2, "pthread_mutex_lock": 1, "pthread_mutex_unlock": 1,
 	"pthread_mutex_destroy": 1, "pthread_mutex_init": 2, "pthread_exit": 1,
 	"pthread_barrier_init": 3, "pthread_barrier_wait": 1, "pthread_barrier_destroy": 1,
+	"__VERIFIER_hp_alloc": 0, "__VERIFIER_hp_protect": 2, "__VERIFIER_hp_clear": 1, "__VERIFIER_hp_free": 1,
+	"__VERIFIER_hp_retire": 1,
 }
 
 // stmtBuiltins are the builtins called for their effect only.
@@ -580,6 +589,7 @@ var stmtBuiltins = map[string]bool{
 	"abort": true, "free": true, "pthread_mutex_lock": true, "pthread_mutex_unlock": true,
 	"pthread_mutex_destroy": true, "pthread_mutex_init": true, "pthread_exit": true, "printf": true, "fprintf": true, "puts": true,
 	"pthread_barrier_init": true, "pthread_barrier_wait": true, "pthread_barrier_destroy": true,
+	"__VERIFIER_hp_clear": true, "__VERIFIER_hp_free": true, "__VERIFIER_hp_retire": true,
 }
 
 // arity checks a builtin's argument count (cc does not, for undeclared
@@ -589,6 +599,26 @@ func (f *fn) arity(c *cc.PostfixExpression, name string, args []cc.ExpressionNod
 		return f.errAt(c, "%s takes %d arguments, not %d", name, n, len(args))
 	}
 	return nil
+}
+
+// protect lowers GenMC's __VERIFIER_hp_protect(hp, p): an acquire load of
+// *p, which hazard pointer hp then holds, and the load's value.
+func (f *fn) protect(c *cc.PostfixExpression, args []cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
+	at := f.pos(c)
+	h, pre, err := f.value(args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	x, pre2, err := f.target(args[1])
+	if err != nil {
+		return nil, nil, err
+	}
+	v := &lang.Name{Name: f.temp(c), At: at}
+	load := &lang.CallExpr{Func: "load", Args: []lang.Expr{x}, Ords: []lang.Value{{Text: "acq", Pos: at}}, At: at}
+	pre = append(append(pre, pre2...),
+		&lang.AssignStmt{LHS: v, RHS: load, At: at},
+		&lang.HazardStmt{Handle: h, Ptr: v, At: at})
+	return v, pre, nil
 }
 
 // cas lowers a compare-exchange. C's writes the value it read back to
@@ -794,9 +824,16 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 		}
 		kind := strings.TrimPrefix(name, "pthread_mutex_")
 		return []lang.Stmt{&lang.MemStmt{Kind: kind, Args: []lang.Expr{m}, At: at}}, nil
-	case "free":
+	case "free", "__VERIFIER_hp_retire":
 		p, pre, err := f.value(args[0])
-		return append(pre, &lang.MemStmt{Kind: "free", Args: []lang.Expr{p}, At: at}), err
+		kind := "free"
+		if name == "__VERIFIER_hp_retire" {
+			kind = "retire"
+		}
+		return append(pre, &lang.MemStmt{Kind: kind, Args: []lang.Expr{p}, At: at}), err
+	case "__VERIFIER_hp_clear", "__VERIFIER_hp_free":
+		h, pre, err := f.value(args[0])
+		return append(pre, &lang.HazardStmt{Handle: h, At: at}), err
 	case "pthread_barrier_init", "pthread_barrier_wait", "pthread_barrier_destroy":
 		return f.barrierStmt(c, name, args)
 	}

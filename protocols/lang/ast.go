@@ -24,6 +24,9 @@ type Protocol struct {
 	// (C): its registers are that language's locals, so one assigned and
 	// never read is no misspelt shared variable.
 	Lowered bool
+	// Hazards is the number of hazard pointers a thread may hold
+	// (HazardStmt): handles run from 1 to Hazards.
+	Hazards int
 }
 
 // Param is a named parameter with its default value.
@@ -248,12 +251,26 @@ type (
 		Pre *Block
 		At  model.Pos
 	}
-	// MemStmt is lock(m), unlock(m), fence(o) or store(x, v, o).
+	// MemStmt is lock(m), unlock(m), fence(o), store(x, v, o), free(p),
+	// or retire(p), which a front end makes of GenMC's
+	// __VERIFIER_hp_retire: a free deferred while a hazard pointer
+	// protects the block (HazardStmt).
 	MemStmt struct {
 		Kind string
 		Args []Expr
 		Ord  *Value
 		At   model.Pos
+	}
+	// HazardStmt sets the running thread's hazard pointer Handle (1 to
+	// Protocol.Hazards) to Ptr, or clears it when Ptr is nil: GenMC's
+	// __VERIFIER_hp_protect, _clear and _free. While one of its hazard
+	// pointers points into a heap block, a thread's accesses to that
+	// block are never a use after retire. The protocol language has no
+	// syntax for it: the C front end makes it.
+	HazardStmt struct {
+		Handle Expr
+		Ptr    Expr
+		At     model.Pos
 	}
 	// SpawnStmt is "spawn thread".
 	SpawnStmt struct {
@@ -381,6 +398,7 @@ func (s *EitherStmt) pos() model.Pos { return s.At }
 func (s *AssertStmt) pos() model.Pos { return s.At }
 func (s *AssumeStmt) pos() model.Pos { return s.At }
 func (s *MemStmt) pos() model.Pos    { return s.At }
+func (s *HazardStmt) pos() model.Pos { return s.At }
 func (s *SpawnStmt) pos() model.Pos  { return s.At }
 func (s *ReturnStmt) pos() model.Pos { return s.At }
 func (s *BranchStmt) pos() model.Pos { return s.At }

@@ -182,6 +182,7 @@ type compiler struct {
 	heapLocs int               // locations the pools take
 	patches  []func()          // what needs the heap laid out
 
+	retires   bool                 // some code retires a block (MemStmt retire)
 	destroyed map[string]model.Loc // each destroyed mutex's flag
 	locking   *model.Pos           // the first check of property locking kept
 }
@@ -430,6 +431,7 @@ func (c *compiler) program() (*model.Program, error) {
 			return nil, errAt(s.Pos, "the shared variables take more than %d locations", maxLocs)
 		}
 	}
+	c.retires = c.pr.retires()
 	c.destroyed = map[string]model.Loc{}
 	for _, m := range c.pr.Mutexes {
 		add(m.Name, true)
@@ -484,6 +486,9 @@ func (c *compiler) program() (*model.Program, error) {
 	var tcs []*threadComp
 	for i, in := range insts {
 		tc := &threadComp{c: c, th: &p.Threads[i], self: in.self, number: int64(i), regAt: map[model.Reg]*regAssign{}}
+		for k := range c.pr.Hazards {
+			tc.hazards = append(tc.hazards, tc.newReg(fmt.Sprintf("%%hazard%d", k+1)))
+		}
 		if err := tc.block(in.d.Body); err != nil {
 			return nil, err
 		}
@@ -950,6 +955,8 @@ type threadComp struct {
 	// checks of its locks and unlocks.
 	heldRegs map[string]model.Reg
 	locks    []lockSite
+	// hazards are the thread's hazard pointers (HazardStmt), by handle - 1.
+	hazards []model.Reg
 }
 
 type retFrame struct {
@@ -1261,6 +1268,8 @@ func (t *threadComp) stmt(s Stmt) error {
 		return nil
 	case *MemStmt:
 		return t.mem(s)
+	case *HazardStmt:
+		return t.hazard(s)
 	case *SpawnStmt:
 		for i := range t.c.prog.Threads {
 			if th := &t.c.prog.Threads[i]; th.Name == s.Thread {
@@ -1395,6 +1404,7 @@ func (t *threadComp) assign(s *AssignStmt) error {
 	if err != nil {
 		return err
 	}
+	t.retireCheck(addr, s.At, formatExpr(s.LHS))
 	t.emit(model.Instr{Op: model.OpStore, Addr: addr, Val: v, Ord: model.NA, Pos: s.At, Text: "store"})
 	return nil
 }
@@ -1641,6 +1651,7 @@ func times(a *model.Expr, k int64) *model.Expr {
 // load reads addr (src, in messages) into a new register, with ordering o
 // (written as ord; none for a plain read).
 func (t *threadComp) load(addr *model.Expr, o model.Ordering, ord Value, at model.Pos, text string, src Expr) *model.Expr {
+	t.retireCheck(addr, at, formatExpr(src))
 	r := t.temp()
 	t.emit(model.Instr{Op: model.OpLoad, Dst: r, Addr: addr, Ord: o, OrdPos: ord.Pos, Fixed: ord.Fixed, Pos: at, Text: text})
 	t.checkRead(model.RegExpr(r), addr, at, formatExpr(src))
@@ -1849,6 +1860,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		t.retireCheck(a, e.At, e.Func+"("+formatExpr(e.Args[0])+")")
 		r := t.temp()
 		t.emit(model.Instr{Op: model.OpRMW, RMW: rmwOps[e.Func], Dst: r, Addr: a, Val: v, Ord: o, OrdPos: e.Ords[0].Pos, Fixed: e.Ords[0].Fixed, Pos: e.At, Text: e.Func})
 		t.checkRead(model.RegExpr(r), a, e.At, e.Func+"("+formatExpr(e.Args[0])+")")
@@ -1879,6 +1891,7 @@ func (t *threadComp) call(e *CallExpr) (*model.Expr, error) {
 				return nil, err
 			}
 		}
+		t.retireCheck(a, e.At, e.Func+"("+formatExpr(e.Args[0])+")")
 		old, ok := t.temp(), t.temp()
 		t.emit(model.Instr{Op: model.OpCAS, Dst: old, Dst2: ok, Addr: a, Expected: exp, Val: v, Ord: o, OrdPos: e.Ords[0].Pos, Fixed: e.Ords[0].Fixed, FailOrd: fail, Weak: e.Func == "cas_weak", Pos: e.At, Text: e.Func})
 		t.checkRead(model.RegExpr(old), a, e.At, e.Func+"("+formatExpr(e.Args[0])+")")
@@ -2000,7 +2013,7 @@ func (t *threadComp) operation(name string, args []*model.Expr, body *Block, at 
 
 func (t *threadComp) mem(s *MemStmt) error {
 	switch s.Kind {
-	case "free":
+	case "free", "retire":
 		return t.free(s)
 	case "fence":
 		o, err := t.c.ordering(*s.Ord, "a fence", model.Ordering.ValidForFence)
@@ -2025,6 +2038,7 @@ func (t *threadComp) mem(s *MemStmt) error {
 		if err != nil {
 			return err
 		}
+		t.retireCheck(a, s.At, "store("+formatExpr(s.Args[0])+")")
 		t.emit(model.Instr{Op: model.OpStore, Addr: a, Val: v, Ord: o, OrdPos: s.Ord.Pos, Fixed: s.Ord.Fixed, Pos: s.At, Text: "store"})
 		return nil
 	}

@@ -269,6 +269,12 @@ func (b *printer) stmt(s Stmt, depth int) {
 			args = append(args, s.Ord.Text)
 		}
 		fmt.Fprintf(b, "%s(%s)", s.Kind, strings.Join(args, ", "))
+	case *HazardStmt:
+		ptr := "0"
+		if s.Ptr != nil {
+			ptr = formatExpr(s.Ptr)
+		}
+		fmt.Fprintf(b, "hazard(%s, %s)", formatExpr(s.Handle), ptr)
 	case *SpawnStmt:
 		fmt.Fprintf(b, "spawn %s", s.Thread)
 	case *ReturnStmt:

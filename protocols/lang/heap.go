@@ -116,11 +116,13 @@ func (t *threadComp) alloc(e *CallExpr) (*model.Expr, error) {
 func offset(p *model.Expr, i int64) *model.Expr { return plus(p, model.Const(i)) }
 
 // free compiles free(p): nothing for a null p; else p must be a block's
-// first cell and the block allocated (not freed, its allocation seen),
-// and its status and cells become Freed.
+// first cell and the block allocated (not freed or retired, its
+// allocation seen), and its status and cells become Freed. retire(p)
+// checks the same and makes the status Retired, leaving the cells to
+// the accesses hazard pointers protect.
 func (t *threadComp) free(s *MemStmt) error {
 	if len(s.Args) != 1 {
-		return errAt(s.At, "free takes one pointer: free(p)")
+		return errAt(s.At, "%s takes one pointer: %s(p)", s.Kind, s.Kind)
 	}
 	v, err := t.expr(s.Args[0])
 	if err != nil {
@@ -135,12 +137,20 @@ func (t *threadComp) free(s *MemStmt) error {
 		b := t.c.blockOf(ptr)
 		*isBlock, *size = b[0], b[1]
 	})
-	text := "free(" + formatExpr(s.Args[0]) + ")"
-	t.memAssert(isBlock, "free of a pointer that is not the start of a heap block", s.At, text)
+	text := s.Kind + "(" + formatExpr(s.Args[0]) + ")"
+	t.memAssert(isBlock, s.Kind+" of a pointer that is not the start of a heap block", s.At, text)
 	st := t.temp()
 	t.emit(model.Instr{Op: model.OpLoad, Dst: st, Addr: model.Bin(model.Sub, ptr, model.Const(1)), Ord: model.NA, Pos: s.At, Text: "free"})
 	t.memAssert(model.Bin(model.Ne, model.RegExpr(st), model.Const(model.Freed)), "double free", s.At, text)
-	t.memAssert(model.Bin(model.Ne, model.RegExpr(st), model.Const(model.Unallocated)), "free of a block whose allocation does not happen before it", s.At, text)
+	if t.c.retires {
+		t.memAssert(model.Bin(model.Ne, model.RegExpr(st), model.Const(model.Retired)), "double free (the block was retired)", s.At, text)
+	}
+	t.memAssert(model.Bin(model.Ne, model.RegExpr(st), model.Const(model.Unallocated)), s.Kind+" of a block whose allocation does not happen before it", s.At, text)
+	if s.Kind == "retire" {
+		t.emit(model.Instr{Op: model.OpStore, Addr: model.Bin(model.Sub, ptr, model.Const(1)), Val: model.Const(model.Retired), Ord: model.NA, Pos: s.At, Text: "retire"})
+		t.th.Code[null].Target = t.pc()
+		return nil
+	}
 	t.emit(model.Instr{Op: model.OpStore, Addr: model.Bin(model.Sub, ptr, model.Const(1)), Val: model.Const(model.Freed), Ord: model.NA, Pos: s.At, Text: "free"})
 	// i = 0; top: if i >= size goto end; p[i] = Freed; i++; goto top
 	i := t.temp()
@@ -165,6 +175,73 @@ func (c *compiler) blockOf(p *model.Expr) [2]model.Expr {
 		size = model.Bin(model.Add, size, model.Bin(model.Mul, in, model.Const(pl.size)))
 	}
 	return [2]model.Expr{*is, *size}
+}
+
+// statusOf is the address of the status of the block p points into, 0
+// when p points into none, laid out once every pool is.
+func (c *compiler) statusOf(p *model.Expr) *model.Expr {
+	st := model.Const(0)
+	for _, pl := range c.pools {
+		last := pl.hi() + pl.size - 1
+		in := model.Bin(model.LAnd, model.Bin(model.Ge, p, model.Const(pl.lo())), model.Bin(model.Le, p, model.Const(last)))
+		first := model.Bin(model.Sub, p, model.Bin(model.Mod, model.Bin(model.Sub, p, model.Const(pl.lo())), model.Const(pl.stride())))
+		st = model.Bin(model.Add, st, model.Bin(model.Mul, in, model.Bin(model.Sub, first, model.Const(1))))
+	}
+	return st
+}
+
+// hazard compiles a HazardStmt: the hazard pointer whose handle h is
+// takes p (0 to clear it), hp_k += (h == k) * (p - hp_k) for each k when
+// h is not known.
+func (t *threadComp) hazard(s *HazardStmt) error {
+	h, err := t.expr(s.Handle)
+	if err != nil {
+		return err
+	}
+	p := model.Const(0)
+	if s.Ptr != nil {
+		if p, err = t.expr(s.Ptr); err != nil {
+			return err
+		}
+	}
+	known, isConst := constValue(h)
+	for k, r := range t.hazards {
+		handle := int64(k + 1)
+		switch {
+		case isConst && known == handle:
+			t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: p, Pos: s.At, Text: "hazard pointer"})
+		case !isConst:
+			pick := model.Bin(model.Mul, model.Bin(model.Eq, h, model.Const(handle)), model.Bin(model.Sub, p, model.RegExpr(r)))
+			t.emit(model.Instr{Op: model.OpAssign, Dst: r, Val: model.Bin(model.Add, model.RegExpr(r), pick), Pos: s.At, Text: "hazard pointer"})
+		}
+	}
+	return nil
+}
+
+// retireCheck asserts, in a program that retires blocks, that an access
+// through a pointer (addr not constant) is to no retired block unless
+// one of the thread's hazard pointers points into the block, as GenMC
+// defines __VERIFIER_hp_retire: it reads the block's status, a plain
+// read, so that a retire the access does not happen before races with
+// it and one it happens after is seen.
+func (t *threadComp) retireCheck(addr *model.Expr, at model.Pos, text string) {
+	if !t.c.retires || !t.c.hasProp(PropMemory) || addr.Kind == model.EConst {
+		return
+	}
+	skip, status := &model.Expr{}, &model.Expr{}
+	t.c.patches = append(t.c.patches, func() {
+		st := t.c.statusOf(addr)
+		cond := model.Bin(model.Eq, st, model.Const(0))
+		for _, r := range t.hazards {
+			cond = model.Bin(model.LOr, cond, model.Bin(model.Eq, t.c.statusOf(model.RegExpr(r)), st))
+		}
+		*skip, *status = *cond, *st
+	})
+	br := t.emit(model.Instr{Op: model.OpBranch, Cond: skip, Pos: at, Text: "hazard pointers"})
+	r := t.temp()
+	t.emit(model.Instr{Op: model.OpLoad, Dst: r, Addr: status, Ord: model.NA, Pos: at, Text: "retired?"})
+	t.memAssert(model.Bin(model.Ne, model.RegExpr(r), model.Const(model.Retired)), "use after retire (no hazard pointer protects the block)", at, text)
+	t.th.Code[br].Target = t.pc()
 }
 
 // memAssert asserts cond for property memory-safety.

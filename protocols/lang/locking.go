@@ -210,6 +210,18 @@ func dropInstrs(code []model.Instr, drop []bool) []model.Instr {
 	return out
 }
 
+// retires reports whether some code retires a block.
+func (pr *Protocol) retires() (found bool) {
+	for _, b := range pr.blocks() {
+		walkStmts(b, func(s Stmt, _ stmtPlace) {
+			if m, ok := s.(*MemStmt); ok && m.Kind == "retire" {
+				found = true
+			}
+		})
+	}
+	return found
+}
+
 // destroys reports whether some code destroys mutex name, and where
 // first.
 func (pr *Protocol) destroys(name string) (at model.Pos, found bool) {

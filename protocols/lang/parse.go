@@ -1378,6 +1378,8 @@ func inspectStmt(s Stmt, f func(Expr)) {
 		exprs(s.Cond)
 	case *MemStmt:
 		exprs(s.Args...)
+	case *HazardStmt:
+		exprs(s.Handle, s.Ptr)
 	case *ReturnStmt:
 		exprs(s.Vals...)
 	case *ExprStmt:
