@@ -385,7 +385,7 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 		// do B while (c): while 1 { B; if !c { break } }, the rounds bounded.
 		exit := breakIf(&lang.UnExpr{Op: "!", X: cond, At: at}, at)
 		b = f.thenTail(b, append(pre, exit), at)
-		return []lang.Stmt{&lang.WhileStmt{Cond: &lang.Num{Val: 1, At: at}, Max: f.unroll(at), Body: b, At: at}}, nil
+		return []lang.Stmt{&lang.WhileStmt{Cond: &lang.Num{Val: 1, At: at}, Max: f.unroll(at), Body: b, Spin: true, At: at}}, nil
 	}
 	return f.forLoop(s)
 }
@@ -676,7 +676,7 @@ func (f *fn) while(cond lang.Expr, pre []lang.Stmt, b *lang.Block, at model.Pos)
 		b.Stmts = append(append(pre, exit), b.Stmts...)
 		cond = &lang.Num{Val: 1, At: at}
 	}
-	return &lang.WhileStmt{Cond: cond, Max: f.unroll(at), Body: b, At: at}
+	return &lang.WhileStmt{Cond: cond, Max: f.unroll(at), Body: b, Spin: true, At: at}
 }
 
 // exprStmt lowers an expression evaluated for its effects.

@@ -68,31 +68,25 @@ var knownDifferences = map[string]string{
 	// every hb edge, which forbids executions RC11 allows.
 	"WWmerge1 rc11": "seq_cst order: RC11's psc from scb, GenMC's from hb",
 	"Z6.U rc11":     "seq_cst order: RC11's psc from scb, GenMC's from hb",
-	// The acquire loop waits for 0 (a spin) and then exchanges: ordercheck
-	// counts a wait that reads the initial 0 and one that reads the
-	// release's 0 as two executions (their reads-from differ), 3 per
-	// winner; GenMC counts 2. Not yet explained; a candidate is GenMC's
-	// load annotation, if it lets the read that ends a wait read only the
-	// latest write.
-	"ttaslock rc11": "the reads that end a wait, unexplained",
-	// Treiber stack and MS queue over static node pools, whose push and
-	// pop retry a compare-exchange in a loop: ordercheck counts more
-	// (22 against 18; 114 against 50), under sc as under rc11, so the
-	// difference is in the loops, not the memory model. GenMC transforms
-	// such loops (spin-assume of CAS loops, confirmation annotations);
-	// blocking every failed pop gives 6, so it is not that alone. Not yet
-	// explained.
-	"treiber-stack rc11": "compare-exchange retry loops, unexplained",
 	// The Herlihy-Wing queue with two threads that enqueue pid*10 and then
 	// dequeue: thread 0 enqueues 0, which dequeue skips as empty, so one
 	// dequeue never succeeds and its __VERIFIER_assume(success) blocks
-	// every execution (0 complete). GenMC counts 50 complete under sc and
-	// 18 under rc11 (fewer than sc, which no model inclusion explains):
-	// its -unroll=3 may count what ordercheck blocks. Not yet explained.
-	"hw-queue sc":   "every execution blocks for ordercheck, unexplained",
-	"hw-queue rc11": "every execution blocks for ordercheck, unexplained",
-	"ms-queue sc":   "compare-exchange retry loops, unexplained",
-	"ms-queue rc11": "compare-exchange retry loops, unexplained",
+	// every execution: 0 complete. GenMC's -unroll=3 stops a thread whose
+	// loop reaches the bound (its __VERIFIER_kill_thread) and counts the
+	// execution complete: the dequeue that finds nothing is stopped in its
+	// third scan before it reaches the assume. With -unroll=4 or more
+	// GenMC counts 0 too (checked with v0.11).
+	"hw-queue sc":   "GenMC's -unroll stops a thread at the bound and counts the execution",
+	"hw-queue rc11": "GenMC's -unroll stops a thread at the bound and counts the execution",
+	// The static MS queue: both loops retry a compare-exchange. GenMC
+	// spin-assumes dequeue's loop and not enqueue's, whose tail leaves the
+	// loop through its header: an SSA phi of an acquire load and a release
+	// compare-exchange's old value, which its check of the loop's phis
+	// refuses (their orderings differ). ordercheck looks at what a round
+	// carries into the next, finds nothing, and prunes failed rounds of
+	// both (26 against 50; 114 for both with -disable-spin-assume).
+	"ms-queue sc":   "GenMC does not spin-assume enqueue's loop (an SSA phi it refuses)",
+	"ms-queue rc11": "GenMC does not spin-assume enqueue's loop (an SSA phi it refuses)",
 	// Work-stealing deques: push publishes with a release store to
 	// bottom, and pop then stores to bottom relaxed, in the same thread;
 	// RC11 keeps that store in the push's release sequence, C++20 does

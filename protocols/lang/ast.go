@@ -206,6 +206,16 @@ type (
 		Cond Expr
 		Max  Expr
 		Body *Block
+		// Spin asks for GenMC's spin-assume of a loop that may leave by
+		// break or return: when the loop carries no register from round
+		// to round (Carried), a round that comes back to the top having
+		// written nothing another thread can see — failed
+		// compare-exchanges, stores into a block the thread allocated and
+		// has not let escape — is pruned, a wait whose evaluation is the
+		// round (a deadlock when the final memory would repeat it
+		// forever). The protocol language has no syntax for it: the C
+		// front end sets it.
+		Spin bool
 		At   model.Pos
 	}
 	// ForStmt is "for i in a..b { }".

@@ -957,6 +957,15 @@ type threadComp struct {
 	locks    []lockSite
 	// hazards are the thread's hazard pointers (HazardStmt), by handle - 1.
 	hazards []model.Reg
+	// spins are the registers of the spin-assumed loops around the code
+	// compiled (WhileStmt.Spin), set when their round writes what other
+	// threads can see; fresh maps the registers that point into a block
+	// the thread allocated and has not let escape to the block's
+	// allocation (stores through them are local).
+	spins     []model.Reg
+	fresh     map[model.Reg]int
+	freshRead map[int]bool // blocks read since their allocation
+	nfresh    int
 }
 
 type retFrame struct {
@@ -993,8 +1002,13 @@ func (t *threadComp) emit(in model.Instr) int {
 	if in.Op != model.OpCAS {
 		in.Dst2 = model.NoReg
 	}
+	t.escape(&in)
 	t.th.Code = append(t.th.Code, in)
-	return len(t.th.Code) - 1
+	at := len(t.th.Code) - 1
+	if len(t.spins) > 0 {
+		t.spinEffect(&t.th.Code[at])
+	}
+	return at
 }
 
 func (t *threadComp) pc() int { return len(t.th.Code) }
@@ -1120,7 +1134,16 @@ func (t *threadComp) stmt(s Stmt) error {
 		}
 		cnt := t.temp()
 		t.emit(model.Instr{Op: model.OpAssign, Dst: cnt, Val: model.Const(0), Pos: s.At})
+		spin := s.Spin && casFlags(carried(s.Body, s.Cond), s.Body)
+		fx := model.NoReg // a spin-assumed loop's round wrote what others see
+		if spin {
+			fx = t.temp()
+		}
 		top := t.pc()
+		if spin {
+			t.emit(model.Instr{Op: model.OpAssign, Dst: fx, Val: model.Const(0), Pos: s.At, Text: "spin round"})
+			t.spins = append(t.spins, fx)
+		}
 		cond, err := t.expr(s.Cond)
 		if err != nil {
 			return err
@@ -1131,6 +1154,15 @@ func (t *threadComp) stmt(s Stmt) error {
 		l, err := t.loopBody(s.Body, model.NoReg, max, s.At)
 		if err != nil {
 			return err
+		}
+		if spin {
+			// A round that comes back having written nothing others see
+			// starts the next as it started: pruned, a wait whose
+			// evaluation is the round.
+			t.spins = t.spins[:len(t.spins)-1]
+			wrote := t.emit(model.Instr{Op: model.OpBranch, Cond: model.RegExpr(fx), Pos: s.At})
+			t.emit(model.Instr{Op: model.OpAssume, Await: true, Cond: model.Const(0), Target: top, Pos: s.At, Text: "spin round"})
+			t.th.Code[wrote].Target = t.pc()
 		}
 		t.emit(model.Instr{Op: model.OpAssign, Dst: cnt, Val: model.Bin(model.Add, model.RegExpr(cnt), model.Const(1)), Pos: s.At})
 		t.emit(model.Instr{Op: model.OpJump, Target: top, Pos: s.At})

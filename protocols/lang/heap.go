@@ -104,6 +104,7 @@ func (t *threadComp) alloc(e *CallExpr) (*model.Expr, error) {
 	t.emit(model.Instr{Op: model.OpBound, Pos: e.At, Text: fmt.Sprintf("alloc used its %d blocks", n)})
 	p := t.temp()
 	t.emit(model.Instr{Op: model.OpAssign, Dst: p, Val: model.Bin(model.Add, model.Const(pl.lo()), model.Bin(model.Mul, model.RegExpr(k), model.Const(pl.stride()))), Pos: e.At, Text: "alloc"})
+	t.markFresh(p)
 	t.emit(model.Instr{Op: model.OpAssign, Dst: k, Val: model.Bin(model.Add, model.RegExpr(k), model.Const(1)), Pos: e.At})
 	t.emit(model.Instr{Op: model.OpStore, Addr: model.Bin(model.Sub, model.RegExpr(p), model.Const(1)), Val: model.Const(model.Allocated), Ord: model.NA, Pos: e.At, Text: "alloc"})
 	for i := range size {

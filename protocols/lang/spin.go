@@ -1,6 +1,10 @@
 package lang
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/ordercheck/ordercheck/model"
+)
 
 // A spin loop is a while loop whose rounds change nothing that the next
 // round sees: its condition and body only read shared memory and assign
@@ -25,7 +29,10 @@ func (t *threadComp) spinLoop(s *WhileStmt) bool {
 // earlier round wrote: one the round reads before it assigns it, and
 // assigns somewhere. Such a loop makes progress in its registers, so it is
 // no spin loop, however little it writes to memory.
-func Carried(body *Block, cond Expr) bool {
+func Carried(body *Block, cond Expr) bool { return len(carried(body, cond)) > 0 }
+
+// carried returns the registers Carried finds.
+func carried(body *Block, cond Expr) map[string]bool {
 	// setOld notes, into a set, the register a compare-exchange writes
 	// back (its Old).
 	setOld := func(into map[string]bool) func(Expr) {
@@ -46,13 +53,13 @@ func Carried(body *Block, cond Expr) bool {
 	})
 	inspectExpr(cond, setOld(written))
 	if len(written) == 0 {
-		return false
+		return nil
 	}
-	carried := false
+	out := map[string]bool{}
 	read := func(assigned map[string]bool) func(Expr) {
 		return func(x Expr) {
 			if n, ok := x.(*Name); ok && written[n.Name] && !assigned[n.Name] {
-				carried = true
+				out[n.Name] = true
 			}
 		}
 	}
@@ -93,7 +100,28 @@ func Carried(body *Block, cond Expr) bool {
 	assigned := map[string]bool{}
 	block(body, assigned)
 	inspectExpr(cond, read(assigned))
-	return carried
+	return out
+}
+
+// casFlags reports whether each of regs is, in body, only ever assigned
+// the result of a compare-exchange (while (!ok) { ...; ok = cas(...) }):
+// GenMC's spin-assume takes a loop that carries such a flag, whose value
+// a failed round leaves as it was.
+func casFlags(regs map[string]bool, body *Block) bool {
+	ok := true
+	walkStmts(body, func(s Stmt, _ stmtPlace) {
+		a, isA := s.(*AssignStmt)
+		if !isA {
+			return
+		}
+		n, isN := a.LHS.(*Name)
+		if !isN || !regs[n.Name] {
+			return
+		}
+		c, isC := a.RHS.(*CallExpr)
+		ok = ok && isC && (c.Func == "cas" || c.Func == "cas_weak")
+	})
+	return ok
 }
 
 // spin compiles spin loop s as the wait it is.
@@ -167,4 +195,110 @@ func (t *threadComp) casExit(e Expr) bool {
 		}
 	}
 	return true
+}
+
+// markFresh notes that register r points to a block just allocated, which
+// no other thread can reach yet.
+func (t *threadComp) markFresh(r model.Reg) {
+	if t.fresh == nil {
+		t.fresh, t.freshRead = map[model.Reg]int{}, map[int]bool{}
+	}
+	t.nfresh++
+	t.fresh[r] = t.nfresh
+}
+
+// escape keeps fresh up to date with in, about to be emitted: a fresh
+// pointer written to memory, given to a compare-exchange or a
+// read-modify-write, or passed to an operation's history escapes (every
+// register pointing into its block goes stale); an assignment of an
+// expression over fresh pointers of one block (p, p + 1) makes another;
+// every other assignment of a register makes it stale.
+func (t *threadComp) escape(in *model.Instr) {
+	if len(t.fresh) == 0 {
+		return
+	}
+	var vals []*model.Expr
+	switch in.Op {
+	case model.OpLoad, model.OpRMW, model.OpCAS:
+		regsOf(in.Addr, func(r model.Reg) {
+			if id, ok := t.fresh[r]; ok {
+				t.freshRead[id] = true
+			}
+		})
+	}
+	switch in.Op {
+	case model.OpStore, model.OpRMW:
+		vals = []*model.Expr{in.Val}
+	case model.OpCAS:
+		vals = []*model.Expr{in.Val, in.Expected}
+	case model.OpCall, model.OpRet:
+		vals = in.Args
+	case model.OpAssign:
+		block, pure := 0, true
+		regsOf(in.Val, func(r model.Reg) {
+			if id, ok := t.fresh[r]; ok && (block == 0 || block == id) {
+				block = id
+			} else {
+				pure = false
+			}
+		})
+		delete(t.fresh, in.Dst)
+		if block != 0 && pure {
+			t.fresh[in.Dst] = block
+		}
+		return
+	}
+	for _, v := range vals {
+		regsOf(v, func(r model.Reg) {
+			if id, ok := t.fresh[r]; ok {
+				maps.DeleteFunc(t.fresh, func(_ model.Reg, b int) bool { return b == id })
+			}
+		})
+	}
+	delete(t.fresh, in.Dst)
+	delete(t.fresh, in.Dst2)
+}
+
+// local reports whether a store to addr writes into a block no other
+// thread can reach and the thread has not read since allocating it (a
+// round that writes what it reads makes progress): addr is computed from
+// fresh pointers of such a block alone.
+func (t *threadComp) local(addr *model.Expr) bool {
+	n, ok := 0, true
+	regsOf(addr, func(r model.Reg) {
+		id, fresh := t.fresh[r]
+		ok = ok && fresh && !t.freshRead[id]
+		n++
+	})
+	return ok && n > 0
+}
+
+// spinEffect notes, for the spin-assumed loops around it, whether write
+// in (just emitted) is one other threads can see: every store but a local
+// one, a successful compare-exchange, an exchange that changes the value,
+// every other read-modify-write, a lock or an unlock.
+func (t *threadComp) spinEffect(in *model.Instr) {
+	var wrote *model.Expr
+	switch in.Op {
+	case model.OpStore:
+		if t.local(in.Addr) {
+			return
+		}
+		wrote = model.Const(1)
+	case model.OpCAS:
+		wrote = model.RegExpr(in.Dst2)
+	case model.OpRMW:
+		wrote = model.Const(1)
+		if in.RMW == model.Xchg {
+			wrote = model.Bin(model.Ne, model.RegExpr(in.Dst), in.Val)
+		}
+	case model.OpLock, model.OpUnlock:
+		wrote = model.Const(1)
+	default:
+		return
+	}
+	pos := in.Pos
+	for _, fx := range t.spins {
+		t.emit(model.Instr{Op: model.OpAssign, Dst: fx, Val: model.Bin(model.LOr, model.RegExpr(fx), wrote), Pos: pos})
+	}
 }

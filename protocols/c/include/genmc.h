@@ -20,6 +20,6 @@ void __VERIFIER_hp_retire(void *p);
 /* GenMC's annotations of helping and final compare-exchanges, hints for its
  * search that leave the program's meaning alone: the compare-exchange. */
 #define __VERIFIER_helped_CAS(c) do { c; } while (0)
-#define __VERIFIER_helping_CAS(c) do { c; } while (0)
+#define __VERIFIER_helping_CAS(c) do { } while (0)
 #define __VERIFIER_final_CAS(c) (c)
 #endif
