@@ -563,7 +563,26 @@ func (f *fn) call(c *cc.PostfixExpression) (lang.Expr, []lang.Stmt, error) {
 		}
 		call.Args, pre = append(call.Args, v), append(pre, p...)
 	}
-	return call, pre, nil
+	if !f.l.exiting[name] {
+		return call, pre, nil
+	}
+	// A call that may end the thread: its value first, then a return if
+	// it did.
+	if f.main {
+		return nil, nil, f.errAt(c, "%s may call pthread_exit, which main may not", name)
+	}
+	v := &lang.Name{Name: f.temp(c), At: at}
+	back := &lang.IfStmt{Cond: f.l.exitedFlag(at), Then: &lang.Block{Stmts: []lang.Stmt{&lang.ReturnStmt{Vals: []lang.Expr{&lang.Num{At: at}}, At: at}}, Pos: at}, At: at}
+	return v, append(pre, &lang.AssignStmt{LHS: v, RHS: call, At: at}, back), nil
+}
+
+// exitedFlag is the running thread's element of the flag that says a
+// function it called ended it by pthread_exit.
+func (l *lowerer) exitedFlag(at model.Pos) lang.Expr {
+	if l.exited == nil {
+		l.exited = &lang.Shared{Name: "pthread_exit'", Pos: at}
+	}
+	return &lang.IndexExpr{Array: l.exited.Name, Index: &lang.Name{Name: lang.ThreadIndex, At: at}, At: at}
 }
 
 // arities are the argument counts of the builtins.
@@ -779,15 +798,23 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 		return []lang.Stmt{&lang.MemStmt{Kind: "fence", Ord: &lang.Value{Text: "sc", Pos: at}, At: at}}, nil
 	case "pthread_exit":
 		// The thread's end: a return from its start routine, when no
-		// code calls that function as a function.
+		// code calls that function as a function; from a function some
+		// code calls, a return that sets the thread's exited flag, which
+		// each caller tests after the call to return in turn (each
+		// return frees its function's frame).
 		fn := f.def.Declarator.Name()
-		if f.main || !f.l.starts[fn] || f.l.called[fn] {
-			return nil, f.errAt(c, "pthread_exit is supported in a start routine that no code calls directly")
+		if f.main {
+			return nil, f.errAt(c, "pthread_exit in main is not supported (the threads it started would go on)")
 		}
 		if v, ok := intValue(args[0]); !ok || v != 0 {
 			return nil, f.errAt(args[0], "a thread's result is not supported: pass NULL")
 		}
-		return []lang.Stmt{&lang.ReturnStmt{Vals: []lang.Expr{&lang.Num{At: at}}, At: at}}, nil
+		ret := &lang.ReturnStmt{Vals: []lang.Expr{&lang.Num{At: at}}, At: at}
+		if f.l.starts[fn] && !f.l.called[fn] {
+			return []lang.Stmt{ret}, nil
+		}
+		set := &lang.AssignStmt{LHS: f.l.exitedFlag(at), RHS: &lang.Num{Val: 1, At: at}, At: at}
+		return []lang.Stmt{set, ret}, nil
 	case "__atomic_signal_fence", "printf", "fprintf", "puts":
 		// A signal fence orders nothing between threads; output has no
 		// effect on memory.

@@ -39,6 +39,12 @@ type lowerer struct {
 	roots map[string]string
 	// mainOnly are the scalar globals only main writes (known.go).
 	mainOnly map[*cc.Declarator]bool
+	// exiting are the functions that may end their thread by
+	// pthread_exit, theirs or a function's they call; exited, when a
+	// function some code calls is one, names the thread-local flag that
+	// says so, which each call of one then tests (exitStmts).
+	exiting map[string]bool
+	exited  *lang.Shared
 }
 
 // global is a variable with static storage: a shared location, array,
@@ -121,6 +127,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 			l.called[name] = true
 		})
 	}
+	l.findExiting()
 	main := l.funcs["main"]
 	if main == nil {
 		return nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: "the program has no main function: main is the thread that starts the others"}
@@ -132,6 +139,11 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		return nil, err
 	}
 	l.pr.Threads = append([]*lang.ThreadDecl{{Name: "main", Body: body, Pos: l.pos(main.Declarator)}}, l.pr.Threads...)
+	if l.exited != nil {
+		n := len(l.pr.Threads)
+		l.exited.Len = &lang.Num{Val: int64(n), At: l.exited.Pos}
+		l.pr.Shared = append(l.pr.Shared, l.exited)
+	}
 	for _, g := range l.globals {
 		if g.tls {
 			// One copy per thread, each starting at the declared value.
@@ -152,6 +164,33 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		l.pr.Props = append(l.pr.Props, &lang.Prop{Name: p, Pos: l.pos(main.Declarator)})
 	}
 	return l.pr, nil
+}
+
+// findExiting finds the functions that may end their thread by
+// pthread_exit: those that call it, then those that call one of them.
+func (l *lowerer) findExiting() {
+	l.exiting = map[string]bool{}
+	calls := map[string][]string{}
+	for name, fd := range l.funcs {
+		walk(fd.CompoundStatement, func(n cc.Node) {
+			if c, ok := n.(*cc.PostfixExpression); ok && c.Case == cc.PostfixExpressionCall {
+				switch callee := calleeName(c); {
+				case callee == "pthread_exit":
+					l.exiting[name] = true
+				case l.funcs[callee] != nil:
+					calls[name] = append(calls[name], callee)
+				}
+			}
+		})
+	}
+	for changed := true; changed; {
+		changed = false
+		for name, callees := range calls {
+			if !l.exiting[name] && slices.ContainsFunc(callees, func(c string) bool { return l.exiting[c] }) {
+				l.exiting[name], changed = true, true
+			}
+		}
+	}
 }
 
 func (l *lowerer) pos(n cc.Node) model.Pos {
