@@ -45,6 +45,9 @@ type lowerer struct {
 	// says so, which each call of one then tests (exitStmts).
 	exiting map[string]bool
 	exited  *lang.Shared
+	// externs are the extern declarations of globals, each the same
+	// variable as the definition of its name.
+	externs []*cc.Declarator
 }
 
 // global is a variable with static storage: a shared location, array,
@@ -127,6 +130,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 			l.called[name] = true
 		})
 	}
+	l.linkExterns()
 	l.findExiting()
 	main := l.funcs["main"]
 	if main == nil {
@@ -164,6 +168,19 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 		l.pr.Props = append(l.pr.Props, &lang.Prop{Name: p, Pos: l.pos(main.Declarator)})
 	}
 	return l.pr, nil
+}
+
+// linkExterns makes each extern declaration of a global name the variable
+// the file defines under that name.
+func (l *lowerer) linkExterns() {
+	for _, ext := range l.externs {
+		for d, g := range l.globals {
+			if d.Name() == ext.Name() && !d.IsExtern() {
+				l.globals[ext] = g
+				break
+			}
+		}
+	}
 }
 
 // findExiting finds the functions that may end their thread by
@@ -221,6 +238,7 @@ func (l *lowerer) globalDecl(d *cc.Declaration) error {
 			continue
 		}
 		if dd.IsExtern() && id.Initializer == nil {
+			l.externs = append(l.externs, dd) // the definition may follow
 			continue
 		}
 		if dd.Name() == "__predefined_declarator" || strings.HasPrefix(dd.Name(), "std") {
