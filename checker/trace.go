@@ -29,10 +29,12 @@ type Trace struct {
 	Steps []Pair `json:"steps"`
 	// Co gives, per location written, its writes in modification order.
 	Co map[string][]Pair `json:"co"`
-	// Defines and Unroll are a C program's -D arguments and loop bound,
-	// which the program's text needs to be the program checked.
-	Defines []string `json:"defines,omitempty"`
-	Unroll  int      `json:"unroll,omitempty"`
+	// Defines, Includes and Unroll are a C program's -D and -I arguments
+	// and loop bound, which the program's text needs to be the program
+	// checked.
+	Defines  []string `json:"defines,omitempty"`
+	Includes []string `json:"includes,omitempty"`
+	Unroll   int      `json:"unroll,omitempty"`
 	// ProtocolText is the protocol file's text, for a trace of a file, so
 	// that it replays where the file is not (another directory, another
 	// machine).
@@ -87,7 +89,7 @@ func (in *Instance) Trace(w *Witness) *Trace {
 		t.ProtocolText = in.Protocol.Source
 	}
 	if opt := in.Protocol.C; opt != nil {
-		t.Defines, t.Unroll = opt.Defines, opt.Unroll
+		t.Defines, t.Includes, t.Unroll = opt.Defines, opt.Includes, opt.Unroll
 	}
 	return t
 }
@@ -461,7 +463,7 @@ func (t *Trace) load(cat Catalogue) (*Protocol, string, error) {
 		return pr, "the catalogue's " + t.Protocol, err
 	}
 	isC := strings.HasSuffix(t.Source, ".c")
-	opt := c.Options{Defines: t.Defines, Unroll: t.Unroll}
+	opt := c.Options{Defines: t.Defines, Includes: t.Includes, Unroll: t.Unroll}
 	if st, err := os.Stat(t.Source); err == nil && st.Mode().IsRegular() {
 		var pr *Protocol
 		if isC {

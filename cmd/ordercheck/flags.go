@@ -168,12 +168,13 @@ func (tg *target) add(cmd *cobra.Command) {
 
 // cflags holds the flags that only a C program takes.
 type cflags struct {
-	defines []string
-	unroll  int
+	defines, includes []string
+	unroll            int
 }
 
 func (cf *cflags) add(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVarP(&cf.defines, "define", "D", nil, "for a .c file: define a macro, NAME or NAME=VALUE, before its variants' own (repeatable)")
+	cmd.Flags().StringArrayVarP(&cf.includes, "include", "I", nil, "for a .c file: a directory to search for #include files, before ordercheck's own headers (repeatable)")
 	cmd.Flags().IntVar(&cf.unroll, "unroll", 0, fmt.Sprintf("for a .c file: the rounds a loop that is neither counted nor a spin runs before the execution is cut, with no verdict (default %d)", c.DefaultUnroll))
 }
 
@@ -184,10 +185,10 @@ func (cf *cflags) load(arg string) (*checker.Protocol, error) {
 		return nil, fmt.Errorf("--unroll %d: expected a number of rounds, 1 or more", cf.unroll)
 	}
 	if strings.HasSuffix(arg, ".c") {
-		return checker.LoadC(arg, c.Options{Defines: cf.defines, Unroll: cf.unroll})
+		return checker.LoadC(arg, c.Options{Defines: cf.defines, Includes: cf.includes, Unroll: cf.unroll})
 	}
-	if len(cf.defines) > 0 || cf.unroll != 0 {
-		return nil, fmt.Errorf("-D and --unroll are for C programs (.c files), not %s", arg)
+	if len(cf.defines) > 0 || len(cf.includes) > 0 || cf.unroll != 0 {
+		return nil, fmt.Errorf("-D, -I and --unroll are for C programs (.c files), not %s", arg)
 	}
 	return protocols.Load(arg)
 }

@@ -302,7 +302,7 @@ int main(void) {
 		{"--unroll past it", []string{"explore", prog, "--unroll", "12"}, 0, "verified:", ""},
 		{"-D makes it relaxed", []string{"explore", prog, "--unroll", "12", "-D", "ORD=memory_order_relaxed", "--trace", trace}, 1, "assertion  violated", "wrote " + trace},
 		{"replay beside the file", []string{"replay", trace}, 1, "counterexample for assertion", "replaying the file " + prog},
-		{"-D on a protocol file", []string{"explore", "dlsym", "-D", "X=1"}, 2, "", "-D and --unroll are for C programs (.c files), not dlsym"},
+		{"-D on a protocol file", []string{"explore", "dlsym", "-D", "X=1"}, 2, "", "-D, -I and --unroll are for C programs (.c files), not dlsym"},
 		{"negative --unroll", []string{"explore", prog, "--unroll", "-1"}, 2, "", "--unroll -1: expected a number of rounds"},
 		{"compare takes them", []string{"compare", prog, "--models", "rc11", "--unroll", "12", "-D", "ORD=memory_order_relaxed"}, 1, "violated", ""},
 		{"show takes them", []string{"show", prog, "-D", "ORD=memory_order_relaxed", "--variant", ""}, 0, "store(flag, 1, rlx)", ""},

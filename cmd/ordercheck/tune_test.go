@@ -29,7 +29,7 @@ func TestTuneCommand(t *testing.T) {
 		{"fences", []string{"tune", "testdata/test/novariants.oc", "--fences", "--model", "rc11"}, 1, "a fence before: store(flag, 1, rlx)", ""},
 		{"a C program's diff", []string{"tune", "../../checker/tune/testdata/orders.c"}, 1, "+\tatomic_store_explicit(&flag, 1, memory_order_release);\n", ""},
 		{"a C program's variant", []string{"tune", "../../protocols/dlsym/c/dlsym.c", "--variant", "fixed"}, 1, "not in the diff:\n  ../../protocols/dlsym/c/dlsym.c:86:7: rlx: the ordering is not written at this site", ""},
-		{"-D for a protocol file", []string{"tune", "dlsym", "-D", "N=3"}, 2, "", "-D and --unroll are for C programs"},
+		{"-D for a protocol file", []string{"tune", "dlsym", "-D", "N=3"}, 2, "", "-D, -I and --unroll are for C programs"},
 	})
 	code, out, errText := runCLI("tune", "dlsym", "--variant", "fixed", "--json")
 	if code != 1 {

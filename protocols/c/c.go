@@ -34,9 +34,19 @@ const includeRoot = "/ordercheck/include"
 type Options struct {
 	// Defines are -D arguments: "NAME" or "NAME=VALUE".
 	Defines []string
+	// Includes are -I directories, searched for #include "file" after
+	// the file's own directory and for #include <file>, before the
+	// headers ordercheck ships.
+	Includes []string `json:",omitempty"`
 	// Unroll bounds the rounds of every loop that is neither a counted
 	// for loop nor a spin loop; a loop cut there gives no verdict.
 	Unroll int
+	// StopAtUnroll makes Unroll GenMC's -unroll: a thread that reaches
+	// such a loop's top an Unroll+1-th time stops there, as if it ended
+	// (GenMC's __VERIFIER_kill_thread), and the execution counts as
+	// complete. It leaves executions out without a word: only for
+	// comparing counts with GenMC's, never for a verdict.
+	StopAtUnroll bool `json:",omitempty"`
 }
 
 // DefaultUnroll is the loop bound when Options.Unroll is 0.
@@ -135,12 +145,20 @@ func program(file string, src []byte, opt Options) (*lang.Protocol, error) {
 	if err != nil {
 		return nil, err
 	}
+	var dirs []string
+	for _, d := range opt.Includes {
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, a)
+	}
 	cfg := &cc.Config{
 		ABI:             abi,
 		FS:              overlay{},
 		FSOnly:          true,
-		IncludePaths:    []string{"@", filepath.Dir(abs), includeRoot},
-		SysIncludePaths: []string{includeRoot},
+		IncludePaths:    append(append([]string{"@", filepath.Dir(abs)}, dirs...), includeRoot),
+		SysIncludePaths: append(dirs, includeRoot),
 		ExpansionLimit:  ExpansionLimit,
 		DefaultSizeT:    cc.ULong,
 	}

@@ -153,3 +153,18 @@ func TestSpinAssume(t *testing.T) {
 		}
 	}
 }
+
+// TestIncludes checks a program whose header lies under an -I directory
+// (Options.Includes) against its expect clauses, and that without the
+// directory the include is a located error.
+func TestIncludes(t *testing.T) {
+	const file = "testdata/include/kernel.c"
+	if _, err := checker.LoadC(file, c.Options{}); err == nil || !strings.Contains(err.Error(), "kernel.c:6:10: include file not found: <kern/once.h>") {
+		t.Errorf("without -I: %v", err)
+	}
+	pr, err := checker.LoadC(file, c.Options{Includes: []string{"testdata/include"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkertest.RunProtocol(t, pr, checker.Options{})
+}

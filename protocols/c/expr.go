@@ -30,7 +30,7 @@ func (f *fn) value(e cc.ExpressionNode) (lang.Expr, []lang.Stmt, error) {
 		case cc.PrimaryExpressionString, cc.PrimaryExpressionLString:
 			return nil, nil, f.errAt(e, "strings are not supported")
 		case cc.PrimaryExpressionStmt:
-			return nil, nil, f.errAt(e, "statement expressions ({ ... }) are not supported")
+			return f.stmtExpr(e)
 		}
 		return nil, nil, f.errAt(e, "floating-point and other non-integer constants are not supported")
 	case *cc.ExpressionList:
@@ -618,6 +618,36 @@ func (f *fn) arity(c *cc.PostfixExpression, name string, args []cc.ExpressionNod
 		return f.errAt(c, "%s takes %d arguments, not %d", name, n, len(args))
 	}
 	return nil
+}
+
+// stmtExpr lowers GCC's statement expression ({ s; ...; e; }), which
+// kernel-style macros use: its statements first, then the value of its
+// last, an expression (none, 0, when it is no expression).
+func (f *fn) stmtExpr(e *cc.PrimaryExpression) (lang.Expr, []lang.Stmt, error) {
+	at := f.pos(e)
+	var pre []lang.Stmt
+	for list := e.CompoundStatement.BlockItemList; list != nil; list = list.BlockItemList {
+		it := list.BlockItem
+		if st := it.Statement; list.BlockItemList == nil && it.Case == cc.BlockItemStmt && st.Case == cc.StatementExpr && st.ExpressionStatement.ExpressionList != nil {
+			v, p, err := f.value(st.ExpressionStatement.ExpressionList)
+			return v, append(pre, p...), err
+		}
+		var stmts []lang.Stmt
+		var err error
+		switch it.Case {
+		case cc.BlockItemDecl:
+			stmts, err = f.decl(it.Declaration)
+		case cc.BlockItemStmt:
+			stmts, err = f.stmt(it.Statement)
+		default:
+			err = f.errAt(it, "labels and nested functions are not supported")
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		pre = append(pre, stmts...)
+	}
+	return &lang.Num{At: at}, pre, nil
 }
 
 // protect lowers GenMC's __VERIFIER_hp_protect(hp, p): an acquire load of

@@ -357,6 +357,14 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 	f.forget(s)
 	f.loops++
 	defer func() { f.loops-- }()
+	if s.Case == cc.IterationStatementDo && isZero(s.ExpressionList) && s.ExpressionList.Pure() && !jumpsOut(s.Statement) {
+		// do B while (0), the macro idiom: B, once.
+		b, err := f.body(s.Statement)
+		if err != nil {
+			return nil, err
+		}
+		return b.Stmts, nil
+	}
 	if s.Case != cc.IterationStatementFor && s.Case != cc.IterationStatementForDecl && f.l.spinSafe(s.Statement, false, false) && f.l.spinSafe(s.ExpressionList, true, false) {
 		if stmts, ok, err := f.spin(s); ok || err != nil {
 			return stmts, err
@@ -385,7 +393,7 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 		// do B while (c): while 1 { B; if !c { break } }, the rounds bounded.
 		exit := breakIf(&lang.UnExpr{Op: "!", X: cond, At: at}, at)
 		b = f.thenTail(b, append(pre, exit), at)
-		return []lang.Stmt{&lang.WhileStmt{Cond: &lang.Num{Val: 1, At: at}, Max: f.unroll(at), Body: b, Spin: true, At: at}}, nil
+		return []lang.Stmt{&lang.WhileStmt{Cond: &lang.Num{Val: 1, At: at}, Max: f.unroll(at), Body: b, Spin: true, Stop: f.l.opt.StopAtUnroll, At: at}}, nil
 	}
 	return f.forLoop(s)
 }
@@ -612,6 +620,25 @@ func continues(ss []lang.Stmt) bool {
 	return false
 }
 
+// jumpsOut reports whether n, a loop's body, breaks or continues that
+// loop: a break or continue outside the loops inside it (switch is
+// refused).
+func jumpsOut(n cc.Node) bool {
+	found := false
+	var visit func(cc.Node)
+	visit = func(n cc.Node) {
+		switch n := n.(type) {
+		case *cc.IterationStatement:
+			return
+		case *cc.JumpStatement:
+			found = found || n.Case == cc.JumpStatementBreak || n.Case == cc.JumpStatementContinue
+		}
+		walkShallow(n, visit)
+	}
+	walkShallow(n, visit)
+	return found
+}
+
 // thenTail is a loop's round: its body b, then tail (a for loop's step, a
 // do-while's test), which a continue in b goes to. Such a body runs in a
 // loop of one round whose break the continue becomes; a break of the
@@ -676,7 +703,7 @@ func (f *fn) while(cond lang.Expr, pre []lang.Stmt, b *lang.Block, at model.Pos)
 		b.Stmts = append(append(pre, exit), b.Stmts...)
 		cond = &lang.Num{Val: 1, At: at}
 	}
-	return &lang.WhileStmt{Cond: cond, Max: f.unroll(at), Body: b, Spin: true, At: at}
+	return &lang.WhileStmt{Cond: cond, Max: f.unroll(at), Body: b, Spin: true, Stop: f.l.opt.StopAtUnroll, At: at}
 }
 
 // exprStmt lowers an expression evaluated for its effects.

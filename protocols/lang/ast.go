@@ -216,6 +216,12 @@ type (
 		// forever). The protocol language has no syntax for it: the C
 		// front end sets it.
 		Spin bool
+		// Stop makes Max GenMC's -unroll bound: the thread stops, as if
+		// it ended, when it reaches the loop's top a Max+1-th time (its
+		// __VERIFIER_kill_thread), rather than cut the execution. It
+		// leaves executions out without saying so: only for comparing
+		// counts with GenMC. The protocol language has no syntax for it.
+		Stop bool
 		At   model.Pos
 	}
 	// ForStmt is "for i in a..b { }".

@@ -492,6 +492,7 @@ func (c *compiler) program() (*model.Program, error) {
 		if err := tc.block(in.d.Body); err != nil {
 			return nil, err
 		}
+		tc.patch(tc.stops, tc.pc())
 		if at := tc.settleLocks(); at != nil && c.locking == nil {
 			c.locking = at
 		}
@@ -962,6 +963,7 @@ type threadComp struct {
 	// threads can see; fresh maps the registers that point into a block
 	// the thread allocated and has not let escape to the block's
 	// allocation (stores through them are local).
+	stops     []int // branches to the thread's end (WhileStmt.Stop)
 	spins     []model.Reg
 	fresh     map[model.Reg]int
 	freshRead map[int]bool // blocks read since their allocation
@@ -1140,6 +1142,9 @@ func (t *threadComp) stmt(s Stmt) error {
 			fx = t.temp()
 		}
 		top := t.pc()
+		if s.Stop {
+			t.stops = append(t.stops, t.emit(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Ge, model.RegExpr(cnt), model.Const(max)), Pos: s.At, Text: "stop at the bound"}))
+		}
 		if spin {
 			t.emit(model.Instr{Op: model.OpAssign, Dst: fx, Val: model.Const(0), Pos: s.At, Text: "spin round"})
 			t.spins = append(t.spins, fx)
