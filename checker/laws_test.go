@@ -523,11 +523,13 @@ func TestPresentationFollowsPSC(t *testing.T) {
 func TestFastMatchesAxioms(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var p *model.Program
-		switch rapid.IntRange(0, 2).Draw(t, "shape") {
+		switch rapid.IntRange(0, 3).Draw(t, "shape") {
 		case 0:
 			p = genProgram(t, rapid.SampledFrom([]genSpec{litmusSized, protocolSized}).Draw(t, "size"))
 		case 1:
 			p = genGuarded(t)
+		case 2:
+			p = genSpawning(t)
 		default:
 			p = genChain(t)
 		}
@@ -664,11 +666,13 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 	t.Run("random", func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
 			var p *model.Program
-			switch rapid.IntRange(0, 2).Draw(t, "shape") {
+			switch rapid.IntRange(0, 3).Draw(t, "shape") {
 			case 0:
 				p = genProgram(t, rapid.SampledFrom([]genSpec{litmusSized, protocolSized, largeSpec, threeLocs}).Draw(t, "size"))
 			case 1:
 				p = genGuarded(t)
+			case 2:
+				p = genSpawning(t) // a spawned thread goes on from its spawner's clock
 			default:
 				p = genChain(t)
 			}

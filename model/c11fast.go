@@ -24,6 +24,11 @@ type c11Scratch struct {
 	fenced  []bool
 	rel     []int32 // per thread and location: where its view at its last release write there starts in arena; -1: none
 	next    []int32 // per thread: its next event to take
+	spawner []EventRef // per thread: the event that spawned it; T -1 for one that starts with the program
+	// at a spawn, the spawner's acq, fence (where they start in arena) and
+	// rel row, per spawned thread, which it goes on from
+	spawnAcq, spawnFence []int32
+	spawnRel             []int32
 	byLoc   []int32 // events by location: the events of location l are byLoc[locOff[l]:locOff[l+1]]
 	locOff  []int32
 	locNext []int32
@@ -59,18 +64,17 @@ func ints(s []int32, n int, v int32) []int32 {
 // a write; atomicity when each read-modify-write's write directly follows
 // the write its read read.
 func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
-	if g.Prog.Spawns() {
-		// The axioms put a spawned thread after its spawner's prefix in
-		// po: a release fence or write before the spawn heads release
-		// sequences the child continues, and relaxed reads before it feed
-		// the child's acquire fences. The clocks here pass on only the
-		// spawner's view: the axioms decide.
-		return false, false
-	}
 	T := len(g.Threads)
 	nl := len(g.Prog.Locs)
 	x := c11Scratches.Get().(*c11Scratch)
 	defer c11Scratches.Put(x)
+	// The axioms put a spawned thread after its spawner's prefix in po:
+	// it starts from every view the spawner had at the spawn — a release
+	// fence or write before the spawn heads release sequences its writes
+	// continue, and relaxed reads before it feed its acquire fences.
+	x.spawner = spawners(g, x.spawner)
+	x.spawnAcq, x.spawnFence = ints(x.spawnAcq, T, -1), ints(x.spawnFence, T, -1)
+	x.spawnRel = ints(x.spawnRel, T*nl, -1)
 	x.off = ints(x.off, T+1, 0)
 	seqCst := false
 	for t, evs := range g.Threads {
@@ -132,6 +136,15 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 				if e.Kind == KRead && !e.Rf.IsInit() && x.next[e.Rf.T] <= e.Rf.I {
 					break
 				}
+				if sp := x.spawner[t]; i == 0 && sp.T >= 0 {
+					if x.next[sp.T] <= sp.I {
+						break // not spawned yet
+					}
+					copy(c, row(x.views, x.off[sp.T]+sp.I))
+					copy(row(x.acq, int32(t)), x.arena[x.spawnAcq[t]:int(x.spawnAcq[t])+T])
+					copy(row(x.fence, int32(t)), x.arena[x.spawnFence[t]:int(x.spawnFence[t])+T])
+					copy(x.rel[t*nl:(t+1)*nl], x.spawnRel[t*nl:(t+1)*nl])
+				}
 				self := x.off[t] + i
 				c[t]++
 				switch e.Kind {
@@ -180,6 +193,11 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 					}
 					if e.Ord.IsRelease() {
 						copy(row(x.fence, int32(t)), c)
+					}
+				case KSpawn:
+					if u := int(e.Val); u >= 0 && u < T {
+						x.spawnAcq[u], x.spawnFence[u] = keep(row(x.acq, int32(t))), keep(row(x.fence, int32(t)))
+						copy(x.spawnRel[u*nl:(u+1)*nl], x.rel[t*nl:(t+1)*nl])
 					}
 				}
 				copy(row(x.views, self), c)
@@ -253,6 +271,24 @@ func c11Fast(g *Graph, consumeSyncs bool) (consistent, decided bool) {
 		return false, true // sc
 	}
 	return true, true
+}
+
+// spawners returns, per thread of g, the event that spawned it (T -1 for
+// a thread the program starts with, or one not spawned yet), in dst's
+// storage.
+func spawners(g *Graph, dst []EventRef) []EventRef {
+	dst = dst[:0]
+	for range g.Threads {
+		dst = append(dst, EventRef{T: -1})
+	}
+	for u, evs := range g.Threads {
+		for i := range evs {
+			if e := &evs[i]; e.Kind == KSpawn && e.Val >= 0 && int(e.Val) < len(dst) {
+				dst[e.Val] = EventRef{T: int32(u), I: int32(i)}
+			}
+		}
+	}
+	return dst
 }
 
 // pscAcyclic checks RC11's sc axiom on g, whose views x holds: psc built

@@ -35,16 +35,17 @@ type Clocks interface {
 // NewClock returns the clock of event e of g, the last event of its
 // thread, from the clocks hb of the events before it in its thread and of
 // the write it reads, in store (zero, four int32 per thread of g): the
-// explorer carves clocks from arrays of its own. The program spawns no thread (see c11Fast). It follows c11Fast step by step: both compute
-// happens-before as RC11 defines it, with release sequences continued by
-// read-modify-writes.
+// explorer carves clocks from arrays of its own. It follows c11Fast step
+// by step: both compute happens-before as RC11 defines it, with release
+// sequences continued by read-modify-writes, and a spawned thread going
+// on from its spawner's clock at the spawn.
 func NewClock(g *Graph, hb Clocks, e EventRef, store []int32) Clock {
 	T := len(g.Threads)
 	ev := g.Ev(e)
 	c := Clock(store)
 	view := c.view()
-	if e.I > 0 {
-		copy(c[:3*T], hb.Clock(EventRef{T: e.T, I: e.I - 1})[:3*T])
+	if prev, ok := g.poPrev(e); ok {
+		copy(c[:3*T], hb.Clock(prev)[:3*T])
 	}
 	view[e.T]++
 	switch ev.Kind {
@@ -73,9 +74,9 @@ func NewClock(g *Graph, hb Clocks, e EventRef, store []int32) Clock {
 				join(msg, view)
 				break
 			}
-			for i := e.I - 1; i >= 0; i-- {
-				if p := &g.Threads[e.T][i]; p.Kind == KWrite && p.Loc == ev.Loc && p.Ord.IsRelease() {
-					join(msg, hb.Clock(EventRef{T: e.T, I: i}).view())
+			for r, ok := g.poPrev(e); ok; r, ok = g.poPrev(r) {
+				if p := g.Ev(r); p.Kind == KWrite && p.Loc == ev.Loc && p.Ord.IsRelease() {
+					join(msg, hb.Clock(r).view())
 					break
 				}
 			}
@@ -98,8 +99,8 @@ func NewClock(g *Graph, hb Clocks, e EventRef, store []int32) Clock {
 // threads, or a read given a new source and the write it now reads, which
 // may have moved in modification order; hb holds the clocks of g's events.
 // It decides nothing (decided false) when m has no clocks, when the
-// program spawns threads (see c11Fast), when the graph has seq_cst fences
-// (psc is then left to the full check), or when the consume model meets a
+// graph has seq_cst fences, or seq_cst accesses and spawned threads (psc
+// is then left to the full check), or when the consume model meets a
 // consume event; the full check then must.
 //
 // Only pairs with a changed event can break coherence: nothing happens
@@ -109,8 +110,8 @@ func NewClock(g *Graph, hb Clocks, e EventRef, store []int32) Clock {
 // happens before the changed one: a consistent thread's events on one
 // location stand in modification order in program order.
 func (m *Model) Grown(g *Graph, hb Clocks, changed ...EventRef) (consistent, decided bool) {
-	if !m.Clocks || g.Prog.Spawns() {
-		return false, false // spawned threads: see c11Fast
+	if !m.Clocks {
+		return false, false
 	}
 	scFence, sc := false, false
 	for _, evs := range g.Threads {
@@ -131,6 +132,9 @@ func (m *Model) Grown(g *Graph, hb Clocks, changed ...EventRef) (consistent, dec
 		if !coherentClock(g, hb, e) {
 			return false, true
 		}
+	}
+	if sc && g.Prog.Spawns() {
+		return false, false // po runs across spawns, which pscClocks does not follow
 	}
 	if sc {
 		// Without seq_cst fences, psc orders seq_cst events by relations
@@ -260,6 +264,19 @@ func coherentClock(g *Graph, hb Clocks, e EventRef) bool {
 	return true
 }
 
+// poPrev returns the event just before e in program order: the one
+// before it in its thread, or, for a spawned thread's first event, the
+// spawn.
+func (g *Graph) poPrev(e EventRef) (EventRef, bool) {
+	if e.I > 0 {
+		return EventRef{T: e.T, I: e.I - 1}, true
+	}
+	if g.Prog.Threads[e.T].Spawned {
+		return g.Spawner(int(e.T))
+	}
+	return EventRef{}, false
+}
+
 // place returns where event e (at r) stands in its location's modification
 // order: a write its own place, a read the place of what it reads.
 func (g *Graph) place(e *Event, r EventRef) int {
@@ -283,8 +300,7 @@ var raceScratches = sync.Pool{New: func() any { return new(raceScratch) }}
 // order: two accesses to one location from different threads, at least one
 // a write and at least one plain, neither happening before the other. It
 // reports false when the clocks are not m's happens-before (a model
-// without clocks, a program that spawns threads, or the consume model on a
-// graph with consume events).
+// without clocks, or the consume model on a graph with consume events).
 func (m *Model) ClockRaces(g *Graph, hb Clocks) (races [][2]EventRef, ok bool) {
 	if !m.clocksAreHB(g) {
 		return nil, false
@@ -334,10 +350,10 @@ func (m *Model) ClockRaces(g *Graph, hb Clocks) (races [][2]EventRef, ok bool) {
 }
 
 // clocksAreHB reports whether the clocks of g's events (NewClock) are m's
-// happens-before: m has clocks, the program spawns no thread (see
-// c11Fast), and under the consume model g has no consume event.
+// happens-before: m has clocks, and under the consume model g has no
+// consume event.
 func (m *Model) clocksAreHB(g *Graph) bool {
-	if !m.Clocks || g.Prog.Spawns() {
+	if !m.Clocks {
 		return false
 	}
 	if m.Consume {

@@ -261,7 +261,7 @@ func runFolder(t *testing.T, folder, mod string) {
 	}
 	sort.Slice(reasons, func(i, j int) bool { return len(refused[reasons[i]]) > len(refused[reasons[j]]) })
 	for _, r := range reasons {
-		t.Logf("  refused %d: %s (%s)", len(refused[r]), r, strings.Join(first(refused[r], 4), ", "))
+		t.Logf("  refused %d: %s (%s)", len(refused[r]), r, strings.Join(first(refused[r], 12), ", "))
 	}
 }
 

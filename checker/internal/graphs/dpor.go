@@ -216,7 +216,7 @@ func (d *dpor) initial() *dstate {
 	}
 	s := &dstate{meta: make([][]meta, T)}
 	s.g.Prog, s.g.Threads, s.g.Co = d.Prog, make([][]model.Event, T), make([][]model.EventRef, len(d.Prog.Locs))
-	s.writer, s.clocks = model.NoSource, d.Model.Clocks && !d.Prog.Spawns() // see model.Grown
+	s.writer, s.clocks = model.NoSource, d.Model.Clocks
 	s.work = &scratch{}
 	return s
 }
