@@ -22,16 +22,16 @@ type c11Scratch struct {
 	acq     []int32 // per thread: what its relaxed reads bring an acquire fence
 	fence   []int32 // per thread: its view at its last release fence
 	fenced  []bool
-	rel     []int32 // per thread and location: where its view at its last release write there starts in arena; -1: none
-	next    []int32 // per thread: its next event to take
+	rel     []int32    // per thread and location: where its view at its last release write there starts in arena; -1: none
+	next    []int32    // per thread: its next event to take
 	spawner []EventRef // per thread: the event that spawned it; T -1 for one that starts with the program
 	// at a spawn, the spawner's acq, fence (where they start in arena) and
 	// rel row, per spawned thread, which it goes on from
 	spawnAcq, spawnFence []int32
 	spawnRel             []int32
-	byLoc   []int32 // events by location: the events of location l are byLoc[locOff[l]:locOff[l+1]]
-	locOff  []int32
-	locNext []int32
+	byLoc                []int32 // events by location: the events of location l are byLoc[locOff[l]:locOff[l+1]]
+	locOff               []int32
+	locNext              []int32
 }
 
 var c11Scratches = sync.Pool{New: func() any { return new(c11Scratch) }}
