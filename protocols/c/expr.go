@@ -632,16 +632,7 @@ func (f *fn) stmtExpr(e *cc.PrimaryExpression) (lang.Expr, []lang.Stmt, error) {
 			v, p, err := f.value(st.ExpressionStatement.ExpressionList)
 			return v, append(pre, p...), err
 		}
-		var stmts []lang.Stmt
-		var err error
-		switch it.Case {
-		case cc.BlockItemDecl:
-			stmts, err = f.decl(it.Declaration)
-		case cc.BlockItemStmt:
-			stmts, err = f.stmt(it.Statement)
-		default:
-			err = f.errAt(it, "labels and nested functions are not supported")
-		}
+		stmts, err := f.blockItem(it)
 		if err != nil {
 			return nil, nil, err
 		}

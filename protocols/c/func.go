@@ -77,22 +77,24 @@ func (f *fn) block(cs *cc.CompoundStatement) (*lang.Block, error) {
 	for list := cs.BlockItemList; list != nil; list = list.BlockItemList {
 		it := list.BlockItem
 		f.last = top && list.BlockItemList == nil
-		var stmts []lang.Stmt
-		var err error
-		switch it.Case {
-		case cc.BlockItemDecl:
-			stmts, err = f.decl(it.Declaration)
-		case cc.BlockItemStmt:
-			stmts, err = f.stmt(it.Statement)
-		default:
-			err = f.errAt(it, "labels and nested functions are not supported")
-		}
+		stmts, err := f.blockItem(it)
 		if err != nil {
 			return nil, err
 		}
 		b.Stmts = append(b.Stmts, f.firstRound(b.Stmts, stmts)...)
 	}
 	return b, nil
+}
+
+// blockItem lowers a declaration or a statement of a block.
+func (f *fn) blockItem(it *cc.BlockItem) ([]lang.Stmt, error) {
+	switch it.Case {
+	case cc.BlockItemDecl:
+		return f.decl(it.Declaration)
+	case cc.BlockItemStmt:
+		return f.stmt(it.Statement)
+	}
+	return nil, f.errAt(it, "labels and nested functions are not supported")
 }
 
 // firstRound drops the first evaluation of a spin loop's condition, as
