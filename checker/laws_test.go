@@ -692,17 +692,3 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 	})
 }
 
-// tuneProtocol parses a protocol written for a test and compiles its
-// default variant.
-func tuneProtocol(t *testing.T, src string) *checker.Instance {
-	t.Helper()
-	pr, err := checker.Parse("shape.oc", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := pr.Instance("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in
-}

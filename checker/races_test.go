@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/checkertest"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -261,7 +262,7 @@ thread child spawned {
 `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := tuneProtocol(t, tc.src)
+			in := checkertest.Instance(t, tc.src)
 			for _, m := range []string{"rc11", "rc11-consume"} {
 				for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineDPOR} {
 					rep, err := checker.Check(in.Prog, mustModel(t, m), in.Protocol.Properties(), checker.Options{Engine: eng})

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/checkertest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/c"
@@ -509,7 +510,7 @@ func TestDRFSCStates(t *testing.T) {
 // race-free and correct under sc, yet rc11 lets the reader see the flag
 // and not the data.
 func TestDRFSCMixed(t *testing.T) {
-	in := tuneProtocol(t, `protocol mp
+	in := checkertest.Instance(t, `protocol mp
 shared x = 0
 shared y = 0
 property seen

@@ -164,6 +164,21 @@ func check(t *testing.T, ref, at string, c *checker.Case, opt checker.Options) {
 	}
 }
 
+// Instance parses the protocol text src, written for a test, and
+// compiles its default variant, failing t on an error.
+func Instance(t testing.TB, src string) *checker.Instance {
+	t.Helper()
+	pr, err := checker.Parse("test.oc", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
 // SameVerdicts checks that the graph explorer and the state explorer
 // give every property of every variant of the protocol file at path the
 // same status under each of models (default parameters); a model the

@@ -12,32 +12,11 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/checkertest"
 	"github.com/ordercheck/ordercheck/checker/tune"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 )
-
-// tuneProtocol parses a protocol written for a tune test.
-func tuneProtocol(t *testing.T, src string) *checker.Instance {
-	t.Helper()
-	pr, err := checker.Parse("shape.oc", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := pr.Instance("", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in
-}
-
-func rc11(t testing.TB) *model.Model {
-	m, err := model.Lookup("rc11")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 // storeBuffering is Dekker's core: each thread stores its flag and loads
 // the other's; both reading 0 is the weak outcome.
@@ -152,8 +131,8 @@ thread r {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := tuneProtocol(t, tc.src)
-			tu, err := tune.Run(in, tune.Options{Models: []*model.Model{rc11(t)}, Fences: strings.HasSuffix(tc.name, "with fences")})
+			in := checkertest.Instance(t, tc.src)
+			tu, err := tune.Run(in, tune.Options{Models: []*model.Model{model.RC11}, Fences: strings.HasSuffix(tc.name, "with fences")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +177,7 @@ func TestTuneLocks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tu, err := tune.Run(in, tune.Options{Models: []*model.Model{rc11(t)}})
+			tu, err := tune.Run(in, tune.Options{Models: []*model.Model{model.RC11}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -271,7 +250,7 @@ func drawShape(t *rapid.T) string {
 // but the first of each thread, none filled, has the verdicts and the
 // executions of the program itself.
 func TestFenceSlotsEmpty(t *testing.T) {
-	m := rc11(t)
+	m := model.RC11
 	rapid.Check(t, func(t *rapid.T) {
 		pr, err := checker.Parse("shape.oc", drawShape(t))
 		if err != nil {
@@ -307,7 +286,7 @@ func TestFenceSlotsEmpty(t *testing.T) {
 // checking every assignment: the pruned search finds exactly the minimal
 // assignments that hold.
 func TestTuneMatchesEnumeration(t *testing.T) {
-	m := rc11(t)
+	m := model.RC11
 	rapid.Check(t, func(t *rapid.T) {
 		src := drawShape(t)
 		pr, err := checker.Parse("shape.oc", src)
@@ -418,7 +397,7 @@ func BenchmarkTune(b *testing.B) {
 			}
 			var tu *tune.Tuning
 			for b.Loop() {
-				if tu, err = tune.Run(in, tune.Options{Models: []*model.Model{rc11(b)}}); err != nil {
+				if tu, err = tune.Run(in, tune.Options{Models: []*model.Model{model.RC11}}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -434,7 +413,7 @@ func BenchmarkTune(b *testing.B) {
 // race found under arm (judged under rc11, where con is relaxed) must not
 // refute a consume load, which rc11-consume orders by its dependency.
 func TestTuneRefutesUnderRaceModel(t *testing.T) {
-	in := tuneProtocol(t, `protocol conrace
+	in := checkertest.Instance(t, `protocol conrace
 shared a[2]
 shared idx = 0
 property data-race
