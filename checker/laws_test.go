@@ -691,4 +691,3 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 		}
 	})
 }
-
