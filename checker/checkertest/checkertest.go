@@ -231,3 +231,41 @@ func SameVerdicts(t *testing.T, path string, models ...string) {
 		t.Error("no cell compared the engines")
 	}
 }
+
+// SameTable checks that comparison got gives every property the status
+// want gives it, cell by cell: the same variants in the same order, the
+// same models, and for each property of got the status of the property
+// of want that names maps it to (itself when names has no entry).
+// Properties of want that got lacks are not compared; a C program that
+// transcribes a protocol file, say, has no operations to linearize.
+func SameTable(t *testing.T, got, want *checker.Comparison, names map[string]string) {
+	t.Helper()
+	if len(got.Cases) != len(want.Cases) || len(got.Models) != len(want.Models) {
+		t.Fatalf("%d variants × %d models, want %d × %d", len(got.Cases), len(got.Models), len(want.Cases), len(want.Models))
+	}
+	for i, in := range got.Cases {
+		if in.Variant != want.Cases[i].Variant {
+			t.Fatalf("variant %d is %s, want %s", i, in.Variant, want.Cases[i].Variant)
+		}
+		for j, m := range got.Models {
+			if m != want.Models[j] {
+				t.Fatalf("model %d is %s, want %s", j, m.Name, want.Models[j].Name)
+			}
+			for _, p := range got.Reports[i][j].Props {
+				name := p.Name
+				if n, ok := names[name]; ok {
+					name = n
+				}
+				w := checker.Unknown
+				for _, q := range want.Reports[i][j].Props {
+					if q.Name == name {
+						w = q.Status
+					}
+				}
+				if p.Status != w {
+					t.Errorf("%s under %s: %s %v, want %s %v", in.Variant, m.Name, p.Name, p.Status, name, w)
+				}
+			}
+		}
+	}
+}

@@ -80,7 +80,7 @@ func Parse(file string, src []byte, opt Options) (*lang.Protocol, error) {
 		return nil, err
 	}
 	if len(cm.variants) == 0 {
-		pr, err := program(file, src, opt)
+		pr, err := program(file, src, opt, cm.props)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func Parse(file string, src []byte, opt Options) (*lang.Protocol, error) {
 	for i, v := range cm.variants {
 		o := opt
 		o.Defines = append(slices.Clone(opt.Defines), v.defines...)
-		pr, err := program(file, src, o)
+		pr, err := program(file, src, o, cm.props)
 		if err == nil {
 			err = lang.Build(pr)
 		}
@@ -129,8 +129,9 @@ func Parse(file string, src []byte, opt Options) (*lang.Protocol, error) {
 }
 
 // program preprocesses, parses, type-checks and lowers the file with
-// opt's macros: one program, its expectations not yet read.
-func program(file string, src []byte, opt Options) (*lang.Protocol, error) {
+// opt's macros and its own properties: one program, its expectations not
+// yet read.
+func program(file string, src []byte, opt Options, props []*lang.Prop) (*lang.Protocol, error) {
 	if opt.Unroll <= 0 {
 		opt.Unroll = DefaultUnroll
 	}
@@ -181,7 +182,7 @@ func program(file string, src []byte, opt Options) (*lang.Protocol, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lower(file, abs, src, ast, opt)
+	return lower(file, abs, src, ast, opt, props)
 }
 
 // translate runs cc on the file after the predefined text.

@@ -1,7 +1,10 @@
 package c
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -12,11 +15,16 @@ import (
 const directive = "// ordercheck:"
 
 // comments are what a C file's "// ordercheck:" comments say: its
-// variants and its expect clauses.
+// variants, its expect clauses and its own properties.
 type comments struct {
 	variants []variant
 	expects  []clause
+	props    []*lang.Prop
 }
+
+// builtinProps are the properties a C program has by its code; a
+// property comment may not declare one of them.
+var builtinProps = []string{PropAssertion, "data-race", "deadlock", lang.PropMemory, lang.PropLocking, lang.PropBounds, "linearizability"}
 
 // variant is "// ordercheck: variant NAME [default] [shipped]
 // [-DNAME[=VALUE]...]": the program the file is with those macros defined.
@@ -55,6 +63,17 @@ func readComments(file string, src []byte) (*comments, error) {
 		switch word {
 		case "expect":
 			out.expects = append(out.expects, clause{text, at})
+		case "property":
+			p, err := readProp(text, at)
+			if err != nil {
+				return nil, err
+			}
+			for _, q := range out.props {
+				if q.Name == p.Name {
+					return nil, &lang.Error{Pos: at, Msg: fmt.Sprintf("property %s is already declared at %s", p.Name, q.Pos)}
+				}
+			}
+			out.props = append(out.props, p)
 		case "variant":
 			fields := strings.Fields(text)
 			if len(fields) < 2 || !variantRE.MatchString(fields[1]) {
@@ -81,10 +100,32 @@ func readComments(file string, src []byte) (*comments, error) {
 			}
 			out.variants = append(out.variants, v)
 		default:
-			return nil, &lang.Error{Pos: at, Msg: "an ordercheck comment holds a variant or an expect clause (// ordercheck: expect ...), found " + word + model.DidYouMean(word, []string{"expect", "variant"})}
+			return nil, &lang.Error{Pos: at, Msg: "an ordercheck comment holds a variant, a property or an expect clause (// ordercheck: expect ...), found " + word + model.DidYouMean(word, []string{"expect", "property", "variant"})}
 		}
 	}
 	return out, nil
+}
+
+// readProp reads "property NAME ["doc"]": a property of the program's
+// own, which an assert names by the message it carries
+// (assert(e && "NAME: message")).
+func readProp(text string, at model.Pos) (*lang.Prop, error) {
+	rest := strings.TrimSpace(strings.TrimPrefix(text, "property"))
+	name, doc, _ := strings.Cut(rest, " ")
+	if !variantRE.MatchString(name) {
+		return nil, &lang.Error{Pos: at, Msg: `a property comment names the property: // ordercheck: property NAME "what it says"`}
+	}
+	if slices.Contains(builtinProps, name) {
+		return nil, &lang.Error{Pos: at, Msg: "property " + name + " is one a C program has by its code: name yours otherwise"}
+	}
+	if doc = strings.TrimSpace(doc); doc != "" {
+		s, err := strconv.Unquote(doc)
+		if err != nil {
+			return nil, &lang.Error{Pos: at, Msg: "a property's description is a quoted string, found " + doc}
+		}
+		doc = s
+	}
+	return &lang.Prop{Name: name, Doc: doc, Pos: at}, nil
 }
 
 // addExpects reads the expect clauses into the protocol.

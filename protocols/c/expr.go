@@ -841,6 +841,13 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 		// effect on memory.
 		return nil, nil
 	case "__ordercheck_assert", "__VERIFIER_assert":
+		if e, prop, text, ok, err := f.namedAssert(args[0]); ok || err != nil {
+			if err != nil {
+				return nil, err
+			}
+			cond, pre, err := f.value(e)
+			return append(pre, &lang.AssertStmt{Prop: prop, Cond: cond, Msg: text, At: at}), err
+		}
 		cond, pre, err := f.value(args[0])
 		if err != nil {
 			return nil, err
@@ -892,6 +899,38 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 	return append(pre, &lang.ExprStmt{X: v, At: at}), nil
 }
 
+// namedAssert reads an assert of one of the program's own properties,
+// assert(e && "NAME: message"), into e, the property and the message;
+// ok is false for any other assert. A message that starts like a
+// property name the program does not declare, in a program that declares
+// some, is an error: a misspelt name would leave its property unchecked.
+func (f *fn) namedAssert(x cc.ExpressionNode) (e cc.ExpressionNode, prop, msg string, ok bool, err error) {
+	and, isAnd := stripCasts(x).(*cc.LogicalAndExpression)
+	if !isAnd || and.Case != cc.LogicalAndExpressionLAnd || len(f.l.props) == 0 {
+		return nil, "", "", false, nil
+	}
+	str, isStr := stripCasts(and.InclusiveOrExpression).(*cc.PrimaryExpression)
+	if !isStr || str.Case != cc.PrimaryExpressionString {
+		return nil, "", "", false, nil
+	}
+	text, err := strconv.Unquote(str.Token.SrcStr())
+	if err != nil {
+		return nil, "", "", false, nil
+	}
+	name, msg, found := strings.Cut(text, ":")
+	if !found || !variantRE.MatchString(name) {
+		return nil, "", "", false, nil
+	}
+	var names []string
+	for _, p := range f.l.props {
+		if p.Name == name {
+			return and.LogicalAndExpression, name, strings.TrimSpace(msg), true, nil
+		}
+		names = append(names, p.Name)
+	}
+	return nil, "", "", false, f.errAt(str, "this assert names property %s, which no property comment declares%s", name, model.DidYouMean(name, names))
+}
+
 // mutex resolves &m to the global mutex m.
 func (f *fn) mutex(e cc.ExpressionNode) (lang.Expr, error) {
 	if u, ok := stripCasts(e).(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
@@ -905,12 +944,17 @@ func (f *fn) mutex(e cc.ExpressionNode) (lang.Expr, error) {
 }
 
 // threadKey names the pthread_t a create stores or a join reads: t, or
-// t[k] for a constant k.
+// t[k] for a constant k; a local of a function other than main is
+// qualified by the function's name (f.t).
 func (f *fn) threadKey(e cc.ExpressionNode) (string, error) {
 	switch x := stripCasts(e).(type) {
 	case *cc.PrimaryExpression:
 		if x.Case == cc.PrimaryExpressionIdent {
-			return x.Token.SrcStr(), nil
+			key := x.Token.SrcStr()
+			if d, ok := x.ResolvedTo().(*cc.Declarator); ok && !f.main && d.StorageDuration() != cc.Static {
+				key = f.def.Declarator.Name() + "." + key
+			}
+			return key, nil
 		}
 	case *cc.PostfixExpression:
 		if x.Case == cc.PostfixExpressionIndex {
@@ -948,7 +992,8 @@ func (f *fn) handleKey(e cc.ExpressionNode) (string, error) {
 		}
 	case *cc.PrimaryExpression:
 		if d, ok := x.ResolvedTo().(*cc.Declarator); ok && x.Case == cc.PrimaryExpressionIdent && d.Type().Kind() == cc.Array {
-			return x.Token.SrcStr() + "[0]", nil
+			key, err := f.threadKey(x)
+			return key + "[0]", err
 		}
 	}
 	return "", f.errAt(e, "pthread_create's handle must be &t, &t[i] or t + i")
@@ -982,11 +1027,20 @@ func fold(e lang.Expr) (int64, bool) {
 	return 0, false
 }
 
-// create lowers pthread_create(&t, attr, start, arg) in main: a spawn of
-// a thread that runs start(arg).
+// startsOnce refuses pthread_create and pthread_join (verb: started,
+// joined) outside main and the functions that run once.
+func (f *fn) startsOnce(c *cc.PostfixExpression, verb string) error {
+	if f.main || f.l.once[f.def.Declarator.Name()] {
+		return nil
+	}
+	return f.errAt(c, "threads are %s in main or in a function that runs once (started or called at one place, outside loops, by main or such a function), so that each thread is known and starts once: %s runs more often", verb, f.def.Declarator.Name())
+}
+
+// create lowers pthread_create(&t, attr, start, arg) in main or a
+// function that runs once: a spawn of a thread that runs start(arg).
 func (f *fn) create(c *cc.PostfixExpression, args []cc.ExpressionNode) ([]lang.Stmt, error) {
-	if !f.main {
-		return nil, f.errAt(c, "threads are started in main only")
+	if err := f.startsOnce(c, "started"); err != nil {
+		return nil, err
 	}
 	if f.loops > 0 {
 		return nil, f.errAt(c, "pthread_create in a loop: the loop must count over constants (for (i = A; i < B; i++)) so that each thread is known")
@@ -1021,12 +1075,12 @@ func (f *fn) create(c *cc.PostfixExpression, args []cc.ExpressionNode) ([]lang.S
 	return []lang.Stmt{&lang.SpawnStmt{Thread: thread, At: f.pos(c)}}, nil
 }
 
-// joinStmt lowers pthread_join(t, NULL) in main: a wait for the thread's
-// done flag (a release store at its end read by an acquire load, as a
-// join synchronises).
+// joinStmt lowers pthread_join(t, NULL) in main or a function that runs
+// once: a wait for the thread's done flag (a release store at its end
+// read by an acquire load, as a join synchronises).
 func (f *fn) joinStmt(c *cc.PostfixExpression, args []cc.ExpressionNode) ([]lang.Stmt, error) {
-	if !f.main {
-		return nil, f.errAt(c, "threads are joined in main only")
+	if err := f.startsOnce(c, "joined"); err != nil {
+		return nil, err
 	}
 	if f.loops > 0 {
 		return nil, f.errAt(c, "pthread_join in a loop: the loop must count over constants (for (i = A; i < B; i++))")

@@ -29,7 +29,10 @@ type lowerer struct {
 	lowering  map[string]bool   // procedures being lowered (recursion)
 	threads   map[string]int    // threads started per start routine
 	joins     map[string]string // a pthread_t's lvalue text → the thread it holds
-	asserts   bool
+	asserts   bool              // an assert checks property assertion
+	// props are the program's own properties, from its property
+	// comments: an assert whose message starts "NAME:" checks one.
+	props []*lang.Prop
 	// starts are the start routines pthread_create names, called the
 	// functions some code calls directly.
 	starts, called map[string]bool
@@ -45,6 +48,11 @@ type lowerer struct {
 	// says so, which each call of one then tests (exitStmts).
 	exiting map[string]bool
 	exited  *lang.Shared
+	// once are the functions that run at most once in any execution
+	// (findOnce): main, and a function started or called at one place,
+	// outside loops, of a function that runs once. Threads are started and
+	// joined in them only, so that each thread is known and starts once.
+	once map[string]bool
 	// externs are the extern declarations of globals, each the same
 	// variable as the definition of its name.
 	externs []*cc.Declarator
@@ -86,10 +94,10 @@ func (g *global) object(at model.Pos) lang.Expr {
 // lower builds the protocol of ast: globals become shared variables, main
 // a thread and each pthread_create of it a spawned thread; other
 // functions become procedures, expanded where they are called.
-func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protocol, error) {
+func lower(file, abs string, src []byte, ast *cc.AST, opt Options, props []*lang.Prop) (*lang.Protocol, error) {
 	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	l := &lowerer{
-		file: file, abs: abs, src: src, opt: opt,
+		file: file, abs: abs, src: src, opt: opt, props: props,
 		pr:       &lang.Protocol{Name: name, Title: file, File: file, Procs: map[string]*lang.Proc{}, Lowered: true},
 		globals:  map[*cc.Declarator]*global{},
 		funcs:    map[string]*cc.FunctionDefinition{},
@@ -132,6 +140,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 	}
 	l.linkExterns()
 	l.findExiting()
+	l.findOnce()
 	main := l.funcs["main"]
 	if main == nil {
 		return nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: "the program has no main function: main is the thread that starts the others"}
@@ -160,11 +169,11 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options) (*lang.Protoc
 	if err := l.barriers(); err != nil {
 		return nil, err
 	}
-	props := []string{"data-race", "deadlock"}
 	if l.asserts {
-		props = append([]string{PropAssertion}, props...)
+		l.pr.Props = append(l.pr.Props, &lang.Prop{Name: PropAssertion, Pos: l.pos(main.Declarator)})
 	}
-	for _, p := range props {
+	l.pr.Props = append(l.pr.Props, props...)
+	for _, p := range []string{"data-race", "deadlock"} {
 		l.pr.Props = append(l.pr.Props, &lang.Prop{Name: p, Pos: l.pos(main.Declarator)})
 	}
 	return l.pr, nil
@@ -205,6 +214,50 @@ func (l *lowerer) findExiting() {
 		for name, callees := range calls {
 			if !l.exiting[name] && slices.ContainsFunc(callees, func(c string) bool { return l.exiting[c] }) {
 				l.exiting[name], changed = true, true
+			}
+		}
+	}
+}
+
+// findOnce finds the functions that run at most once: main, and a
+// function with one call site (a call, or a pthread_create naming it as
+// the start routine) outside loops, in a function that runs once.
+func (l *lowerer) findOnce() {
+	type site struct {
+		caller string
+		inLoop bool
+	}
+	sites := map[string][]site{}
+	for name, fd := range l.funcs {
+		var visit func(n cc.Node, loops int)
+		visit = func(n cc.Node, loops int) {
+			switch n := n.(type) {
+			case *cc.IterationStatement:
+				loops++
+			case *cc.PostfixExpression:
+				if n.Case == cc.PostfixExpressionCall {
+					callee := calleeName(n)
+					if args := argList(n); callee == "pthread_create" && len(args) == 4 {
+						callee = ""
+						if p, ok := stripCasts(args[2]).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+							callee = p.Token.SrcStr()
+						}
+					}
+					if l.funcs[callee] != nil {
+						sites[callee] = append(sites[callee], site{name, loops > 0})
+					}
+				}
+			}
+			walkShallow(n, func(c cc.Node) { visit(c, loops) })
+		}
+		visit(fd.CompoundStatement, 0)
+	}
+	l.once = map[string]bool{"main": true}
+	for changed := true; changed; {
+		changed = false
+		for name, ss := range sites {
+			if !l.once[name] && name != "main" && len(ss) == 1 && !ss[0].inLoop && l.once[ss[0].caller] {
+				l.once[name], changed = true, true
 			}
 		}
 	}
@@ -343,12 +396,12 @@ func (l *lowerer) initGlobal(sh *lang.Shared, g *global, init *cc.Initializer) e
 		}
 		if u, ok := e.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
 			if p, ok := u.CastExpression.(*cc.PrimaryExpression); ok {
-				if gd, ok := l.globalOf(p); ok && !gd.array && gd.fields == nil && !gd.tls {
+				if gd, ok := l.globalOf(p); ok && !gd.array && !gd.tls && !gd.mutex && gd.barrier == nil {
 					return &lang.AddrExpr{Of: &lang.Name{Name: gd.name, At: l.pos(p)}, At: l.pos(u)}, nil
 				}
 			}
 		}
-		return nil, l.errAt(e, "a global's initial value must be a constant or the address of a scalar global")
+		return nil, l.errAt(e, "a global's initial value must be a constant or the address of a scalar or struct global")
 	}
 	switch {
 	case init.Case == cc.InitializerExpr && !g.array && g.fields == nil:
