@@ -6,34 +6,19 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 )
 
 // shapes builds the benchmark programs.
 type shape func(n int) *model.Program
 
-func locs(n int) []model.Location {
-	out := make([]model.Location, n)
-	for i := range out {
-		out[i].Name = fmt.Sprintf("x%d", i)
-	}
-	return out
-}
-
-func load(dst model.Reg, l int, o model.Ordering) model.Instr {
-	return model.Instr{Op: model.OpLoad, Dst: dst, Dst2: model.NoReg, Addr: model.Const(model.AddrOf(model.Loc(l))), Ord: o}
-}
-
-func store(l int, v int64, o model.Ordering) model.Instr {
-	return model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: model.Const(model.AddrOf(model.Loc(l))), Val: model.Const(v), Ord: o}
-}
-
 // sbN: thread i stores x_i and loads x_{i+1 mod n} (store buffering).
 func sbN(n int) *model.Program {
-	p := &model.Program{Name: fmt.Sprintf("SB-%d", n), Locs: locs(n)}
+	p := &model.Program{Name: fmt.Sprintf("SB-%d", n), Locs: progtest.Locs(n)}
 	for i := 0; i < n; i++ {
 		p.Threads = append(p.Threads, model.Thread{Name: fmt.Sprint(i), Regs: []string{"r0"}, Init: []int64{0},
-			Code: []model.Instr{store(i, 1, model.Rlx), load(0, (i+1)%n, model.Rlx)}})
+			Code: []model.Instr{progtest.Store(i, 1, model.Rlx), progtest.Load(0, (i+1)%n, model.Rlx)}})
 	}
 	return p
 }
@@ -41,9 +26,9 @@ func sbN(n int) *model.Program {
 // iriwN: n writers of distinct locations and two readers reading them in
 // opposite orders.
 func iriwN(n int) *model.Program {
-	p := &model.Program{Name: fmt.Sprintf("IRIW-%d", n), Locs: locs(n)}
+	p := &model.Program{Name: fmt.Sprintf("IRIW-%d", n), Locs: progtest.Locs(n)}
 	for i := 0; i < n; i++ {
-		p.Threads = append(p.Threads, model.Thread{Name: fmt.Sprint(i), Code: []model.Instr{store(i, 1, model.Rlx)}})
+		p.Threads = append(p.Threads, model.Thread{Name: fmt.Sprint(i), Code: []model.Instr{progtest.Store(i, 1, model.Rlx)}})
 	}
 	for _, rev := range []bool{false, true} {
 		th := model.Thread{Name: "reader"}
@@ -54,7 +39,7 @@ func iriwN(n int) *model.Program {
 			}
 			th.Regs = append(th.Regs, fmt.Sprintf("r%d", k))
 			th.Init = append(th.Init, 0)
-			th.Code = append(th.Code, load(model.Reg(k), l, model.Rlx))
+			th.Code = append(th.Code, progtest.Load(model.Reg(k), l, model.Rlx))
 		}
 		p.Threads = append(p.Threads, th)
 	}
@@ -64,17 +49,17 @@ func iriwN(n int) *model.Program {
 // writersN: n threads each store to one location and read it back
 // (herd7's 5-thread example takes it 76 s).
 func writersN(n int) *model.Program {
-	p := &model.Program{Name: fmt.Sprintf("W-%d", n), Locs: locs(1)}
+	p := &model.Program{Name: fmt.Sprintf("W-%d", n), Locs: progtest.Locs(1)}
 	for i := 0; i < n; i++ {
 		p.Threads = append(p.Threads, model.Thread{Name: fmt.Sprint(i), Regs: []string{"r0"}, Init: []int64{0},
-			Code: []model.Instr{store(0, int64(i+1), model.Rlx), load(0, 0, model.Rlx)}})
+			Code: []model.Instr{progtest.Store(0, int64(i+1), model.Rlx), progtest.Load(0, 0, model.Rlx)}})
 	}
 	return p
 }
 
 // counterN: n threads each fetch-and-add one counter.
 func counterN(n int) *model.Program {
-	p := &model.Program{Name: fmt.Sprintf("Counter-%d", n), Locs: locs(1)}
+	p := &model.Program{Name: fmt.Sprintf("Counter-%d", n), Locs: progtest.Locs(1)}
 	for i := 0; i < n; i++ {
 		p.Threads = append(p.Threads, model.Thread{Name: fmt.Sprint(i), Regs: []string{"r0"}, Init: []int64{0},
 			Code: []model.Instr{{Op: model.OpRMW, RMW: model.FetchAdd, Dst: 0, Dst2: model.NoReg, Addr: model.Const(model.AddrOf(0)), Val: model.Const(1), Ord: model.Rlx}}})
@@ -87,7 +72,7 @@ func counterN(n int) *model.Program {
 var benchWorkers = flag.Int("workers", 1, "workers for the exploration benchmarks")
 
 func benchExplore(b *testing.B, p *model.Program, modelName string) {
-	m := mustModel(b, modelName)
+	m := progtest.MustModel(b, modelName)
 	var execs int64
 	b.ReportAllocs()
 	for b.Loop() {
@@ -133,7 +118,7 @@ func TestBenchmarkShapes(t *testing.T) {
 		{counterN(4), "rc11", 24},
 		{iriwN(2), "rc11", 16},
 	} {
-		st, err := checker.Explore(c.p, mustModel(t, c.model), checker.Options{}, nil)
+		st, err := checker.Explore(c.p, progtest.MustModel(t, c.model), checker.Options{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -130,18 +130,13 @@ func Explore(p *model.Program, m *model.Model, opt Options, visit func(*Executio
 	return graphs.Explore(engine.NewRunner(p, m, opt, visit))
 }
 
-// ExploreReference visits the same executions as Explore by the simplest
+// exploreReference visits the same executions as Explore by the simplest
 // method: it adds events in every order, branching on every choice, and
-// remembers every partial graph it has seen. It serves as the reference
-// the optimised explorer is tested against.
-func ExploreReference(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
+// remembers every partial graph it has seen. Explain enumerates candidate
+// executions with it, and the tests hold the optimised explorer to it.
+func exploreReference(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
 	return graphs.Reference(engine.NewRunner(p, m, opt, visit))
 }
-
-// Candidates returns the model that accepts every graph, so that
-// ExploreReference enumerates all candidate executions (those without a
-// cycle in po ∪ rf), for checking explorers and models against each other.
-func Candidates() *model.Model { return graphs.Candidates }
 
 // NewExecution makes an execution of g, a graph whose threads have all
 // stopped, finding its data races (judged by m's happens-before) when

@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -229,7 +230,7 @@ func sameReports(t interface{ Fatalf(string, ...any) }, what string, a, b *check
 // drawProtocol draws a protocol-sized program, with copied threads and,
 // sometimes, operations and a specification to check them against.
 func drawProtocol(t *rapid.T) (*model.Program, model.Spec) {
-	p := withTwins(t, genProgram(t, protocolSized))
+	p := progtest.WithTwins(t, progtest.Program(t, progtest.ProtocolSized))
 	if !rapid.Bool().Draw(t, "operations") {
 		return p, nil
 	}
@@ -243,11 +244,11 @@ func drawProtocol(t *rapid.T) (*model.Program, model.Spec) {
 // when a partition's server dies in the middle of a level and another
 // takes over.
 func TestPartitionedMatchesOneProcess(t *testing.T) {
-	for _, m := range machines() {
+	for _, m := range progtest.Machines() {
 		t.Run(m.Name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				p, spec := drawProtocol(t)
-				explorable(p, m)
+				progtest.Explorable(p, m)
 				names := []string{checker.PropLinearizability, checker.PropDeadlock}
 				if m.RaceModel(p) == m { // else races are judged by graphs under C11
 					names = append(names, checker.PropDataRace)
@@ -305,7 +306,7 @@ func TestPartitionedCatalogue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := mustModel(t, c.model)
+			m := progtest.MustModel(t, c.model)
 			want, err := in.Check(m, checker.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -387,7 +388,7 @@ func TestClusterTimeout(t *testing.T) {
 			}
 			mc := &memCluster{p: in.Prog, spec: pr.SeqSpec(), parts: 2}
 			start := time.Now()
-			rep, err := in.Check(mustModel(t, c.model), checker.Options{Cluster: mc, Timeout: 300 * time.Millisecond})
+			rep, err := in.Check(progtest.MustModel(t, c.model), checker.Options{Cluster: mc, Timeout: 300 * time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -439,7 +440,7 @@ func TestSplitGraphsInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := mustModel(t, "rc11-consume")
+	m := progtest.MustModel(t, "rc11-consume")
 	ctx, cancel := context.WithCancel(context.Background())
 	mc := &memCluster{p: in.Prog, spec: pr.SeqSpec(), cancel: cancel}
 	rep, err := in.Check(m, checker.Options{Cluster: mc, Context: ctx})
@@ -475,7 +476,7 @@ func TestClusterRefusesOwnProperty(t *testing.T) {
 	for _, eng := range []checker.Engine{checker.EngineStates, checker.EngineDPOR} {
 		t.Run(eng.String(), func(t *testing.T) {
 			mc := &memCluster{p: in.Prog, spec: pr.SeqSpec()}
-			_, err := checker.Check(in.Prog, mustModel(t, "sc"), []checker.Property{checker.DataRace, declaredRaces{}}, checker.Options{Cluster: mc, Engine: eng})
+			_, err := checker.Check(in.Prog, progtest.MustModel(t, "sc"), []checker.Property{checker.DataRace, declaredRaces{}}, checker.Options{Cluster: mc, Engine: eng})
 			if err == nil || !strings.Contains(err.Error(), "my-races cannot be checked on a cluster") {
 				t.Fatalf("got %v, want an error naming my-races", err)
 			}

@@ -3,6 +3,7 @@ package checker
 import (
 	"sort"
 
+	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -34,7 +35,7 @@ func (x *Explanation) Axioms() []string { return sortedAxioms(x.ByAxiom) }
 // each candidate execution producing it.
 func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt Options) (*Explanation, error) {
 	x := &Explanation{Prog: p, Model: m, Outcome: outcome, ByAxiom: map[string]int{}}
-	cands, explore := Candidates(), ExploreReference
+	cands, explore := graphs.Candidates, exploreReference
 	if m.LoadBuffering {
 		// Cycles in po ∪ rf are the model's to judge: enumerate those
 		// candidates too, by speculation (which builds only candidates

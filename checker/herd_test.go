@@ -11,7 +11,7 @@ import (
 // enumerates them, with no explorer in between: each thread runs on every
 // value its reads could return, each read reads any write of its location
 // and value, and each location's writes come in any order. It returns an
-// error when p is not a litmus-sized program of genProgram (constant
+// error when p is not a litmus-sized program of progtest.Program (constant
 // addresses and written values, no spawns, locks or waits) or when the
 // candidates exceed budget.
 //

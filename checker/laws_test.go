@@ -3,85 +3,16 @@ package checker_test
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
-
-// machines returns the registered models that have an operational form:
-// the state explorer runs them.
-func machines() []*model.Model {
-	var out []*model.Model
-	for _, m := range model.All() {
-		if m.Machine != nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-func mustModel(t interface{ Fatal(...any) }, name string) *model.Model {
-	m, err := model.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// outcomes explores p and returns its final states (all registers and
-// locations) and the fingerprints of its executions, failing on duplicates.
-//
-// Programs whose exploration exceeds a budget of partial graphs are skipped,
-// so that a rare large draw cannot stall the suite.
-func outcomes(t *rapid.T, p *model.Program, m *model.Model, explore func(*model.Program, *model.Model, checker.Options, func(*checker.Execution)) (checker.Stats, error)) (states map[string]bool, graphs map[string]string) {
-	states, graphs = map[string]bool{}, map[string]string{}
-	st, err := explore(p, m, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
-		key := e.Graph.Key()
-		if _, dup := graphs[key]; dup {
-			t.Fatalf("%s: execution visited twice:\n%s", m.Name, e.Graph)
-		}
-		graphs[key] = e.Graph.String()
-		states[checker.FormatState(p, p.Final.Show, &e.Final)] = true
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !st.Exhaustive() {
-		t.Skipf("%s: exploration exceeds the budget (%s)", m.Name, st.Limit)
-	}
-	return states, graphs
-}
-
-func subset[V any](a map[string]V, b map[string]V) (string, bool) {
-	var keys []string
-	for k := range a {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if _, ok := b[k]; !ok {
-			return k, false
-		}
-	}
-	return "", true
-}
-
-// same fails unless two explorations of p found the same executions.
-func same(t *rapid.T, p *model.Program, aName string, a map[string]string, bName string, b map[string]string) {
-	t.Helper()
-	if k, ok := subset(a, b); !ok {
-		t.Fatalf("%s finds an execution %s misses:\n%s\n%s", aName, bName, p, a[k])
-	}
-	if k, ok := subset(b, a); !ok {
-		t.Fatalf("%s finds an execution %s misses:\n%s\n%s", bName, aName, p, b[k])
-	}
-}
 
 // TestExplorerMatchesReference checks that the optimised explorer visits
 // exactly the executions of the reference explorer, each once, under every
@@ -89,78 +20,22 @@ func same(t *rapid.T, p *model.Program, aName string, a map[string]string, bName
 func TestExplorerMatchesReference(t *testing.T) {
 	for _, spec := range []struct {
 		name string
-		gen  genSpec
-	}{{"litmus-sized", litmusSized}, {"protocol-sized", protocolSized}, {"large", largeSpec}} {
+		gen  progtest.Spec
+	}{{"litmus-sized", progtest.LitmusSized}, {"protocol-sized", progtest.ProtocolSized}, {"large", progtest.Large}} {
 		t.Run(spec.name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
-				p := genProgram(t, spec.gen)
+				p := progtest.Program(t, spec.gen)
 				for _, m := range model.All() {
 					if m.LoadBuffering {
 						continue // the reference builds executions in po ∪ rf order (see TestSpeculation)
 					}
-					_, fast := outcomes(t, p, m, checker.Explore)
-					_, ref := outcomes(t, p, m, checker.ExploreReference)
-					same(t, p, m.Name+": the reference", ref, "the explorer", fast)
+					_, fast := progtest.Outcomes(t, p, m, checker.Explore)
+					_, ref := progtest.Outcomes(t, p, m, checker.ExploreReference)
+					progtest.Same(t, p, m.Name+": the reference", ref, "the explorer", fast)
 				}
 			})
 		})
 	}
-}
-
-// TestSpeculation checks the explorer of the models that allow load
-// buffering against the optimised one under the models that do not, where
-// every execution is built in po ∪ rf order: speculating finds exactly the
-// same executions. Under arm and riscv, TestExplorerMatchesAxioms checks
-// it against candidates enumerated as herd7 does.
-func TestSpeculation(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, litmusSized)
-		for _, name := range []string{"sc", "tso", "rc11", "rc11-consume"} {
-			m := mustModel(t, name)
-			_, fast := outcomes(t, p, m, checker.Explore)
-			_, spec := outcomes(t, p, m, checker.ExploreSpeculating)
-			same(t, p, name+": the explorer", fast, "speculation", spec)
-		}
-	})
-}
-
-// TestLoadBufferingProbe checks the shortcut of the models that allow
-// load buffering: when the search for HMC's load-buffering revisits finds
-// none, the explorer builds executions in po ∪ rf order, and they must be
-// exactly those speculation builds (which TestExplorerMatchesAxioms holds
-// to herd7's enumeration). It counts the programs the shortcut took, so
-// that the law is not vacuous.
-func TestLoadBufferingProbe(t *testing.T) {
-	free, total := 0, 0
-	for _, spec := range []struct {
-		name string
-		gen  genSpec
-	}{{"litmus-sized", litmusSized}, {"protocol-sized", protocolSized}, {"dependent", dependent}} {
-		t.Run(spec.name, func(t *testing.T) {
-			rapid.Check(t, func(t *rapid.T) {
-				p := genProgram(t, spec.gen)
-				for _, name := range []string{"arm", "riscv"} {
-					m := mustModel(t, name)
-					ok, err := checker.LoadBufferingFree(p, m)
-					if err != nil {
-						t.Fatal(err)
-					}
-					total++
-					if !ok {
-						continue
-					}
-					free++
-					_, fast := outcomes(t, p, m, checker.Explore)
-					_, spec := outcomes(t, p, m, checker.ExploreSpeculating)
-					same(t, p, name+": the explorer (no load-buffering revisit found)", fast, "speculation", spec)
-				}
-			})
-		})
-	}
-	if free == 0 || free == total {
-		t.Errorf("the probe found load buffering possible in %d of %d programs: the law tests nothing", total-free, total)
-	}
-	t.Logf("%d of %d programs free of load-buffering revisits", free, total)
 }
 
 // TestMappingSoundness checks the hardware models against C11: the final
@@ -168,17 +43,17 @@ func TestLoadBufferingProbe(t *testing.T) {
 // RC11 allows once its no-thin-air axiom (acyclic po | rf) is dropped —
 // hardware does not forbid load buffering, and nothing else may differ.
 func TestMappingSoundness(t *testing.T) {
-	rc11 := *mustModel(t, "rc11")
+	rc11 := *progtest.MustModel(t, "rc11")
 	rc11.Name, rc11.Axioms, rc11.Fast, rc11.Machine, rc11.LoadBuffering = "rc11 without no-thin-air", rc11.Axioms[1:], nil, nil, true
 	if rc11.Axioms[0].Name == "no-thin-air" {
 		t.Fatal("rc11's axioms no longer start with no-thin-air")
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, litmusSized)
-		c11, _ := outcomes(t, p, &rc11, checker.Explore)
+		p := progtest.Program(t, progtest.LitmusSized)
+		c11, _ := progtest.Outcomes(t, p, &rc11, checker.Explore)
 		for _, name := range []string{"arm", "riscv"} {
-			hw, _ := outcomes(t, p, mustModel(t, name), checker.Explore)
-			if k, ok := subset(hw, c11); !ok {
+			hw, _ := progtest.Outcomes(t, p, progtest.MustModel(t, name), checker.Explore)
+			if k, ok := progtest.Subset(hw, c11); !ok {
 				t.Fatalf("final state %q is allowed by %s but not by %s:\n%s", k, name, rc11.Name, p)
 			}
 		}
@@ -191,14 +66,14 @@ func TestMappingSoundness(t *testing.T) {
 // arm, sc ⊆ riscv; TestTSONotWithinRISCV says why not tso ⊆ riscv).
 func TestModelInclusion(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, litmusSized)
+		p := progtest.Program(t, progtest.LitmusSized)
 		finals := map[string]map[string]bool{}
 		for _, m := range model.All() {
-			finals[m.Name], _ = outcomes(t, p, m, checker.Explore)
+			finals[m.Name], _ = progtest.Outcomes(t, p, m, checker.Explore)
 		}
 		for _, m := range model.All() {
 			for _, weaker := range m.Within {
-				if k, ok := subset(finals[m.Name], finals[weaker.Name]); !ok {
+				if k, ok := progtest.Subset(finals[m.Name], finals[weaker.Name]); !ok {
 					t.Fatalf("final state %q is allowed by %s but not by %s, which it is within:\n%s", k, m.Name, weaker, p)
 				}
 			}
@@ -242,7 +117,7 @@ final never: !(a.r == 0 && b.r == 1 && b.s == 0 && c.r == 1 && c.s == 0)
 		model string
 		want  checker.Status
 	}{{"tso", checker.Violated}, {"riscv", checker.Holds}, {"sc", checker.Holds}} {
-		rep, err := checker.Check(in.Prog, mustModel(t, c.model), checker.Properties(nil, "never"), checker.Options{})
+		rep, err := checker.Check(in.Prog, progtest.MustModel(t, c.model), checker.Properties(nil, "never"), checker.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,15 +138,15 @@ var stronger = map[model.Op]map[model.Ordering][]model.Ordering{
 // or fence never adds a final state, under every model.
 func TestStrongerOrderingNeverAddsStates(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, litmusSized)
+		p := progtest.Program(t, progtest.LitmusSized)
 		q, site := strengthenOne(t, p)
 		if q == nil {
 			return
 		}
 		for _, m := range model.All() {
-			weak, _ := outcomes(t, p, m, checker.Explore)
-			strong, _ := outcomes(t, q, m, checker.Explore)
-			if k, ok := subset(strong, weak); !ok {
+			weak, _ := progtest.Outcomes(t, p, m, checker.Explore)
+			strong, _ := progtest.Outcomes(t, q, m, checker.Explore)
+			if k, ok := progtest.Subset(strong, weak); !ok {
 				t.Fatalf("%s: strengthening %s adds final state %q:\n%s", m.Name, site, k, p)
 			}
 		}
@@ -319,7 +194,7 @@ func cloneProgram(p *model.Program) *model.Program {
 // executions with a po ∪ rf cycle that the load-buffering models allow.
 func TestExplorerMatchesAxioms(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, litmusSized)
+		p := progtest.Program(t, progtest.LitmusSized)
 		accepted := make([]map[string]string, len(model.All()))
 		for i := range accepted {
 			accepted[i] = map[string]string{}
@@ -336,8 +211,8 @@ func TestExplorerMatchesAxioms(t *testing.T) {
 			t.Skip(err)
 		}
 		for i, m := range model.All() {
-			_, explored := outcomes(t, p, m, checker.Explore)
-			same(t, p, m.Name+"'s axioms", accepted[i], "the explorer", explored)
+			_, explored := progtest.Outcomes(t, p, m, checker.Explore)
+			progtest.Same(t, p, m.Name+"'s axioms", accepted[i], "the explorer", explored)
 		}
 	})
 }
@@ -346,7 +221,7 @@ func TestExplorerMatchesAxioms(t *testing.T) {
 // or fence never adds a data race.
 func TestStrongerOrderingNeverAddsRaces(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, litmusSized)
+		p := progtest.Program(t, progtest.LitmusSized)
 		q, site := strengthenOne(t, p)
 		if q == nil {
 			return
@@ -377,7 +252,7 @@ func racy(t *rapid.T, p *model.Program, m *model.Model) bool {
 // trace and rebuilt from it, shows the same violation again.
 func TestCounterexamplesReplay(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, protocolSized)
+		p := progtest.Program(t, progtest.ProtocolSized)
 		for _, m := range model.All() {
 			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace, checker.Deadlock}, checker.Options{MaxGraphs: 50000})
 			if err != nil {
@@ -409,9 +284,9 @@ func TestCounterexamplesReplay(t *testing.T) {
 // and says it was bounded exactly when it cut a schedule.
 func TestPreemptionBounding(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, litmusSized)
-		m := mustModel(t, "rc11")
-		_, all := outcomes(t, p, m, checker.Explore)
+		p := progtest.Program(t, progtest.LitmusSized)
+		m := progtest.MustModel(t, "rc11")
+		_, all := progtest.Outcomes(t, p, m, checker.Explore)
 		for _, k := range []int{0, 1, 100} {
 			got := map[string]string{}
 			st, err := checker.Explore(p, m, checker.Options{Preemptions: true, PreemptionBound: k, MaxGraphs: 50000}, func(e *checker.Execution) {
@@ -426,7 +301,7 @@ func TestPreemptionBounding(t *testing.T) {
 			if st.Limit == checker.MaxGraphs {
 				t.Skip("exploration exceeds the budget")
 			}
-			if key, ok := subset(got, all); !ok {
+			if key, ok := progtest.Subset(got, all); !ok {
 				t.Fatalf("bound %d finds an execution the explorer does not:\n%s", k, got[key])
 			}
 			if k == 100 && len(got) != len(all) {
@@ -444,7 +319,7 @@ func TestPreemptionBounding(t *testing.T) {
 // verdicts and witnesses do not depend on the order they are found in.
 func TestParallelMatchesSequential(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, protocolSized)
+		p := progtest.Program(t, progtest.ProtocolSized)
 		m := rapid.SampledFrom(model.All()).Draw(t, "model")
 		var mu sync.Mutex
 		parallel := func(p *model.Program, m *model.Model, opt checker.Options, visit func(*checker.Execution)) (checker.Stats, error) {
@@ -458,9 +333,9 @@ func TestParallelMatchesSequential(t *testing.T) {
 				visit(e)
 			})
 		}
-		_, seq := outcomes(t, p, m, checker.Explore)
-		_, par := outcomes(t, p, m, parallel)
-		same(t, p, m.Name+": the sequential explorer", seq, "the parallel one", par)
+		_, seq := progtest.Outcomes(t, p, m, checker.Explore)
+		_, par := progtest.Outcomes(t, p, m, parallel)
+		progtest.Same(t, p, m.Name+": the sequential explorer", seq, "the parallel one", par)
 		props := []checker.Property{checker.DataRace, checker.Deadlock}
 		a, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR, MaxGraphs: 50000})
 		if err != nil {
@@ -489,7 +364,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 // seq_cst fences once came out reversed).
 func TestPresentationFollowsPSC(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, litmusSized)
+		p := progtest.Program(t, progtest.LitmusSized)
 		for _, m := range model.All() {
 			if m.Order == nil {
 				continue
@@ -525,13 +400,13 @@ func TestFastMatchesAxioms(t *testing.T) {
 		var p *model.Program
 		switch rapid.IntRange(0, 3).Draw(t, "shape") {
 		case 0:
-			p = genProgram(t, rapid.SampledFrom([]genSpec{litmusSized, protocolSized}).Draw(t, "size"))
+			p = progtest.Program(t, rapid.SampledFrom([]progtest.Spec{progtest.LitmusSized, progtest.ProtocolSized}).Draw(t, "size"))
 		case 1:
-			p = genGuarded(t)
+			p = progtest.Guarded(t)
 		case 2:
-			p = genSpawning(t)
+			p = progtest.Spawning(t)
 		default:
-			p = genChain(t)
+			p = progtest.Chain(t)
 		}
 		if !fastMatchesAxioms(t, p) {
 			t.Skip("too many candidates")
@@ -579,115 +454,4 @@ func fastMatchesAxioms(t interface {
 		t.Fatalf("%v", err)
 	}
 	return st.Exhaustive()
-}
-
-// genChain draws a chain of message passing, as in MP, WRC and ISA2: each
-// thread but the first reads the previous one's flag, perhaps fences, and
-// reads its data; each but the last writes data of its own, perhaps
-// fences, and writes its flag — or passes the flag on with a
-// read-modify-write, perhaps also another thread's read-modify-write of
-// the first flag (release sequences). Orderings are random.
-func genChain(t *rapid.T) *model.Program {
-	n := rapid.IntRange(2, 3).Draw(t, "threads")
-	p := &model.Program{Name: "chain"}
-	for i := 0; i < n; i++ {
-		p.Locs = append(p.Locs, model.Location{Name: fmt.Sprintf("data%d", i)}, model.Location{Name: fmt.Sprintf("flag%d", i)})
-	}
-	data := func(i int) *model.Expr { return model.Const(model.AddrOf(model.Loc(2 * i))) }
-	flag := func(i int) *model.Expr { return model.Const(model.AddrOf(model.Loc(2*i + 1))) }
-	ord := func(name string, ok func(model.Ordering) bool) model.Ordering { return drawOrd(t, name, ok) }
-	fence := func(th *model.Thread) {
-		if rapid.Bool().Draw(t, "fence") {
-			th.Code = append(th.Code, model.Instr{Op: model.OpFence, Dst: model.NoReg, Dst2: model.NoReg, Ord: ord("fence ord", model.Ordering.ValidForFence)})
-		}
-	}
-	for i := 0; i < n; i++ {
-		th := model.Thread{Name: fmt.Sprintf("P%d", i)}
-		reg := func() model.Reg {
-			th.Regs = append(th.Regs, fmt.Sprintf("r%d", len(th.Regs)))
-			th.Init = append(th.Init, 0)
-			return model.Reg(len(th.Regs) - 1)
-		}
-		if i > 0 {
-			th.Code = append(th.Code, model.Instr{Op: model.OpLoad, Dst: reg(), Dst2: model.NoReg, Addr: flag(i - 1), Ord: ord("flag load", model.Ordering.ValidForLoad)})
-			fence(&th)
-			th.Code = append(th.Code, model.Instr{Op: model.OpLoad, Dst: reg(), Dst2: model.NoReg, Addr: data(i - 1), Ord: ord("data load", model.Ordering.ValidForLoad)})
-		}
-		if i < n-1 {
-			th.Code = append(th.Code, model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: data(i), Val: model.Const(1), Ord: ord("data store", model.Ordering.ValidForStore)})
-			fence(&th)
-			if rapid.Bool().Draw(t, "relay") {
-				th.Code = append(th.Code, model.Instr{Op: model.OpRMW, RMW: model.FetchAdd, Dst: reg(), Dst2: model.NoReg, Addr: flag(i), Val: model.Const(1), Ord: ord("flag rmw", model.Ordering.Atomic)})
-			} else {
-				th.Code = append(th.Code, model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: flag(i), Val: model.Const(1), Ord: ord("flag store", func(o model.Ordering) bool { return o.Atomic() && o.ValidForStore() })})
-			}
-			if rapid.Bool().Draw(t, "second store") {
-				th.Code = append(th.Code, model.Instr{Op: model.OpStore, Dst: model.NoReg, Dst2: model.NoReg, Addr: flag(i), Val: model.Const(2), Ord: ord("second", func(o model.Ordering) bool { return o.Atomic() && o.ValidForStore() })})
-			}
-		}
-		p.Threads = append(p.Threads, th)
-	}
-	if rapid.Bool().Draw(t, "relay thread") {
-		// A third party's read-modify-write of the first flag: a reader of
-		// its write synchronises with the first writer's release.
-		p.Threads = append(p.Threads, model.Thread{Name: "relay", Regs: []string{"r0"}, Init: []int64{0}, Code: []model.Instr{
-			{Op: model.OpRMW, RMW: model.FetchAdd, Dst: 0, Dst2: model.NoReg, Addr: flag(0), Val: model.Const(2), Ord: ord("relay ord", model.Ordering.Atomic)}}})
-	}
-	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
-	return p
-}
-
-// TestGrowthMatchesFullCheck checks the graph explorer's incremental
-// consistency check (model.Grown, from clocks kept per event) against the
-// models' full check: with VerifyGrowth on, every graph the clocks decide
-// is decided again from scratch, and a difference is an error. Random
-// programs of every generator, and the herd7 corpus, under the models
-// that keep clocks.
-// threeLocs draws programs on up to three locations: the shapes where
-// psc orders seq_cst accesses to different locations through a
-// happens-before path between other accesses (po|≠loc; hb; po|≠loc).
-var threeLocs = genSpec{threads: 3, instrs: 3, locs: 3}
-
-func TestGrowthMatchesFullCheck(t *testing.T) {
-	defer checker.VerifyGrowth(checker.VerifyGrowth(true))
-	var clocked []*model.Model
-	for _, m := range model.All() {
-		if m.Clocks {
-			clocked = append(clocked, m)
-		}
-	}
-	explore := func(t interface{ Fatalf(string, ...any) }, p *model.Program) {
-		for _, m := range clocked {
-			if _, err := checker.Explore(p, m, checker.Options{MaxGraphs: 50000}, nil); err != nil {
-				t.Fatalf("%s: %v\n%s", m.Name, err, p)
-			}
-		}
-	}
-	t.Run("random", func(t *testing.T) {
-		rapid.Check(t, func(t *rapid.T) {
-			var p *model.Program
-			switch rapid.IntRange(0, 3).Draw(t, "shape") {
-			case 0:
-				p = genProgram(t, rapid.SampledFrom([]genSpec{litmusSized, protocolSized, largeSpec, threeLocs}).Draw(t, "size"))
-			case 1:
-				p = genGuarded(t)
-			case 2:
-				p = genSpawning(t) // a spawned thread goes on from its spawner's clock
-			default:
-				p = genChain(t)
-			}
-			explore(t, p)
-		})
-	})
-	t.Run("corpus", func(t *testing.T) {
-		files, _ := filepath.Glob(filepath.Join(sharedLitmus, "*", "*.litmus"))
-		local, _ := filepath.Glob("../protocols/litmus/testdata/*.litmus")
-		for _, f := range append(files, local...) {
-			p, err := litmus.ParseFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			explore(t, p)
-		}
-	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -23,7 +24,7 @@ func TestLimits(t *testing.T) {
 	for ti := range p.Threads {
 		p.Final.Show = append(p.Final.Show, model.Observable{Thread: ti, Reg: 0, Loc: model.NoLoc})
 	}
-	m := mustModel(t, "rc11")
+	m := progtest.MustModel(t, "rc11")
 	for _, engine := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
 		limits(t, p, m, engine, cancelled)
 	}
@@ -96,7 +97,7 @@ thread counter {
   assert done: i == 2, "the loop did not run twice"
 }`
 	p, own := compileProtocol(t, "counted", counted)
-	for _, m := range machines() {
+	for _, m := range progtest.Machines() {
 		rep, err := checker.Check(p, m, checker.Properties(nil, own...), checker.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +107,7 @@ thread counter {
 		}
 	}
 	p, own = compileProtocol(t, "spin", spin)
-	for _, m := range machines() {
+	for _, m := range progtest.Machines() {
 		for _, eng := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
 			rep, err := checker.Check(p, m, checker.Properties(nil, own...), checker.Options{Engine: eng})
 			if err != nil {
@@ -119,59 +120,6 @@ thread counter {
 				t.Errorf("%s by %s: %s %q", m.Name, eng, rep.Props[0].Status, rep.Props[0].Message)
 			}
 		}
-	}
-}
-
-// TestSpeculationStopsInTime checks that speculation, the explorer of
-// arm and riscv for programs that may buffer loads, honours a timeout and
-// a cancellation within a second on a program whose speculation takes
-// minutes: the Treiber stack of the examples with two pushers and a
-// popper (its search once ran past both, stopping only at leaves it never
-// reached). Checked as a user would, the same program finishes in a
-// moment: no load buffering is possible in it, so its executions are
-// built in po ∪ rf order.
-func TestSpeculationStopsInTime(t *testing.T) {
-	pr, err := protocols.Load("../protocols/examples/treiber.oc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := pr.Instance("fixed", map[string]string{"POPS": "1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"arm", "riscv"} {
-		m := mustModel(t, name)
-		t.Run(name+"/timeout", func(t *testing.T) {
-			start := time.Now()
-			st, err := checker.ExploreSpeculating(inst.Prog, m, checker.Options{Timeout: 2 * time.Second}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if took := time.Since(start); took > 3*time.Second || st.Limit != checker.Timeout {
-				t.Errorf("stopped after %v by %s, want the timeout within 3 s", took, st.Limit)
-			}
-		})
-		t.Run(name+"/cancel", func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			defer cancel()
-			start := time.Now()
-			st, err := checker.ExploreSpeculating(inst.Prog, m, checker.Options{Context: ctx}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if took := time.Since(start); took > 2*time.Second || st.Limit != checker.Interrupted {
-				t.Errorf("stopped after %v by %s, want the cancellation within a second", took, st.Limit)
-			}
-		})
-		t.Run(name+"/check", func(t *testing.T) {
-			rep, err := inst.Check(m, checker.Options{Timeout: 20 * time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Verdict() != checker.VerdictVerified {
-				t.Errorf("%s (%s), want verified", rep.VerdictText(), rep.Stats.LimitText())
-			}
-		})
 	}
 }
 
@@ -208,7 +156,7 @@ thread a {
 thread b {
   r = x
 }`)
-	m := mustModel(t, "rc11")
+	m := progtest.MustModel(t, "rc11")
 	for _, eng := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
 		for _, tc := range []struct {
 			prop checker.Property

@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
@@ -97,7 +98,7 @@ func drawSpec(t *rapid.T) (spec model.Spec, stateless bool) {
 
 // linSized bounds the programs of the linearizability laws: three
 // operations of up to three steps.
-var linSized = genSpec{threads: 3, instrs: 3, locs: 2, locks: true}
+var linSized = progtest.Spec{Threads: 3, Instrs: 3, Locs: 2, Locks: true}
 
 // TestLinearizabilityEnginesAgree checks that every engine computes the
 // one definition of linearizability (model.Linearize over the model's
@@ -110,10 +111,10 @@ func TestLinearizabilityEnginesAgree(t *testing.T) {
 	for _, m := range model.All() {
 		t.Run(m.Name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
-				p := withOperations(t, genProgram(t, linSized))
+				p := withOperations(t, progtest.Program(t, linSized))
 				if m.Machine != nil {
-					p = withTwins(t, p)
-					explorable(p, m)
+					p = progtest.WithTwins(t, p)
+					progtest.Explorable(p, m)
 				}
 				spec, _ := drawSpec(t)
 				props := checker.Properties(spec, checker.PropLinearizability, checker.PropDeadlock)
@@ -246,7 +247,7 @@ spec {
 }
 
 // setTake is the publish-once flag with the store's and the load's
-// orderings.
+// progtest.Orderings.
 func setTake(store, load string) string {
 	return `
 shared x = 0
@@ -280,7 +281,7 @@ spec {
 // acquire load of top, relaxed store of next, release compare-exchange;
 // pop: acquire load, release compare-exchange; top tagged with a
 // counter) is linearizable against all three (tb-stack2x2: 42 executions
-// each, 97, 84 and 111 hints checked), and so is ours with its orderings
+// each, 97, 84 and 111 hints checked), and so is ours with its progtest.Orderings
 // and its counter, two pushers and two poppers, under sc, tso and rc11 by
 // both engines. Without the counter a compare-exchange can succeed on an
 // older write of the same value (top back at empty) while its acquire load
@@ -288,7 +289,7 @@ spec {
 // pop-to-pop synchronisation is lost — GenMC's tb-stack-dyn, whose
 // pointers carry no counter, fails vi and vr the same way (sync_fail:
 // "does not induce all the synchronization required"), and so does ours.
-// The textbook orderings (a relaxed load in push, an acquire-only
+// The textbook progtest.Orderings (a relaxed load in push, an acquire-only
 // compare-exchange in pop) keep v but fail vi and vr even with the
 // counter.
 func TestRelincheStack(t *testing.T) {
@@ -385,7 +386,7 @@ thread popper[2] {
 						t.Fatal(err)
 					}
 					for _, eng := range []checker.Engine{checker.EngineStates, checker.EngineDPOR} {
-						rep, err := inst.Check(mustModel(t, m), checker.Options{Engine: eng})
+						rep, err := inst.Check(progtest.MustModel(t, m), checker.Options{Engine: eng})
 						if err != nil {
 							t.Fatal(err)
 						}

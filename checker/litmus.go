@@ -1,9 +1,7 @@
 package checker
 
 import (
-	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/ordercheck/ordercheck/model"
@@ -41,7 +39,7 @@ func RunLitmus(p *model.Program, m *model.Model, opt Options) (*LitmusResult, er
 	var mu sync.Mutex // the explorer's workers report executions concurrently
 	raceKey := ""
 	stats, err := Explore(p, m, opt, func(e *Execution) {
-		state, holds := FormatState(p, final.Show, &e.Final), final.Cond.Eval(&e.Final)
+		state, holds := p.FormatState(final.Show, &e.Final), final.Cond.Eval(&e.Final)
 		mu.Lock()
 		defer mu.Unlock()
 		states[state] = true
@@ -65,21 +63,6 @@ func RunLitmus(p *model.Program, m *model.Model, opt Options) (*LitmusResult, er
 	}
 	sort.Strings(res.States)
 	return res, nil
-}
-
-// FormatState renders the observables of a final state as herd7 does:
-// registers as "T:r=v;", locations as "[x]=v;", separated by spaces, a
-// pointer as the name of its location.
-func FormatState(p *model.Program, show []model.Observable, s *model.FinalState) string {
-	parts := make([]string, len(show))
-	for i, o := range show {
-		name := o.Name(p)
-		if o.IsMem() {
-			name = "[" + name + "]"
-		}
-		parts[i] = fmt.Sprintf("%s=%s;", name, p.HerdValue(s.Value(o)))
-	}
-	return strings.Join(parts, " ")
 }
 
 // Holds reports whether the condition holds, by its quantifier.

@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -85,9 +86,9 @@ func TestAddingAModel(t *testing.T) {
 	}
 
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, protocolSized)
-		_, mine := outcomes(t, p, toy, checker.Explore)
-		_, theirs := outcomes(t, p, sc, checker.Explore)
-		same(t, p, toy.Name, mine, "sc", theirs)
+		p := progtest.Program(t, progtest.ProtocolSized)
+		_, mine := progtest.Outcomes(t, p, toy, checker.Explore)
+		_, theirs := progtest.Outcomes(t, p, sc, checker.Explore)
+		progtest.Same(t, p, toy.Name, mine, "sc", theirs)
 	})
 }

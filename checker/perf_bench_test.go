@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/c"
@@ -123,7 +124,7 @@ func TestReferenceDlsymCounts(t *testing.T) {
 		{2, "sc", 6}, {3, "sc", 63}, {4, "sc", 1108},
 	} {
 		t.Run(fmt.Sprintf("N=%d/%s", c.n, c.model), func(t *testing.T) {
-			st, err := checker.Explore(referenceDlsym(t, c.n), mustModel(t, c.model), checker.Options{}, nil)
+			st, err := checker.Explore(referenceDlsym(t, c.n), progtest.MustModel(t, c.model), checker.Options{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +148,7 @@ func TestPerfLitmus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := checker.RunLitmus(p, mustModel(t, "rc11"), checker.Options{Workers: 2})
+			res, err := checker.RunLitmus(p, progtest.MustModel(t, "rc11"), checker.Options{Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -194,7 +195,7 @@ func BenchmarkStates(b *testing.B) {
 		{"catalogue/N=5/tso", catalogue(5), "tso", all},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			m := mustModel(b, c.model)
+			m := progtest.MustModel(b, c.model)
 			var states int64
 			b.ReportAllocs()
 			for b.Loop() {
@@ -226,7 +227,7 @@ func BenchmarkLitmus(b *testing.B) {
 			}
 			progs = append(progs, p)
 		}
-		m := mustModel(b, "rc11")
+		m := progtest.MustModel(b, "rc11")
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, p := range progs {

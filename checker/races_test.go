@@ -1,7 +1,6 @@
 package checker_test
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -104,14 +104,14 @@ thread b {
 // TestRaceVerdictsAgree checks, on random programs without consume loads,
 // that every model gives the same data-race verdict: a race is the C
 // program's, whatever the machine. Half the programs are guarded (see
-// genGuarded), where a weak outcome alone reaches the plain accesses.
+// progtest.Guarded), where a weak outcome alone reaches the plain accesses.
 func TestRaceVerdictsAgree(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		var p *model.Program
 		if rapid.Bool().Draw(t, "guarded") {
-			p = genGuarded(t)
+			p = progtest.Guarded(t)
 		} else {
-			p = genProgram(t, protocolSized)
+			p = progtest.Program(t, progtest.ProtocolSized)
 		}
 		if rapid.Bool().Draw(t, "seq_cst atomics") {
 			// Where DRF-SC decides: races may be judged in SC executions.
@@ -155,51 +155,6 @@ func TestRaceVerdictsAgree(t *testing.T) {
 			}
 		}
 	})
-}
-
-// genGuarded draws a program of two or three threads, each of which
-// stores to its own flag, perhaps fences, loads the next thread's flag and,
-// when it read a chosen value, makes a plain access to a shared data
-// location: store buffering, message passing and Dekker's handshake with
-// random orderings, where which plain accesses run (and race) depends on
-// outcomes a strong model may forbid.
-func genGuarded(t *rapid.T) *model.Program {
-	nt := rapid.IntRange(2, 3).Draw(t, "threads")
-	p := &model.Program{Name: "guarded"}
-	for i := 0; i < nt; i++ {
-		p.Locs = append(p.Locs, model.Location{Name: fmt.Sprintf("flag%d", i)})
-	}
-	data := model.Loc(len(p.Locs))
-	p.Locs = append(p.Locs, model.Location{Name: "data"})
-	noCon := func(o model.Ordering) bool { return o != model.Con }
-	for i := 0; i < nt; i++ {
-		th := model.Thread{Name: fmt.Sprintf("P%d", i), Regs: []string{"f", "d"}, Init: []int64{0, 0}}
-		add := func(in model.Instr) {
-			if in.Dst == 0 && in.Op != model.OpLoad {
-				in.Dst = model.NoReg
-			}
-			in.Dst2 = model.NoReg
-			th.Code = append(th.Code, in)
-		}
-		add(model.Instr{Op: model.OpStore, Addr: model.Const(model.AddrOf(model.Loc(i))), Val: model.Const(1),
-			Ord: drawOrd(t, "store", func(o model.Ordering) bool { return o.ValidForStore() && o.Atomic() })})
-		if rapid.Bool().Draw(t, "fence") {
-			add(model.Instr{Op: model.OpFence, Ord: drawOrd(t, "fence ord", func(o model.Ordering) bool { return o.ValidForFence() && noCon(o) })})
-		}
-		add(model.Instr{Op: model.OpLoad, Dst: 0, Addr: model.Const(model.AddrOf(model.Loc((i + 1) % nt))),
-			Ord: drawOrd(t, "load", func(o model.Ordering) bool { return o.ValidForLoad() && o.Atomic() && noCon(o) })})
-		// if f != want, skip the plain access
-		want := int64(rapid.IntRange(0, 1).Draw(t, "want"))
-		add(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Ne, model.RegExpr(0), model.Const(want)), Target: len(th.Code) + 2})
-		if rapid.Bool().Draw(t, "write") {
-			add(model.Instr{Op: model.OpStore, Addr: model.Const(model.AddrOf(data)), Val: model.Const(int64(i + 1)), Ord: model.NA})
-		} else {
-			add(model.Instr{Op: model.OpLoad, Dst: 1, Addr: model.Const(model.AddrOf(data)), Ord: model.NA})
-		}
-		p.Threads = append(p.Threads, th)
-	}
-	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
-	return p
 }
 
 // TestSpawnSynchronises pins the happens-before a spawn passes on beyond
@@ -265,7 +220,7 @@ thread child spawned {
 			in := checkertest.Instance(t, tc.src)
 			for _, m := range []string{"rc11", "rc11-consume"} {
 				for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineDPOR} {
-					rep, err := checker.Check(in.Prog, mustModel(t, m), in.Protocol.Properties(), checker.Options{Engine: eng})
+					rep, err := checker.Check(in.Prog, progtest.MustModel(t, m), in.Protocol.Properties(), checker.Options{Engine: eng})
 					if err != nil {
 						t.Fatal(err)
 					}

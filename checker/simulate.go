@@ -139,7 +139,7 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 		if err != nil {
 			return nil, err
 		}
-		counts[FormatState(p, show, &e.Final)]++
+		counts[p.FormatState(show, &e.Final)]++
 		if len(e.Blocked) > 0 {
 			res.Blocked++
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
@@ -34,7 +35,7 @@ func TestSimulationFindsEveryState(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				m := mustModel(t, "rc11")
+				m := progtest.MustModel(t, "rc11")
 				exhaustive, err := checker.RunLitmus(p, m, checker.Options{})
 				if err != nil {
 					t.Fatal(err)
@@ -74,7 +75,7 @@ func TestSimulationIntervals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := mustModel(t, "rc11")
+	m := progtest.MustModel(t, "rc11")
 	var probs []checker.SimProp
 	for seed := uint64(1); seed <= 3; seed++ {
 		res, _ := simulateJSON(t, p, m, checker.SimOptions{Runs: 400, Seed: seed})
@@ -112,7 +113,7 @@ func TestHomogeneity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := mustModel(t, "rc11")
+	m := progtest.MustModel(t, "rc11")
 	a, _ := simulateJSON(t, rlx, m, checker.SimOptions{Runs: 500, Seed: 1})
 	b, _ := simulateJSON(t, rlx, m, checker.SimOptions{Runs: 500, Seed: 2})
 	c, _ := simulateJSON(t, sc, m, checker.SimOptions{Runs: 500, Seed: 3})

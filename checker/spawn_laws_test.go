@@ -1,36 +1,13 @@
 package checker_test
 
 import (
-	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 )
-
-// genSpawning draws a random program whose last thread is spawned by the
-// first, at a random point of the first's code (never inside a branch's
-// target range: the spawn is placed before an instruction no jump skips).
-func genSpawning(t *rapid.T) *model.Program {
-	p := genProgram(t, rapid.SampledFrom([]genSpec{litmusSized, protocolSized}).Draw(t, "size"))
-	if len(p.Threads) < 2 {
-		t.Skip("one thread")
-	}
-	child := len(p.Threads) - 1
-	code := p.Threads[0].Code
-	at := rapid.IntRange(0, len(code)).Draw(t, "spawn at")
-	for _, in := range code {
-		if (in.Op == model.OpJump || in.Op == model.OpBranch || in.Op == model.OpAssume) && in.Target >= at {
-			at = len(code) // keep jump targets where they are
-		}
-	}
-	spawn := model.Instr{Op: model.OpSpawn, N: child, Dst: model.NoReg, Dst2: model.NoReg}
-	p.Threads[0].Code = slices.Insert(slices.Clone(code), at, spawn)
-	p.Threads[child].Spawned = true
-	return p
-}
 
 // TestSpawnLaws checks the explorers on programs that spawn a thread: the
 // graph explorer finds the reference explorer's executions, and the state
@@ -38,12 +15,12 @@ func genSpawning(t *rapid.T) *model.Program {
 // verdicts, under sc, tso and rc11.
 func TestSpawnLaws(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := genSpawning(t)
+		p := progtest.Spawning(t)
 		for _, name := range []string{"sc", "tso", "rc11", "rc11-consume"} {
-			m := mustModel(t, name)
-			_, fast := outcomes(t, p, m, checker.Explore)
-			_, ref := outcomes(t, p, m, checker.ExploreReference)
-			same(t, p, name+": the reference", ref, "the explorer", fast)
+			m := progtest.MustModel(t, name)
+			_, fast := progtest.Outcomes(t, p, m, checker.Explore)
+			_, ref := progtest.Outcomes(t, p, m, checker.ExploreReference)
+			progtest.Same(t, p, name+": the reference", ref, "the explorer", fast)
 			if checker.StatesUnsupported(p, m) != "" {
 				continue
 			}

@@ -1,211 +1,18 @@
 package checker_test
 
 import (
-	"fmt"
-	"maps"
-	"path/filepath"
-	"reflect"
-	"slices"
-	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/c"
 	"github.com/ordercheck/ordercheck/protocols/lang"
-	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
-
-// withTwins may copy one of p's threads, so that the state explorer's
-// symmetry reduction has interchangeable threads to merge.
-func withTwins(t *rapid.T, p *model.Program) *model.Program {
-	for k := rapid.IntRange(0, 2).Draw(t, "twins"); k > 0; k-- {
-		th := p.Threads[0]
-		th.Name = fmt.Sprintf("P0'%d", k)
-		p.Threads = append(p.Threads, th)
-	}
-	if rapid.Bool().Draw(t, "memory only") {
-		// Registers not shown are dead at the end: states that differ
-		// only in them merge.
-		var show []model.Observable
-		for _, o := range p.Final.Show {
-			if o.IsMem() {
-				show = append(show, o)
-			}
-		}
-		p.Final.Show = show
-	}
-	return p
-}
-
-// TestStatesMatchExecutions checks the state-merging explorer against the
-// execution-graph explorer, under SC, TSO and RC11 without seq_cst: the same final states (registers,
-// memory, and which threads block), and the same verdicts on data races
-// and deadlocks, with a witness that shows each violation.
-func TestStatesMatchExecutions(t *testing.T) {
-	for _, m := range machines() {
-		t.Run(m.Name, func(t *testing.T) { statesMatchExecutions(t, m) })
-	}
-}
-
-// explorable makes p one m's machine runs: where it does not run seq_cst
-// (rc11's), seq_cst orderings become the strongest others.
-func explorable(p *model.Program, m *model.Model) {
-	if m.Machine.Unsupported(p) != "" {
-		withoutSC(p)
-	}
-}
-
-// withoutSC replaces seq_cst orderings by the strongest others.
-func withoutSC(p *model.Program) {
-	for ti := range p.Threads {
-		code := slices.Clone(p.Threads[ti].Code)
-		for i := range code {
-			in := &code[i]
-			if in.Ord == model.SeqCst {
-				switch in.Op {
-				case model.OpLoad:
-					in.Ord = model.Acq
-				case model.OpStore:
-					in.Ord = model.Rel
-				default:
-					in.Ord = model.AcqRel
-				}
-			}
-			if in.FailOrd == model.SeqCst {
-				in.FailOrd = model.Acq
-			}
-		}
-		p.Threads[ti].Code = code
-	}
-}
-
-func statesMatchExecutions(t *testing.T, sc *model.Model) {
-	rapid.Check(t, func(t *rapid.T) {
-		p := withTwins(t, genProgram(t, protocolSized))
-		explorable(p, sc)
-		want, got := map[string]bool{}, map[string]bool{}
-		st, err := checker.Explore(p, sc, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
-			var status []model.Status
-			for _, s := range e.States {
-				status = append(status, s.Status)
-			}
-			want[upToTwins(p, e.Final, status)] = true
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !st.Exhaustive() {
-			t.Skip("exploration exceeds the budget")
-		}
-		_, err = checker.FinalStatesByStates(p, sc, checker.Options{}, func(f model.FinalState, status []model.Status) {
-			got[upToTwins(p, f, status)] = true
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if k, ok := subset(want, got); !ok {
-			t.Fatalf("states miss the final state %s of\n%s", k, p)
-		}
-		if k, ok := subset(got, want); !ok {
-			t.Fatalf("states find the final state %s no execution has:\n%s", k, p)
-		}
-		props := checker.Properties(nil, checker.PropDataRace, checker.PropDeadlock)
-		byGraphs, err := checker.Check(p, sc, props, checker.Options{Engine: checker.EngineDPOR})
-		if err != nil {
-			t.Fatal(err)
-		}
-		byStates, err := checker.Check(p, sc, props, checker.Options{Engine: checker.EngineStates})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, want := range byGraphs.Props {
-			got := byStates.Props[i]
-			if got.Status != want.Status {
-				t.Fatalf("%s: states say %s, executions %s (%s) in\n%s", want.Name, got.Status, want.Status, want.Message, p)
-			}
-			if got.Status == checker.Violated && got.Witness == nil {
-				t.Fatalf("%s: no witness", want.Name)
-			}
-		}
-	})
-}
-
-// upToTwins renders a final state (the registers shown, the memory and
-// the threads' statuses) with the states of threads of equal code and
-// initial registers, none shown, sorted: the state explorer finds one final
-// state of each class of states that differ by such threads' names.
-func upToTwins(p *model.Program, f model.FinalState, status []model.Status) string {
-	var groups [][]string
-	var reps []int
-	for t, th := range p.Threads {
-		s := fmt.Sprint(status[t])
-		for _, o := range p.Final.Show {
-			if o.Thread == t {
-				s += fmt.Sprintf(" %s=%d", th.Regs[o.Reg], f.Regs[t][o.Reg])
-			}
-		}
-		shown := slices.ContainsFunc(p.Final.Show, func(o model.Observable) bool { return o.Thread == t })
-		k := slices.IndexFunc(reps, func(r int) bool {
-			return !shown && reflect.DeepEqual(p.Threads[r].Code, th.Code) && slices.Equal(p.Threads[r].Init, th.Init) &&
-				!slices.ContainsFunc(p.Final.Show, func(o model.Observable) bool { return o.Thread == r })
-		})
-		if k < 0 {
-			reps = append(reps, t)
-			groups = append(groups, nil)
-			k = len(reps) - 1
-		}
-		groups[k] = append(groups[k], s)
-	}
-	var out []string
-	for _, g := range groups {
-		slices.Sort(g)
-		out = append(out, strings.Join(g, " "))
-	}
-	return fmt.Sprint(out, f.Mem)
-}
-
-// TestHerdConformanceStates checks the state explorer's final states on
-// every test of the shared corpus it can explore (under rc11, those
-// without seq_cst) against herd7's.
-func TestHerdConformanceStates(t *testing.T) {
-	for _, tc := range []struct{ model, file string }{{"rc11", "expected-rc11.tsv"}, {"sc", "expected-sc.tsv"}, {"tso", "expected-tso.tsv"}} {
-		t.Run(tc.model, func(t *testing.T) {
-			m := mustModel(t, tc.model)
-			checked := 0
-			for _, row := range readExpected(t, tc.file) {
-				p, err := litmus.ParseFile(filepath.Join(sharedLitmus, row.test))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if checker.StatesUnsupported(p, m) != "" {
-					continue
-				}
-				checked++
-				seen := map[string]bool{}
-				_, err = checker.FinalStatesByStates(p, m, checker.Options{}, func(f model.FinalState, _ []model.Status) {
-					seen[checker.FormatState(p, p.Final.Show, &f)] = true
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []string
-				for s := range seen {
-					got = append(got, s)
-				}
-				slices.Sort(got)
-				if g, w := strings.Join(got, " | "), strings.Join(row.states, " | "); g != w {
-					t.Errorf("%s: states:\n got  %s\n want %s", row.test, g, w)
-				}
-			}
-			t.Logf("%s: %d tests explored by states", tc.model, checked)
-		})
-	}
-}
 
 // TestStatesAtomicity checks, on programs whose every behaviour hangs on
 // it, that the state explorer keeps read-modify-writes atomic, locks
@@ -254,7 +61,7 @@ thread child spawned {
   assert seen: r == 1, "the child missed its parent's store"
 }`},
 	} {
-		for _, m := range machines() {
+		for _, m := range progtest.Machines() {
 			t.Run(tc.name+"/"+m.Name, func(t *testing.T) {
 				p, own := compileProtocol(t, tc.name, tc.src)
 				props := checker.Properties(nil, append([]string{checker.PropDataRace, checker.PropDeadlock}, own...)...)
@@ -304,7 +111,7 @@ spec {
   op put { puts = puts + 1 }
 }`, []int64{1, 2, 3}},
 	} {
-		for _, m := range machines() {
+		for _, m := range progtest.Machines() {
 			t.Run(tc.name+"/"+m.Name, func(t *testing.T) {
 				pr, err := checker.Parse(tc.name+".oc", "protocol "+tc.name+"\n"+tc.src)
 				if err != nil {
@@ -377,72 +184,6 @@ func withWholeHistories(opt checker.Options) checker.Options {
 	return opt
 }
 
-// TestStatesManyLocations checks the state explorer on a program of more
-// than 64 locations, where what threads may still do is not computed per
-// location (the bit sets stop at 64): message passing through locations 64
-// and 65 must keep its weak outcome, as the graph explorer finds it.
-func TestStatesManyLocations(t *testing.T) {
-	p := &model.Program{Name: "MP-far", Locs: make([]model.Location, 66)}
-	for l := range p.Locs {
-		p.Locs[l].Name = fmt.Sprintf("x%d", l)
-	}
-	x, y := model.Loc(64), model.Loc(65)
-	p.Threads = []model.Thread{
-		{Name: "writer", Code: []model.Instr{store(int(x), 1, model.Rlx), store(int(y), 1, model.Rlx)}},
-		{Name: "reader", Regs: []string{"r0", "r1"}, Init: []int64{0, 0}, Code: []model.Instr{load(0, int(y), model.Rlx), load(1, int(x), model.Rlx)}},
-	}
-	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue},
-		Show: []model.Observable{{Thread: 1, Reg: 0, Loc: model.NoLoc}, {Thread: 1, Reg: 1, Loc: model.NoLoc}}}
-	for _, m := range machines() {
-		want, got := map[string]bool{}, map[string]bool{}
-		if _, err := checker.Explore(p, m, checker.Options{}, func(e *checker.Execution) {
-			want[checker.FormatState(p, p.Final.Show, &e.Final)] = true
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := checker.FinalStatesByStates(p, m, checker.Options{}, func(f model.FinalState, _ []model.Status) {
-			got[checker.FormatState(p, p.Final.Show, &f)] = true
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if !maps.Equal(want, got) {
-			t.Errorf("%s: states find %v, graphs %v", m.Name, got, want)
-		}
-	}
-}
-
-// TestStatesMatchGraphsOnShapes checks the state explorer's final states
-// against the graph explorer's on the classic shapes of the litmus test
-// data, under every machine that runs them.
-func TestStatesMatchGraphsOnShapes(t *testing.T) {
-	files, _ := filepath.Glob("../protocols/litmus/testdata/*.litmus")
-	for _, f := range files {
-		p, err := litmus.ParseFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range machines() {
-			if m.Machine.Unsupported(p) != "" {
-				continue
-			}
-			want, got := map[string]bool{}, map[string]bool{}
-			if _, err := checker.Explore(p, m, checker.Options{}, func(e *checker.Execution) {
-				want[checker.FormatState(p, p.Final.Show, &e.Final)] = true
-			}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := checker.FinalStatesByStates(p, m, checker.Options{}, func(fs model.FinalState, _ []model.Status) {
-				got[checker.FormatState(p, p.Final.Show, &fs)] = true
-			}); err != nil {
-				t.Fatal(err)
-			}
-			if !maps.Equal(want, got) {
-				t.Errorf("%s under %s: states find %v, graphs %v", filepath.Base(f), m.Name, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
-			}
-		}
-	}
-}
-
 // TestDRFSCStates checks the state explorer's stand-in for RC11 on
 // programs whose atomics are all seq_cst (checker.Report.Via): on random
 // programs, with locks, plain accesses and awaits, as drawn, made so, or
@@ -452,9 +193,9 @@ func TestStatesMatchGraphsOnShapes(t *testing.T) {
 // sc's final states — DRF-SC itself, locks included, checked on the
 // models' own explorations.
 func TestDRFSCStates(t *testing.T) {
-	rc11, sc := mustModel(t, "rc11"), mustModel(t, "sc")
+	rc11, sc := progtest.MustModel(t, "rc11"), progtest.MustModel(t, "sc")
 	rapid.Check(t, func(t *rapid.T) {
-		p := genProgram(t, rapid.SampledFrom([]genSpec{litmusSized, protocolSized}).Draw(t, "size"))
+		p := progtest.Program(t, rapid.SampledFrom([]progtest.Spec{progtest.LitmusSized, progtest.ProtocolSized}).Draw(t, "size"))
 		// As drawn; every atomic seq_cst; or all but the first, where the
 		// stand-in must not apply.
 		mode := rapid.IntRange(0, 2).Draw(t, "mode")
@@ -494,12 +235,12 @@ func TestDRFSCStates(t *testing.T) {
 		if got.Via == nil {
 			return
 		}
-		byRC11, _ := outcomes(t, p, rc11, checker.Explore)
-		bySC, _ := outcomes(t, p, sc, checker.Explore)
-		if k, ok := subset(byRC11, bySC); !ok {
+		byRC11, _ := progtest.Outcomes(t, p, rc11, checker.Explore)
+		bySC, _ := progtest.Outcomes(t, p, sc, checker.Explore)
+		if k, ok := progtest.Subset(byRC11, bySC); !ok {
 			t.Fatalf("explored under sc, rc11 has the final state %s sc has not:\n%s", k, p)
 		}
-		if k, ok := subset(bySC, byRC11); !ok {
+		if k, ok := progtest.Subset(bySC, byRC11); !ok {
 			t.Fatalf("sc has the final state %s rc11 has not:\n%s", k, p)
 		}
 	})
@@ -526,7 +267,7 @@ thread r {
   }
 }
 `)
-	rep, err := checker.Check(in.Prog, mustModel(t, "rc11"), checker.Properties(nil, checker.PropDataRace, "seen"), checker.Options{})
+	rep, err := checker.Check(in.Prog, progtest.MustModel(t, "rc11"), checker.Properties(nil, checker.PropDataRace, "seen"), checker.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -548,7 +289,7 @@ func TestAssertBeforeFirstAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, eng := range []checker.Engine{checker.EngineStates, checker.EngineDPOR} {
-		rep, err := inst.Check(mustModel(t, "sc"), checker.Options{Engine: eng})
+		rep, err := inst.Check(progtest.MustModel(t, "sc"), checker.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -572,7 +313,7 @@ func TestAutoEngineByLocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineStates} {
-		rep, err := checker.Check(in.Prog, mustModel(t, "rc11"), in.Protocol.Properties(), checker.Options{Engine: eng})
+		rep, err := checker.Check(in.Prog, progtest.MustModel(t, "rc11"), in.Protocol.Properties(), checker.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -592,7 +333,7 @@ func TestAutoEngineByLocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := checker.Check(small.Prog, mustModel(t, "rc11"), small.Protocol.Properties(), checker.Options{}); err != nil || rep.Engine != checker.EngineStates {
+	if rep, err := checker.Check(small.Prog, progtest.MustModel(t, "rc11"), small.Protocol.Properties(), checker.Options{}); err != nil || rep.Engine != checker.EngineStates {
 		t.Errorf("dlsym by --engine auto: %v, %v", rep.Engine, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -30,7 +31,7 @@ func TestReportWire(t *testing.T) {
 			}
 			var models []*model.Model
 			for _, name := range tc.models {
-				models = append(models, mustModel(t, name))
+				models = append(models, progtest.MustModel(t, name))
 			}
 			cmp, err := pr.Compare(checker.CompareOptions{Models: models})
 			if err != nil {

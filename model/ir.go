@@ -384,6 +384,21 @@ func (s *FinalState) Value(o Observable) int64 {
 	return s.Regs[o.Thread][o.Reg]
 }
 
+// FormatState renders the observables of a final state as herd7 does:
+// registers as "T:r=v;", locations as "[x]=v;", separated by spaces, a
+// pointer as the name of its location.
+func (p *Program) FormatState(show []Observable, s *FinalState) string {
+	parts := make([]string, len(show))
+	for i, o := range show {
+		name := o.Name(p)
+		if o.IsMem() {
+			name = "[" + name + "]"
+		}
+		parts[i] = fmt.Sprintf("%s=%s;", name, p.HerdValue(s.Value(o)))
+	}
+	return strings.Join(parts, " ")
+}
+
 // Eval evaluates c in s.
 func (c *Cond) Eval(s *FinalState) bool {
 	switch c.Kind {

@@ -48,25 +48,6 @@ func Check(p *model.Program, m *model.Model, cfg Config) (*Result, error) {
 	return res, nil
 }
 
-// FinalStates explores p under m by states and calls final for every
-// final state it reaches, with each thread's status (Blocked for a thread
-// waiting for a lock).
-func FinalStates(p *model.Program, m *model.Model, cfg Config, final func(model.FinalState, []model.Status)) (engine.Stats, error) {
-	x := newStates(p, m, cfg)
-	x.onFinal = func(s *sstate) {
-		var status []model.Status
-		for _, th := range s.th {
-			st := th.st.Status
-			if st == model.Running {
-				st = model.Blocked
-			}
-			status = append(status, st)
-		}
-		final(s.finalState(len(p.Locs)), status)
-	}
-	return x.explore()
-}
-
 // explore searches every state from the initial one: with operations
 // judged one at a time while the specification allows it, otherwise with
 // whole histories.

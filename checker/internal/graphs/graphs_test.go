@@ -1,0 +1,189 @@
+package graphs_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/internal/graphs"
+	"github.com/ordercheck/ordercheck/checker/internal/progtest"
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
+	"github.com/ordercheck/ordercheck/protocols/litmus"
+)
+
+// sharedLitmus is the herd7 corpus beside the project.
+var sharedLitmus = progtest.Corpus()
+
+// speculate explores p under m by speculation, as the models that allow
+// load buffering are, whatever m is.
+func speculate(p *model.Program, m *model.Model, opt engine.Options, visit func(*engine.Execution)) (engine.Stats, error) {
+	return graphs.Speculate(engine.NewRunner(p, m, opt, visit))
+}
+
+// TestSpeculation checks the explorer of the models that allow load
+// buffering against the optimised one under the models that do not, where
+// every execution is built in po ∪ rf order: speculating finds exactly the
+// same executions. Under arm and riscv, TestExplorerMatchesAxioms checks
+// it against candidates enumerated as herd7 does.
+func TestSpeculation(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := progtest.Program(t, progtest.LitmusSized)
+		for _, name := range []string{"sc", "tso", "rc11", "rc11-consume"} {
+			m := progtest.MustModel(t, name)
+			_, fast := progtest.Outcomes(t, p, m, checker.Explore)
+			_, spec := progtest.Outcomes(t, p, m, speculate)
+			progtest.Same(t, p, name+": the explorer", fast, "speculation", spec)
+		}
+	})
+}
+
+// TestLoadBufferingProbe checks the shortcut of the models that allow
+// load buffering: when the search for HMC's load-buffering revisits finds
+// none, the explorer builds executions in po ∪ rf order, and they must be
+// exactly those speculation builds (which TestExplorerMatchesAxioms holds
+// to herd7's enumeration). It counts the programs the shortcut took, so
+// that the law is not vacuous.
+func TestLoadBufferingProbe(t *testing.T) {
+	free, total := 0, 0
+	for _, spec := range []struct {
+		name string
+		gen  progtest.Spec
+	}{{"litmus-sized", progtest.LitmusSized}, {"protocol-sized", progtest.ProtocolSized}, {"progtest.Dependent", progtest.Dependent}} {
+		t.Run(spec.name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				p := progtest.Program(t, spec.gen)
+				for _, name := range []string{"arm", "riscv"} {
+					m := progtest.MustModel(t, name)
+					ok, err := graphs.LoadBufferingFree(engine.NewRunner(p, m, engine.Options{}, nil))
+					if err != nil {
+						t.Fatal(err)
+					}
+					total++
+					if !ok {
+						continue
+					}
+					free++
+					_, fast := progtest.Outcomes(t, p, m, checker.Explore)
+					_, spec := progtest.Outcomes(t, p, m, speculate)
+					progtest.Same(t, p, name+": the explorer (no load-buffering revisit found)", fast, "speculation", spec)
+				}
+			})
+		})
+	}
+	if free == 0 || free == total {
+		t.Errorf("the probe found load buffering possible in %d of %d programs: the law tests nothing", total-free, total)
+	}
+	t.Logf("%d of %d programs free of load-buffering revisits", free, total)
+}
+
+// TestGrowthMatchesFullCheck checks the graph explorer's incremental
+// consistency check (model.Grown, from clocks kept per event) against the
+// models' full check: with VerifyGrowth on, every graph the clocks decide
+// is decided again from scratch, and a difference is an error. Random
+// programs of every generator, and the herd7 corpus, under the models
+// that keep clocks.
+func TestGrowthMatchesFullCheck(t *testing.T) {
+	defer graphs.SetVerifyGrowth(graphs.SetVerifyGrowth(true))
+	var clocked []*model.Model
+	for _, m := range model.All() {
+		if m.Clocks {
+			clocked = append(clocked, m)
+		}
+	}
+	explore := func(t interface{ Fatalf(string, ...any) }, p *model.Program) {
+		for _, m := range clocked {
+			if _, err := checker.Explore(p, m, checker.Options{MaxGraphs: 50000}, nil); err != nil {
+				t.Fatalf("%s: %v\n%s", m.Name, err, p)
+			}
+		}
+	}
+	t.Run("random", func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			var p *model.Program
+			switch rapid.IntRange(0, 3).Draw(t, "shape") {
+			case 0:
+				p = progtest.Program(t, rapid.SampledFrom([]progtest.Spec{progtest.LitmusSized, progtest.ProtocolSized, progtest.Large, progtest.ThreeLocs}).Draw(t, "size"))
+			case 1:
+				p = progtest.Guarded(t)
+			case 2:
+				p = progtest.Spawning(t) // a spawned thread goes on from its spawner's clock
+			default:
+				p = progtest.Chain(t)
+			}
+			explore(t, p)
+		})
+	})
+	t.Run("corpus", func(t *testing.T) {
+		files, _ := filepath.Glob(filepath.Join(sharedLitmus, "*", "*.litmus"))
+		local, _ := filepath.Glob("../../../protocols/litmus/testdata/*.litmus")
+		if len(local) == 0 {
+			t.Fatal("no litmus tests in protocols/litmus/testdata")
+		}
+		for _, f := range append(files, local...) {
+			p, err := litmus.ParseFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			explore(t, p)
+		}
+	})
+}
+
+// TestSpeculationStopsInTime checks that speculation, the explorer of
+// arm and riscv for programs that may buffer loads, honours a timeout and
+// a cancellation within a second on a program whose speculation takes
+// minutes: the Treiber stack of the examples with two pushers and a
+// popper (its search once ran past both, stopping only at leaves it never
+// reached). Checked as a user would, the same program finishes in a
+// moment: no load buffering is possible in it, so its executions are
+// built in po ∪ rf order.
+func TestSpeculationStopsInTime(t *testing.T) {
+	pr, err := protocols.Load("../../../protocols/examples/treiber.oc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Instance("fixed", map[string]string{"POPS": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"arm", "riscv"} {
+		m := progtest.MustModel(t, name)
+		t.Run(name+"/timeout", func(t *testing.T) {
+			start := time.Now()
+			st, err := speculate(inst.Prog, m, checker.Options{Timeout: 2 * time.Second}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took > 3*time.Second || st.Limit != checker.Timeout {
+				t.Errorf("stopped after %v by %s, want the timeout within 3 s", took, st.Limit)
+			}
+		})
+		t.Run(name+"/cancel", func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			start := time.Now()
+			st, err := speculate(inst.Prog, m, checker.Options{Context: ctx}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took > 2*time.Second || st.Limit != checker.Interrupted {
+				t.Errorf("stopped after %v by %s, want the cancellation within a second", took, st.Limit)
+			}
+		})
+		t.Run(name+"/check", func(t *testing.T) {
+			rep, err := inst.Check(m, checker.Options{Timeout: 20 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict() != checker.VerdictVerified {
+				t.Errorf("%s (%s), want verified", rep.VerdictText(), rep.Stats.LimitText())
+			}
+		})
+	}
+}
