@@ -11,16 +11,6 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// Cluster splits a state search into partitions that worker processes
-// expand (Options.Cluster; package dist provides one on NATS JetStream).
-type Cluster = engine.Cluster
-
-// Search is the coordinator's end of a partitioned search.
-type Search = engine.Search
-
-// Share is a worker's end of one partition of a search.
-type Share = engine.Share
-
 // searchJob describes a state search of a check to the workers of a
 // cluster: the model, the properties by name, and the bounds; Deadline is
 // when Options.Timeout ends the whole check, whenever a worker starts.
@@ -84,7 +74,7 @@ func distributable(props []Property) ([]string, error) {
 // specification linearizability is judged against, and ctx stops the
 // worker. The program must be the coordinator's, compiled from the same
 // protocol, variant and parameters.
-func Serve(ctx context.Context, p *model.Program, spec model.Spec, job []byte, whole bool, sh Share) error {
+func Serve(ctx context.Context, p *model.Program, spec model.Spec, job []byte, whole bool, sh engine.Share) error {
 	m, props, opt, err := read(ctx, job, spec)
 	if err != nil {
 		return err

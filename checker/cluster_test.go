@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -63,7 +64,7 @@ func (c *memCluster) Subtrees(job []byte, paths [][]int32, accept func(int, []by
 
 var errKilled = errors.New("killed")
 
-func (c *memCluster) Begin(job []byte, whole bool) (checker.Search, error) {
+func (c *memCluster) Begin(job []byte, whole bool) (engine.Search, error) {
 	c.searches++
 	s := &memSearch{c: c, job: job, whole: whole, cands: map[[2]int][][]byte{}, reports: make(chan memReport, c.parts), next: make([]chan int, c.parts), done: make(chan struct{})}
 	for q := range c.parts {
