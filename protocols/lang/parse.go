@@ -86,7 +86,7 @@ type parser struct {
 
 // MaxNesting bounds how deeply blocks and expressions nest, so that no
 // input exhausts the parser's stack.
-const MaxNesting = 1000
+const MaxNesting = syntax.MaxNesting
 
 // nest enters a nested block or expression at pos, or fails when that
 // goes deeper than MaxNesting; leave with p.depth--.

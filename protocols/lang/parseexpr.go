@@ -6,14 +6,9 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
 
-var precedence = map[string]int{
-	"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
-	"<": 7, "<=": 7, ">": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
-}
-
 // expr reads an expression: C's operators, "c ? x : y" lowest.
 func (p *parser) expr() (Expr, error) {
-	c, err := p.binary(1)
+	c, err := p.binary()
 	if err != nil {
 		return nil, err
 	}
@@ -35,34 +30,16 @@ func (p *parser) expr() (Expr, error) {
 	return &CondExpr{Cond: c, Then: x, Else: y, At: t.Pos}, nil
 }
 
-func (p *parser) binary(min int) (Expr, error) {
-	x, err := p.unary()
-	if err != nil {
-		return nil, err
-	}
-	// Each operator of a chain (a + b + c ...) nests the tree one deeper:
-	// a chain counts against MaxNesting as parentheses do.
-	for n := 1; ; n++ {
-		t := p.Peek()
-		prec, ok := precedence[t.Text]
-		if t.Kind != syntax.Punct || !ok || prec < min {
-			return x, nil
-		}
-		if t.Text == "*" && t.Pos.Line > p.Prev().Pos.Line {
-			// A "*" that begins a line begins a statement (*p = v), as
-			// no expression statement goes on to multiply.
-			return x, nil
-		}
-		if p.depth+n > MaxNesting {
-			return nil, errAt(t.Pos, "nested more than %d deep (blocks and expressions; a chain of operators counts one level per operator)", MaxNesting)
-		}
-		p.Next()
-		y, err := p.binary(prec + 1)
-		if err != nil {
-			return nil, err
-		}
-		x = &BinExpr{Op: t.Text, X: x, Y: y, At: t.Pos}
-	}
+// binary reads a chain of binary operators over unary expressions.
+func (p *parser) binary() (Expr, error) {
+	return syntax.Binary(&p.Stream, 1, syntax.Chain[Expr]{
+		Operand: p.unary,
+		Join:    func(op syntax.Token, x, y Expr) Expr { return &BinExpr{Op: op.Text, X: x, Y: y, At: op.Pos} },
+		// A "*" that begins a line begins a statement (*p = v), as no
+		// expression statement goes on to multiply.
+		Stop:  func(op syntax.Token) bool { return op.Text == "*" && op.Pos.Line > p.Prev().Pos.Line },
+		Depth: p.depth,
+	})
 }
 
 func (p *parser) unary() (Expr, error) {

@@ -7,11 +7,6 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
 
-var binPrec = map[string]int{
-	"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
-	"<": 7, "<=": 7, ">": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
-}
-
 var binOps = map[string]model.BinOp{
 	"||": model.LOr, "&&": model.LAnd, "|": model.Or, "^": model.Xor, "&": model.And,
 	"==": model.Eq, "!=": model.Ne, "<": model.Lt, "<=": model.Le, ">": model.Gt, ">=": model.Ge,
@@ -20,30 +15,12 @@ var binOps = map[string]model.BinOp{
 
 // expr parses an expression, emitting the loads it contains (left to right)
 // and returning the pure expression over registers that computes its value.
-func (p *parser) expr() (*model.Expr, error) { return p.binary(1) }
-
-func (p *parser) binary(minPrec int) (*model.Expr, error) {
-	x, err := p.unary()
-	if err != nil {
-		return nil, err
-	}
-	// Each operator of a chain nests the tree one deeper.
-	for n := 1; ; n++ {
-		t := p.Peek()
-		prec, ok := binPrec[t.Text]
-		if t.Kind != tPunct || !ok || prec < minPrec {
-			return x, nil
-		}
-		if p.depth+n > syntax.MaxNesting {
-			return nil, p.errf(t, "nested more than %d deep (a chain of operators counts one level per operator)", syntax.MaxNesting)
-		}
-		p.Next()
-		y, err := p.binary(prec + 1)
-		if err != nil {
-			return nil, err
-		}
-		x = model.Bin(binOps[t.Text], x, y)
-	}
+func (p *parser) expr() (*model.Expr, error) {
+	return syntax.Binary(&p.Stream, 1, syntax.Chain[*model.Expr]{
+		Operand: p.unary,
+		Join:    func(op syntax.Token, x, y *model.Expr) *model.Expr { return model.Bin(binOps[op.Text], x, y) },
+		Depth:   p.depth,
+	})
 }
 
 func (p *parser) unary() (*model.Expr, error) {
