@@ -102,6 +102,17 @@ func ReplayCommand(ref string, c *checker.Case) string {
 	for _, p := range c.Params {
 		args = append(args, "--param", shellQuote(p.String()))
 	}
+	if c.Protocol != nil && c.Protocol.C != nil { // a C program's command-line choices
+		for _, d := range c.Protocol.C.Defines {
+			args = append(args, "-D", shellQuote(d))
+		}
+		for _, dir := range c.Protocol.C.Includes {
+			args = append(args, "-I", shellQuote(dir))
+		}
+		if u := c.Protocol.C.Unroll; u != 0 {
+			args = append(args, "--unroll", fmt.Sprint(u))
+		}
+	}
 	return strings.Join(args, " ")
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,7 @@ func newTestCmd() *cobra.Command {
 	var jobs int
 	var b bounds
 	var cl cluster
+	var cf cflags
 	cmd := &cobra.Command{
 		Use:   "test [PATH|PROTOCOL...]",
 		Short: "Check every expect clause of the protocol files under the paths",
@@ -33,7 +35,8 @@ command that explores the cell alone, NOVERDICT when a bound cut the search
 short, SKIP for a cell no clause selects (not explored unless --all asks).
 A catalogue protocol may be named instead of a path. --run selects cells by
 FILE/VARIANT/MODEL[/PARAMS] or PROTOCOL/VARIANT/MODEL[/PARAMS] (the file's
-path or the protocol's name); one that selects no cell is an error. Cells run in parallel on --jobs cores (or on worker
+path or the protocol's name); one that selects no cell is an error. -D, -I
+and --unroll apply to the C files. Cells run in parallel on --jobs cores (or on worker
 processes: --procs, --cluster); the bounds apply to each cell.
 
 Exit status: 0 every cell as expected, 1 a verdict differs, 2 bad input (a
@@ -83,7 +86,13 @@ passes), 4 an internal error.`,
 				topt.Suite = func(s *checker.Suite) { render.SuiteLine(w, s) }
 			}
 			stop := b.prog.countCases(&topt)
-			suites, err := checker.RunTests(refs, protocols.Load, topt)
+			load := func(ref string) (*checker.Protocol, error) {
+				if strings.HasSuffix(ref, ".c") {
+					return cf.load(ref) // -D, -I and --unroll are the C files'
+				}
+				return protocols.Load(ref)
+			}
+			suites, err := checker.RunTests(refs, load, topt)
 			stop()
 			finish()
 			if errors.Is(err, checker.ErrNoCell) {
@@ -125,6 +134,7 @@ passes), 4 an internal error.`,
 	cmd.Flags().IntVar(&jobs, "jobs", runtime.NumCPU(), "check this many cells at once")
 	b.add(cmd)
 	cl.add(cmd)
+	cf.add(cmd)
 	cmd.Flags().Lookup("workers").Usage = "explore each cell on this many cores (default 1: the cells run in parallel instead)"
 	return cmd
 }

@@ -103,6 +103,19 @@ func TestTestCatalogueCopy(t *testing.T) {
 	})
 }
 
+// TestTestCFlags checks that test takes a C program's -D: the C
+// execenv's expectations are its default spawn path's, so under
+// -D EMBEDDER the cells that deadlock fail, and the command that explores
+// one alone keeps the macro.
+func TestTestCFlags(t *testing.T) {
+	c := "../../protocols/execenv/c/execenv.c"
+	runCases(t, []cliCase{
+		{"as written", []string{"test", c, "--run", "original/sc"}, 0, "1 passed, 0 failed, 0 no verdict\n", ""},
+		{"with the macro", []string{"test", c, "-D", "EMBEDDER", "--run", "original/sc"}, 1, "explore it alone: ordercheck explore " + c + " --variant original --model sc -D EMBEDDER\n", ""},
+		{"for C files only", []string{"test", "../../protocols/dlsym/dlsym.oc", "-D", "X", "--run", "fixed/sc"}, 0, "passed, 0 failed", ""},
+	})
+}
+
 func TestTestJSON(t *testing.T) {
 	flip := flipped(t, t.TempDir())
 	code, out, errText := runCLI("test", "--json", "testdata/test/mp.oc", flip)
