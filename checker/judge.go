@@ -172,6 +172,9 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 	if !o.End {
 		return false, nil
 	}
+	if o.Prog.Aborts && slices.ContainsFunc(o.Threads, func(st model.ThreadState) bool { return st.Status == model.Failed }) {
+		return true, nil // a failed assertion aborted the program: nothing waits forever
+	}
 	for t := range o.Threads {
 		if spinsOn(o, t) || assumedAway(o, t) {
 			return false, nil

@@ -98,7 +98,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options, props []*lang
 	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	l := &lowerer{
 		file: file, abs: abs, src: src, opt: opt, props: props,
-		pr:       &lang.Protocol{Name: name, Title: file, File: file, Procs: map[string]*lang.Proc{}, Lowered: true},
+		pr:       &lang.Protocol{Name: name, Title: file, File: file, Procs: map[string]*lang.Proc{}, Lowered: true, Aborts: true},
 		globals:  map[*cc.Declarator]*global{},
 		funcs:    map[string]*cc.FunctionDefinition{},
 		procs:    map[string]bool{},

@@ -24,6 +24,9 @@ type Protocol struct {
 	// (C): its registers are that language's locals, so one assigned and
 	// never read is no misspelt shared variable.
 	Lowered bool
+	// Aborts says a failed assert ends the program, as C's does
+	// (model.Program.Aborts).
+	Aborts bool
 	// Hazards is the number of hazard pointers a thread may hold
 	// (HazardStmt): handles run from 1 to Hazards.
 	Hazards int

@@ -226,7 +226,7 @@ func (c *compiler) symbol(name string) (int64, bool) {
 }
 
 func (c *compiler) program() (*model.Program, error) {
-	p := &model.Program{Name: c.pr.Name}
+	p := &model.Program{Name: c.pr.Name, Aborts: c.pr.Aborts}
 	c.prog = p
 	c.fields, c.structs, c.mutexes, c.arrays = map[string][]fieldAt{}, map[string]*array{}, map[string]bool{}, map[string]*array{}
 	c.types, c.allocs = map[string]*shape{}, map[string]int{}
