@@ -172,8 +172,8 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 	if !o.End {
 		return false, nil
 	}
-	if o.Prog.Aborts && slices.ContainsFunc(o.Threads, func(st model.ThreadState) bool { return st.Status == model.Failed }) {
-		return true, nil // a failed assertion aborted the program: nothing waits forever
+	if aborted(o) {
+		return true, nil // the program aborted: nothing waits forever
 	}
 	for t := range o.Threads {
 		if spinsOn(o, t) || assumedAway(o, t) {
@@ -196,6 +196,17 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 		}
 	}
 	return true, v
+}
+
+// aborted reports whether a thread of o failed an assertion that ends the
+// program (model.Instr.Abort).
+func aborted(o *Outcome) bool {
+	for t, st := range o.Threads {
+		if code := o.Prog.Threads[t].Code; st.Status == model.Failed && st.PC < len(code) && code[st.PC].Abort {
+			return true
+		}
+	}
+	return false
 }
 
 // waitsForever reports whether thread t ends o waiting forever: for a

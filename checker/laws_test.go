@@ -2,7 +2,6 @@ package checker_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -418,12 +417,7 @@ func TestFastMatchesAxioms(t *testing.T) {
 // the axioms on every candidate execution of the herd7 corpus's tests and
 // the classic shapes.
 func TestFastMatchesAxiomsCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedLitmus, "*", "*.litmus"))
-	local, _ := filepath.Glob("../protocols/litmus/testdata/*.litmus")
-	if len(files) == 0 {
-		t.Logf("herd7 corpus not available: only the classic shapes")
-	}
-	for _, f := range append(files, local...) {
+	for _, f := range progtest.LitmusFiles(t) {
 		p, err := litmus.ParseFile(f)
 		if err != nil {
 			t.Fatal(err)

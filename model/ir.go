@@ -246,6 +246,11 @@ type Instr struct {
 	Msg    string
 	// Prop names the property an OpAssert checks.
 	Prop string
+	// Abort makes a failure of an OpAssert end the whole program, as C's
+	// assert and its memory errors do: a thread left waiting for the one
+	// that failed waits for nothing the program runs, and is no deadlock.
+	// Otherwise a failed assertion stops its own thread only.
+	Abort bool
 	Pos  Pos
 	Text string // the source text, for traces
 }
@@ -286,11 +291,6 @@ type Program struct {
 	// every use of a mutex is right by the code's shape): they hold
 	// without an execution reaching a check.
 	Proven []string
-	// Aborts says a failed assertion ends the whole program, as C's
-	// assert does (abort): a thread left waiting for the one that failed
-	// waits for nothing the program runs, and is no deadlock. Otherwise a
-	// failed assertion stops its own thread only.
-	Aborts bool
 }
 
 // Check is a named condition on final states.

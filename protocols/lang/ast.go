@@ -24,8 +24,8 @@ type Protocol struct {
 	// (C): its registers are that language's locals, so one assigned and
 	// never read is no misspelt shared variable.
 	Lowered bool
-	// Aborts says a failed assert ends the program, as C's does
-	// (model.Program.Aborts).
+	// Aborts says a failed assert or memory error ends the program, as
+	// in C (model.Instr.Abort).
 	Aborts bool
 	// Hazards is the number of hazard pointers a thread may hold
 	// (HazardStmt): handles run from 1 to Hazards.

@@ -226,7 +226,7 @@ func (c *compiler) symbol(name string) (int64, bool) {
 }
 
 func (c *compiler) program() (*model.Program, error) {
-	p := &model.Program{Name: c.pr.Name, Aborts: c.pr.Aborts}
+	p := &model.Program{Name: c.pr.Name}
 	c.prog = p
 	c.fields, c.structs, c.mutexes, c.arrays = map[string][]fieldAt{}, map[string]*array{}, map[string]bool{}, map[string]*array{}
 	c.types, c.allocs = map[string]*shape{}, map[string]int{}
@@ -378,6 +378,9 @@ func (c *compiler) program() (*model.Program, error) {
 			return nil, err
 		}
 		p.Checks = append(p.Checks, model.Check{Prop: f.Prop, Msg: f.Msg, Cond: cond, Pos: f.Pos})
+	}
+	if c.pr.Aborts {
+		markAborts(p)
 	}
 	if c.pr.Lowered {
 		return p, nil // a front end's registers are its language's locals, none a misspelling
@@ -609,4 +612,17 @@ func (c *compiler) register(f *FieldExpr) (model.Observable, error) {
 		return model.Observable{}, errAt(f.At, "thread %s has no register %s", c.prog.Threads[t].Name, f.Field)
 	}
 	return model.Observable{Thread: t, Reg: r, Loc: model.NoLoc}, nil
+}
+
+// markAborts makes every assertion of p end the program when it fails, as
+// C's assert and memory errors do, but a mutex's misuse (property
+// locking), which leaves its thread waiting as the C library's mutex does.
+func markAborts(p *model.Program) {
+	for t := range p.Threads {
+		for i := range p.Threads[t].Code {
+			if in := &p.Threads[t].Code[i]; in.Op == model.OpAssert && in.Prop != PropLocking {
+				in.Abort = true
+			}
+		}
+	}
 }

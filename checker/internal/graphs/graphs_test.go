@@ -2,7 +2,6 @@ package graphs_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,9 +15,6 @@ import (
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
-
-// sharedLitmus is the herd7 corpus beside the project.
-var sharedLitmus = progtest.Corpus()
 
 // speculate explores p under m by speculation, as the models that allow
 // load buffering are, whatever m is.
@@ -120,12 +116,7 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 		})
 	})
 	t.Run("corpus", func(t *testing.T) {
-		files, _ := filepath.Glob(filepath.Join(sharedLitmus, "*", "*.litmus"))
-		local, _ := filepath.Glob("../../../protocols/litmus/testdata/*.litmus")
-		if len(local) == 0 {
-			t.Fatal("no litmus tests in protocols/litmus/testdata")
-		}
-		for _, f := range append(files, local...) {
+		for _, f := range progtest.LitmusFiles(t) {
 			p, err := litmus.ParseFile(f)
 			if err != nil {
 				t.Fatal(err)

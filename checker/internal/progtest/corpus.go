@@ -10,19 +10,21 @@ import (
 )
 
 // Corpus is the directory of the herd7 litmus corpus beside the project
-// (../shared/litmus from the module's root), found from the working
-// directory of a test.
-func Corpus() string {
+// (../shared/litmus from the module's root).
+func Corpus() string { return filepath.Join(root(), "..", "shared", "litmus") }
+
+// root is the module's root, found from a test's working directory.
+func root() string {
 	dir, err := os.Getwd()
 	if err != nil {
-		return "../shared/litmus"
+		return "."
 	}
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return filepath.Join(d, "..", "shared", "litmus")
+			return d
 		}
 		if filepath.Dir(d) == d {
-			return "../shared/litmus"
+			return "."
 		}
 	}
 }
@@ -68,4 +70,17 @@ func ReadExpected(t *testing.T, name string) []HerdRow {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// LitmusFiles returns the litmus tests of the herd7 corpus (when it is
+// beside the project) and the project's own classic shapes, failing t
+// when the latter are missing.
+func LitmusFiles(t testing.TB) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(Corpus(), "*", "*.litmus"))
+	local, _ := filepath.Glob(filepath.Join(root(), "protocols", "litmus", "testdata", "*.litmus"))
+	if len(local) == 0 {
+		t.Fatal("no litmus tests in protocols/litmus/testdata")
+	}
+	return append(files, local...)
 }
