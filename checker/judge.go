@@ -172,7 +172,7 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 	if !o.End {
 		return false, nil
 	}
-	if aborted(o) {
+	if o.Prog.Aborted(o.Threads) {
 		return true, nil // the program aborted: nothing waits forever
 	}
 	for t := range o.Threads {
@@ -196,17 +196,6 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 		}
 	}
 	return true, v
-}
-
-// aborted reports whether a thread of o failed an assertion that ends the
-// program (model.Instr.Abort).
-func aborted(o *Outcome) bool {
-	for t, st := range o.Threads {
-		if code := o.Prog.Threads[t].Code; st.Status == model.Failed && st.PC < len(code) && code[st.PC].Abort {
-			return true
-		}
-	}
-	return false
 }
 
 // waitsForever reports whether thread t ends o waiting forever: for a

@@ -293,6 +293,18 @@ type Program struct {
 	Proven []string
 }
 
+// Aborted reports whether an execution whose threads end in states was
+// ended by a failed assertion that aborts the program (Instr.Abort): its
+// other threads then stopped where they were, and none is blocked.
+func (p *Program) Aborted(states []ThreadState) bool {
+	for t, st := range states {
+		if code := p.Threads[t].Code; st.Status == Failed && st.PC < len(code) && code[st.PC].Abort {
+			return true
+		}
+	}
+	return false
+}
+
 // Check is a named condition on final states.
 type Check struct {
 	Prop string

@@ -385,7 +385,7 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 		// effect on memory.
 		return nil, nil
 	case "__ordercheck_assert", "__VERIFIER_assert":
-		if e, prop, text, ok, err := f.namedAssert(args[0]); ok || err != nil {
+		if e, prop, text, ok, err := f.messageAssert(args[0]); ok || err != nil {
 			if err != nil {
 				return nil, err
 			}
@@ -443,14 +443,16 @@ func (f *fn) callStmt(c *cc.PostfixExpression) ([]lang.Stmt, error) {
 	return append(pre, &lang.ExprStmt{X: v, At: at}), nil
 }
 
-// namedAssert reads an assert of one of the program's own properties,
-// assert(e && "NAME: message"), into e, the property and the message;
-// ok is false for any other assert. A message that starts like a
-// property name the program does not declare, in a program that declares
-// some, is an error: a misspelt name would leave its property unchecked.
-func (f *fn) namedAssert(x cc.ExpressionNode) (e cc.ExpressionNode, prop, msg string, ok bool, err error) {
+// messageAssert reads an assert with a message, assert(e && "message"),
+// into e, the property it checks and the message; ok is false for any
+// other assert. A message "NAME: text" checks the program's own property
+// NAME (a property comment declares it); any other message checks
+// property assertion. A message that starts like a property name the
+// program does not declare, in a program that declares some, is an error:
+// a misspelt name would leave its property unchecked.
+func (f *fn) messageAssert(x cc.ExpressionNode) (e cc.ExpressionNode, prop, msg string, ok bool, err error) {
 	and, isAnd := stripCasts(x).(*cc.LogicalAndExpression)
-	if !isAnd || and.Case != cc.LogicalAndExpressionLAnd || len(f.l.props) == 0 {
+	if !isAnd || and.Case != cc.LogicalAndExpressionLAnd {
 		return nil, "", "", false, nil
 	}
 	str, isStr := stripCasts(and.InclusiveOrExpression).(*cc.PrimaryExpression)
@@ -461,14 +463,15 @@ func (f *fn) namedAssert(x cc.ExpressionNode) (e cc.ExpressionNode, prop, msg st
 	if err != nil {
 		return nil, "", "", false, nil
 	}
-	name, msg, found := strings.Cut(text, ":")
-	if !found || !variantRE.MatchString(name) {
-		return nil, "", "", false, nil
+	name, rest, found := strings.Cut(text, ":")
+	if !found || !variantRE.MatchString(name) || len(f.l.props) == 0 {
+		f.l.asserts = true
+		return and.LogicalAndExpression, PropAssertion, text, true, nil
 	}
 	var names []string
 	for _, p := range f.l.props {
 		if p.Name == name {
-			return and.LogicalAndExpression, name, strings.TrimSpace(msg), true, nil
+			return and.LogicalAndExpression, name, strings.TrimSpace(rest), true, nil
 		}
 		names = append(names, p.Name)
 	}

@@ -3,7 +3,6 @@ package c
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -21,10 +20,6 @@ type comments struct {
 	expects  []clause
 	props    []*lang.Prop
 }
-
-// builtinProps are the properties a C program has by its code; a
-// property comment may not declare one of them.
-var builtinProps = []string{PropAssertion, "data-race", "deadlock", lang.PropMemory, lang.PropLocking, lang.PropBounds, "linearizability"}
 
 // variant is "// ordercheck: variant NAME [default] [shipped]
 // [-DNAME[=VALUE]...]": the program the file is with those macros defined.
@@ -111,12 +106,15 @@ func readComments(file string, src []byte) (*comments, error) {
 // (assert(e && "NAME: message")).
 func readProp(text string, at model.Pos) (*lang.Prop, error) {
 	rest := strings.TrimSpace(strings.TrimPrefix(text, "property"))
-	name, doc, _ := strings.Cut(rest, " ")
+	name, doc := rest, ""
+	if i := strings.IndexAny(rest, " \t"); i >= 0 {
+		name, doc = rest[:i], rest[i:]
+	}
 	if !variantRE.MatchString(name) {
 		return nil, &lang.Error{Pos: at, Msg: `a property comment names the property: // ordercheck: property NAME "what it says"`}
 	}
-	if slices.Contains(builtinProps, name) {
-		return nil, &lang.Error{Pos: at, Msg: "property " + name + " is one a C program has by its code: name yours otherwise"}
+	if name == PropAssertion || lang.BuiltinProp(name) {
+		return nil, &lang.Error{Pos: at, Msg: "property " + name + " is built in: name yours otherwise"}
 	}
 	if doc = strings.TrimSpace(doc); doc != "" {
 		s, err := strconv.Unquote(doc)

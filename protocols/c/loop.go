@@ -20,10 +20,7 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 	if stmts, ok, err := f.laidOut(s); ok || err != nil {
 		return stmts, err
 	}
-	f.forget(s)
-	f.loops++
-	defer func() { f.loops-- }()
-	if s.Case == cc.IterationStatementDo && isZero(s.ExpressionList) && s.ExpressionList.Pure() && !jumpsOut(s.Statement) {
+	if onceRound(s) {
 		// do B while (0), the macro idiom: B, once.
 		b, err := f.body(s.Statement)
 		if err != nil {
@@ -31,6 +28,9 @@ func (f *fn) iteration(s *cc.IterationStatement) ([]lang.Stmt, error) {
 		}
 		return b.Stmts, nil
 	}
+	f.forget(s)
+	f.loops++
+	defer func() { f.loops-- }()
 	if s.Case != cc.IterationStatementFor && s.Case != cc.IterationStatementForDecl && f.l.spinSafe(s.Statement, false, false) && f.l.spinSafe(s.ExpressionList, true, false) {
 		if stmts, ok, err := f.spin(s); ok || err != nil {
 			return stmts, err

@@ -25,11 +25,12 @@ type lowerer struct {
 	pr        *lang.Protocol
 	globals   map[*cc.Declarator]*global
 	funcs     map[string]*cc.FunctionDefinition
-	procs     map[string]bool   // functions lowered as procedures
-	lowering  map[string]bool   // procedures being lowered (recursion)
-	threads   map[string]int    // threads started per start routine
-	joins     map[string]string // a pthread_t's lvalue text → the thread it holds
-	asserts   bool              // an assert checks property assertion
+	procs     map[string]bool           // functions lowered as procedures
+	lowering  map[string]bool           // procedures being lowered (recursion)
+	threads   map[string]int            // threads started per start routine
+	joins     map[string]string         // a pthread_t's lvalue text → the thread it holds
+	handles   map[*cc.Declarator]string // pthread_t variables by name (handleName)
+	asserts   bool                      // an assert checks property assertion
 	// props are the program's own properties, from its property
 	// comments: an assert whose message starts "NAME:" checks one.
 	props []*lang.Prop
@@ -105,6 +106,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options, props []*lang
 		lowering: map[string]bool{},
 		threads:  map[string]int{},
 		joins:    map[string]string{},
+		handles:  map[*cc.Declarator]string{},
 		starts:   map[string]bool{},
 		called:   map[string]bool{},
 		roots:    map[string]string{"main": "main"},
@@ -131,7 +133,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options, props []*lang
 			}
 			name := calleeName(c)
 			if args := argList(c); name == "pthread_create" && len(args) == 4 {
-				if p, ok := stripCasts(args[2]).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+				if p := startRoutine(args[2]); p != nil {
 					l.starts[p.Token.SrcStr()] = true
 				}
 			}
@@ -233,13 +235,15 @@ func (l *lowerer) findOnce() {
 		visit = func(n cc.Node, loops int) {
 			switch n := n.(type) {
 			case *cc.IterationStatement:
-				loops++
+				if !onceRound(n) {
+					loops++
+				}
 			case *cc.PostfixExpression:
 				if n.Case == cc.PostfixExpressionCall {
 					callee := calleeName(n)
 					if args := argList(n); callee == "pthread_create" && len(args) == 4 {
 						callee = ""
-						if p, ok := stripCasts(args[2]).(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+						if p := startRoutine(args[2]); p != nil {
 							callee = p.Token.SrcStr()
 						}
 					}
@@ -261,6 +265,25 @@ func (l *lowerer) findOnce() {
 			}
 		}
 	}
+}
+
+// startRoutine is the function pthread_create's third argument names
+// (f or &f, cast or not), or nil.
+func startRoutine(e cc.ExpressionNode) *cc.PrimaryExpression {
+	start := stripCasts(e)
+	if u, ok := start.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
+		start = stripCasts(u.CastExpression)
+	}
+	if p, ok := start.(*cc.PrimaryExpression); ok && p.Case == cc.PrimaryExpressionIdent {
+		return p
+	}
+	return nil
+}
+
+// onceRound reports whether s is the macro idiom do B while (0), whose
+// body runs once.
+func onceRound(s *cc.IterationStatement) bool {
+	return s.Case == cc.IterationStatementDo && isZero(s.ExpressionList) && s.ExpressionList.Pure() && !jumpsOut(s.Statement)
 }
 
 func (l *lowerer) pos(n cc.Node) model.Pos {

@@ -1,6 +1,9 @@
 package c
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"modernc.org/cc/v4"
@@ -21,17 +24,15 @@ func (f *fn) mutex(e cc.ExpressionNode) (lang.Expr, error) {
 }
 
 // threadKey names the pthread_t a create stores or a join reads: t, or
-// t[k] for a constant k; a local of a function other than main is
-// qualified by the function's name (f.t).
+// t[k] for a constant k (handleName tells variables of one name apart).
 func (f *fn) threadKey(e cc.ExpressionNode) (string, error) {
 	switch x := stripCasts(e).(type) {
 	case *cc.PrimaryExpression:
 		if x.Case == cc.PrimaryExpressionIdent {
-			key := x.Token.SrcStr()
-			if d, ok := x.ResolvedTo().(*cc.Declarator); ok && !f.main && d.StorageDuration() != cc.Static {
-				key = f.def.Declarator.Name() + "." + key
+			if d, ok := x.ResolvedTo().(*cc.Declarator); ok {
+				return f.l.handleName(d), nil
 			}
-			return key, nil
+			return x.Token.SrcStr(), nil
 		}
 	case *cc.PostfixExpression:
 		if x.Case == cc.PostfixExpressionIndex {
@@ -46,6 +47,30 @@ func (f *fn) threadKey(e cc.ExpressionNode) (string, error) {
 		}
 	}
 	return "", f.errAt(e, "a thread handle must be a variable or an array element at a constant index")
+}
+
+// handleName names the pthread_t variable d declares: its name, or for a
+// second variable of that name (a local of another function or block)
+// the name and a number, t#1.
+func (l *lowerer) handleName(d *cc.Declarator) string {
+	for _, e := range l.externs {
+		if e == d {
+			for g := range l.globals {
+				if g.Name() == d.Name() && !g.IsExtern() {
+					d = g
+				}
+			}
+		}
+	}
+	if name, ok := l.handles[d]; ok {
+		return name
+	}
+	name := d.Name()
+	for n := 1; slices.Contains(slices.Collect(maps.Values(l.handles)), name); n++ {
+		name = fmt.Sprintf("%s#%d", d.Name(), n)
+	}
+	l.handles[d] = name
+	return name
 }
 
 // handleKey names the pthread_t that pthread_create's first argument
@@ -101,12 +126,8 @@ func (f *fn) create(c *cc.PostfixExpression, args []cc.ExpressionNode) ([]lang.S
 	if v, ok := intValue(args[1]); !ok || v != 0 {
 		return nil, f.errAt(args[1], "thread attributes are not supported: pass NULL")
 	}
-	start := stripCasts(args[2])
-	if u, ok := start.(*cc.UnaryExpression); ok && u.Case == cc.UnaryExpressionAddrof {
-		start = stripCasts(u.CastExpression)
-	}
-	p, ok := start.(*cc.PrimaryExpression)
-	if !ok || p.Case != cc.PrimaryExpressionIdent {
+	p := startRoutine(args[2])
+	if p == nil {
 		return nil, f.errAt(args[2], "the start routine must be a function named here")
 	}
 	arg, pre, err := f.value(args[3])

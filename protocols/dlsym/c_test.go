@@ -13,7 +13,7 @@ import (
 // is lib-init (linearizability has no counterpart in C).
 func TestCAgrees(t *testing.T) {
 	want, got := compare(t, "dlsym"), compare(t, "c/dlsym.c")
-	checkertest.SameTable(t, got, want, map[string]string{"assertion": "lib-init"})
+	checkertest.SameTable(t, got, want, map[string]string{"assertion": "lib-init"}, "linearizability")
 }
 
 // compare loads a protocol and compares its variants under every model.

@@ -38,7 +38,7 @@ func TestCAgrees(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkertest.SameTable(t, got, want, nil)
+			checkertest.SameTable(t, got, want, nil, "linearizability")
 		})
 	}
 }

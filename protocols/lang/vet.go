@@ -22,6 +22,11 @@ func (f Finding) String() string { return f.Pos.String() + ": " + f.Msg }
 // or final condition naming them.
 var builtinProps = []string{"data-race", "deadlock", "linearizability", PropBounds, PropMemory, PropLeak, PropLocking}
 
+// BuiltinProp reports whether name is a property the checker judges
+// without an assert or final condition naming it (data-race, deadlock,
+// memory-safety, ...).
+func BuiltinProp(name string) bool { return slices.Contains(builtinProps, name) }
+
 // Vet reports what in the protocol is legal but likely a mistake, in the
 // order of the file:
 //   - a parameter that no code, count, bound or ordering uses;

@@ -537,7 +537,7 @@ func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.C
 		}
 	}
 	x.stats.Executions++
-	if len(e.Blocked) > 0 {
+	if len(e.Blocked) > 0 && !g.Prog.Aborted(e.States) {
 		x.stats.Blocked++
 	}
 	x.mu.Unlock()

@@ -50,7 +50,7 @@ func TestLoadBufferingProbe(t *testing.T) {
 	for _, spec := range []struct {
 		name string
 		gen  progtest.Spec
-	}{{"litmus-sized", progtest.LitmusSized}, {"protocol-sized", progtest.ProtocolSized}, {"progtest.Dependent", progtest.Dependent}} {
+	}{{"litmus-sized", progtest.LitmusSized}, {"protocol-sized", progtest.ProtocolSized}, {"dependent", progtest.Dependent}} {
 		t.Run(spec.name, func(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				p := progtest.Program(t, spec.gen)

@@ -261,6 +261,9 @@ func (w *states) end(s *sstate) *outcome {
 		}
 		o.Threads[t] = st
 	}
+	if w.Prog.Aborted(o.Threads) {
+		f.blocked = false // the program aborted: its threads stopped where they were
+	}
 	if w.wholeHistories() {
 		o.History = w.history(s)
 	}

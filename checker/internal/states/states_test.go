@@ -193,6 +193,9 @@ func TestStatesManyLocations(t *testing.T) {
 // data, under every machine that runs them.
 func TestStatesMatchGraphsOnShapes(t *testing.T) {
 	files, _ := filepath.Glob("../../../protocols/litmus/testdata/*.litmus")
+	if len(files) == 0 {
+		t.Fatal("no litmus tests in protocols/litmus/testdata")
+	}
 	for _, f := range files {
 		p, err := litmus.ParseFile(f)
 		if err != nil {

@@ -12,7 +12,7 @@ void *holder(void *arg)
 {
 	pthread_mutex_lock(&m);
 	x = 1;
-	assert(x == 0); // always fails, with m held
+	assert(x == 0 && "x is 0"); // always fails, with m held
 	pthread_mutex_unlock(&m);
 	return NULL;
 }

@@ -31,7 +31,9 @@ static void start(void)
 
 static void *spawner(void *arg)
 {
-	start();
+	do {
+		start(); // the macro idiom: a body that runs once
+	} while (0);
 #ifndef DETACHED
 	pthread_join(worker_thread, NULL);
 #endif
