@@ -251,8 +251,8 @@ type Instr struct {
 	// that failed waits for nothing the program runs, and is no deadlock.
 	// Otherwise a failed assertion stops its own thread only.
 	Abort bool
-	Pos  Pos
-	Text string // the source text, for traces
+	Pos   Pos
+	Text  string // the source text, for traces
 }
 
 // Thread is one thread of a program: a state machine over its registers.
