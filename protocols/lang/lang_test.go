@@ -117,6 +117,8 @@ func TestErrors(t *testing.T) {
 		{"duplicate procedure parameter", "protocol e\nshared x = 0\nproc f(a, a) { x = a }\nthread t { f(1, 2) }\n", "", nil, "3:11: procedure f has two parameters called a"},
 		{"duplicate property", "protocol e\nshared x = 0\nproperty p\nproperty p\nthread t { x = 1 }\n", "", nil, "4:10: property p is already declared at e.oc:3:1"},
 		{"spawn itself", "protocol e\nthread t spawned { spawn t }\nthread m { spawn t }\n", "", nil, "2:20: thread t spawns itself"},
+		{"spawned twice through a procedure", "protocol e\nthread t spawned { }\nproc start() {\n  spawn t\n}\nthread m {\n  start()\n  start()\n}\n", "", nil, "4:3: thread t is already spawned at e.oc:4:3"},
+		{"spawned by a procedure in a loop", "protocol e\nthread t spawned { }\nproc start() {\n  spawn t\n}\nthread m {\n  for i in 0..2 {\n    start()\n  }\n}\n", "", nil, "4:3: spawn t in a loop"},
 		{"spawned twice", "protocol e\nthread t spawned { }\nthread m {\n  spawn t\n  spawn t\n}\n", "", nil, "5:3: thread t is already spawned at e.oc:4:3"},
 		{"spawned by two threads", "protocol e\nthread t spawned { }\nthread m { spawn t }\nthread n { spawn t }\n", "", nil, "4:12: thread t is already spawned at e.oc:3:12"},
 		{"spawned in a loop", "protocol e\nthread t spawned { }\nthread m {\n  for i in 0..2 { spawn t }\n}\n", "", nil, "4:19: spawn t in a loop"},
@@ -226,4 +228,14 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("formatting is not idempotent (%v):\n%s\nthen\n%s", err, out, again)
 		}
 	})
+}
+
+// TestSpawnThroughProcedures checks that a spawn in a procedure stands
+// where each call does: two calls in the two arms of an if start the
+// thread at most once, and are accepted.
+func TestSpawnThroughProcedures(t *testing.T) {
+	src := "protocol e\nshared x = 0\nthread t spawned { }\nproc start() {\n  spawn t\n}\nthread m {\n  if x == 0 {\n    start()\n  } else {\n    start()\n  }\n}\n"
+	if _, err := Parse("e.oc", src); err != nil {
+		t.Fatal(err)
+	}
 }
