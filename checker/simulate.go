@@ -140,7 +140,7 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 			return nil, err
 		}
 		counts[p.FormatState(show, &e.Final)]++
-		if len(e.Blocked) > 0 && !p.Aborted(e.States) {
+		if len(e.Blocked) > 0 {
 			res.Blocked++
 		}
 		for _, v := range Judge(e, props) {

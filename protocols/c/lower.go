@@ -25,12 +25,12 @@ type lowerer struct {
 	pr        *lang.Protocol
 	globals   map[*cc.Declarator]*global
 	funcs     map[string]*cc.FunctionDefinition
-	procs     map[string]bool           // functions lowered as procedures
-	lowering  map[string]bool           // procedures being lowered (recursion)
-	threads   map[string]int            // threads started per start routine
-	joins     map[string]string         // a pthread_t's lvalue text → the thread it holds
-	handles   map[*cc.Declarator]string // pthread_t variables by name (handleName)
-	asserts   bool                      // an assert checks property assertion
+	procs     map[string]bool   // functions lowered as procedures
+	lowering  map[string]bool   // procedures being lowered (recursion)
+	threads   map[string]int    // threads started per start routine
+	joins     map[string]string // a pthread_t's lvalue text → the thread it holds
+	handles   map[any]string    // pthread_t variables by name (handleName)
+	asserts   bool              // an assert checks property assertion
 	// props are the program's own properties, from its property
 	// comments: an assert whose message starts "NAME:" checks one.
 	props []*lang.Prop
@@ -106,7 +106,7 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options, props []*lang
 		lowering: map[string]bool{},
 		threads:  map[string]int{},
 		joins:    map[string]string{},
-		handles:  map[*cc.Declarator]string{},
+		handles:  map[any]string{},
 		starts:   map[string]bool{},
 		called:   map[string]bool{},
 		roots:    map[string]string{"main": "main"},
@@ -125,24 +125,17 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options, props []*lang
 			return nil, l.errAt(ed, "asm statements are not supported")
 		}
 	}
-	for _, fd := range l.funcs {
-		walk(fd.CompoundStatement, func(n cc.Node) {
-			c, ok := n.(*cc.PostfixExpression)
-			if !ok || c.Case != cc.PostfixExpressionCall {
-				return
-			}
-			name := calleeName(c)
-			if args := argList(c); name == "pthread_create" && len(args) == 4 {
-				if p := startRoutine(args[2]); p != nil {
-					l.starts[p.Token.SrcStr()] = true
-				}
-			}
-			l.called[name] = true
-		})
+	sites := l.callSites()
+	for _, s := range sites {
+		if s.start {
+			l.starts[s.callee] = true
+		} else {
+			l.called[s.callee] = true
+		}
 	}
 	l.linkExterns()
-	l.findExiting()
-	l.findOnce()
+	l.findExiting(sites)
+	l.findOnce(sites)
 	main := l.funcs["main"]
 	if main == nil {
 		return nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: "the program has no main function: main is the thread that starts the others"}
@@ -194,42 +187,18 @@ func (l *lowerer) linkExterns() {
 	}
 }
 
-// findExiting finds the functions that may end their thread by
-// pthread_exit: those that call it, then those that call one of them.
-func (l *lowerer) findExiting() {
-	l.exiting = map[string]bool{}
-	calls := map[string][]string{}
-	for name, fd := range l.funcs {
-		walk(fd.CompoundStatement, func(n cc.Node) {
-			if c, ok := n.(*cc.PostfixExpression); ok && c.Case == cc.PostfixExpressionCall {
-				switch callee := calleeName(c); {
-				case callee == "pthread_exit":
-					l.exiting[name] = true
-				case l.funcs[callee] != nil:
-					calls[name] = append(calls[name], callee)
-				}
-			}
-		})
-	}
-	for changed := true; changed; {
-		changed = false
-		for name, callees := range calls {
-			if !l.exiting[name] && slices.ContainsFunc(callees, func(c string) bool { return l.exiting[c] }) {
-				l.exiting[name], changed = true, true
-			}
-		}
-	}
+// callSite is a call function caller makes of callee (a function of the
+// file, or one the front end knows), or a pthread_create there that
+// names callee as the start routine.
+type callSite struct {
+	caller, callee string
+	start          bool // a pthread_create's start routine
+	inLoop         bool // inside a loop of caller (do B while (0) is none)
 }
 
-// findOnce finds the functions that run at most once: main, and a
-// function with one call site (a call, or a pthread_create naming it as
-// the start routine) outside loops, in a function that runs once.
-func (l *lowerer) findOnce() {
-	type site struct {
-		caller string
-		inLoop bool
-	}
-	sites := map[string][]site{}
+// callSites lists the call sites of every function of the file.
+func (l *lowerer) callSites() []callSite {
+	var out []callSite
 	for name, fd := range l.funcs {
 		var visit func(n cc.Node, loops int)
 		visit = func(n cc.Node, loops int) {
@@ -241,14 +210,11 @@ func (l *lowerer) findOnce() {
 			case *cc.PostfixExpression:
 				if n.Case == cc.PostfixExpressionCall {
 					callee := calleeName(n)
+					out = append(out, callSite{caller: name, callee: callee, inLoop: loops > 0})
 					if args := argList(n); callee == "pthread_create" && len(args) == 4 {
-						callee = ""
 						if p := startRoutine(args[2]); p != nil {
-							callee = p.Token.SrcStr()
+							out = append(out, callSite{caller: name, callee: p.Token.SrcStr(), start: true, inLoop: loops > 0})
 						}
-					}
-					if l.funcs[callee] != nil {
-						sites[callee] = append(sites[callee], site{name, loops > 0})
 					}
 				}
 			}
@@ -256,10 +222,37 @@ func (l *lowerer) findOnce() {
 		}
 		visit(fd.CompoundStatement, 0)
 	}
+	return out
+}
+
+// findExiting finds the functions that may end their thread by
+// pthread_exit: those that call it, then those that call one of them.
+func (l *lowerer) findExiting(sites []callSite) {
+	l.exiting = map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, s := range sites {
+			if !s.start && !l.exiting[s.caller] && (s.callee == "pthread_exit" || l.exiting[s.callee]) {
+				l.exiting[s.caller], changed = true, true
+			}
+		}
+	}
+}
+
+// findOnce finds the functions that run at most once: main, and a
+// function with one call site (a call, or a pthread_create naming it as
+// the start routine) outside loops, in a function that runs once.
+func (l *lowerer) findOnce(sites []callSite) {
+	of := map[string][]callSite{}
+	for _, s := range sites {
+		if l.funcs[s.callee] != nil {
+			of[s.callee] = append(of[s.callee], s)
+		}
+	}
 	l.once = map[string]bool{"main": true}
 	for changed := true; changed; {
 		changed = false
-		for name, ss := range sites {
+		for name, ss := range of {
 			if !l.once[name] && name != "main" && len(ss) == 1 && !ss[0].inLoop && l.once[ss[0].caller] {
 				l.once[name], changed = true, true
 			}

@@ -51,25 +51,21 @@ func (f *fn) threadKey(e cc.ExpressionNode) (string, error) {
 
 // handleName names the pthread_t variable d declares: its name, or for a
 // second variable of that name (a local of another function or block)
-// the name and a number, t#1.
+// the name and a number, t#1. Every declaration of a name with linkage
+// (a global, an extern) is one variable.
 func (l *lowerer) handleName(d *cc.Declarator) string {
-	for _, e := range l.externs {
-		if e == d {
-			for g := range l.globals {
-				if g.Name() == d.Name() && !g.IsExtern() {
-					d = g
-				}
-			}
-		}
+	var id any = d
+	if d.Linkage() != cc.None {
+		id = d.Name()
 	}
-	if name, ok := l.handles[d]; ok {
+	if name, ok := l.handles[id]; ok {
 		return name
 	}
 	name := d.Name()
 	for n := 1; slices.Contains(slices.Collect(maps.Values(l.handles)), name); n++ {
 		name = fmt.Sprintf("%s#%d", d.Name(), n)
 	}
-	l.handles[d] = name
+	l.handles[id] = name
 	return name
 }
 

@@ -537,7 +537,7 @@ func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.C
 		}
 	}
 	x.stats.Executions++
-	if len(e.Blocked) > 0 && !g.Prog.Aborted(e.States) {
+	if len(e.Blocked) > 0 {
 		x.stats.Blocked++
 	}
 	x.mu.Unlock()
@@ -559,7 +559,8 @@ type Execution struct {
 	// Races lists the racing pairs, when races were asked for.
 	Races [][2]model.EventRef
 	// Blocked lists the threads that never finish: blocked on a held lock
-	// (a deadlock) or on a false assume.
+	// (a deadlock) or on a false assume; none when a failed assertion
+	// aborted the program (model.Program.Aborted).
 	Blocked []int
 	// History is its history of operations, when histories were asked for.
 	History *model.History
@@ -624,6 +625,9 @@ func newExecution(g *model.Graph, m *model.Model, races bool, states []model.Thr
 			}
 			e.Blocked = append(e.Blocked, t)
 		}
+	}
+	if p.Aborted(e.States) {
+		e.Blocked = e.Blocked[:0] // the program aborted: its threads stopped where they were
 	}
 	e.Final.Mem = g.FinalMem(e.Final.Mem)
 	if races && hb != nil {
