@@ -423,6 +423,9 @@ type PropResult struct {
 	Status Status
 	// Message explains a violation, or qualifies a verdict (vacuous holds).
 	Message string
+	// Vacuous marks a property that holds only because no execution could
+	// violate it: every execution blocks first, or none reaches a check.
+	Vacuous bool
 	// Violations counts the executions (or, by states, the steps and final
 	// states) that violate the property; Reached those that checked it.
 	Violations, Reached int64
@@ -773,9 +776,9 @@ func (rep *Report) settle(p *model.Program, allBlocked bool, props []Property) {
 			r.Status = Holds
 			switch {
 			case stats.Executions > 0 && allBlocked && !n.Blocked:
-				r.Message = "holds only vacuously: every execution blocks"
+				r.Message, r.Vacuous = "holds only vacuously: every execution blocks", true
 			case r.Reached == 0 && !slices.Contains(p.Proven, r.Name):
-				r.Message = "holds only vacuously: no execution reaches a check of it"
+				r.Message, r.Vacuous = "holds only vacuously: no execution reaches a check of it", true
 			}
 		}
 	}

@@ -20,7 +20,7 @@ func MarshalReport(r *Report) ([]byte, error) {
 		w.Via = r.Via.Name
 	}
 	for _, p := range r.Props {
-		wp := wireProp{Name: p.Name, Stats: p.Stats, Engine: p.Engine, Status: p.Status, Message: p.Message, Violations: p.Violations, Reached: p.Reached}
+		wp := wireProp{Name: p.Name, Stats: p.Stats, Engine: p.Engine, Status: p.Status, Message: p.Message, Vacuous: p.Vacuous, Violations: p.Violations, Reached: p.Reached}
 		if p.Model != nil {
 			wp.Model = p.Model.Name
 		}
@@ -65,7 +65,7 @@ func unmarshalReport(data []byte, prog *model.Program, props []string) (*Report,
 		}
 	}
 	for _, wp := range w.Props {
-		p := PropResult{Name: wp.Name, Stats: wp.Stats, Engine: wp.Engine, Status: wp.Status, Message: wp.Message, Violations: wp.Violations, Reached: wp.Reached}
+		p := PropResult{Name: wp.Name, Stats: wp.Stats, Engine: wp.Engine, Status: wp.Status, Message: wp.Message, Vacuous: wp.Vacuous, Violations: wp.Violations, Reached: wp.Reached}
 		if wp.Model != "" {
 			if p.Model, err = model.Lookup(wp.Model); err != nil {
 				return nil, err
@@ -250,6 +250,7 @@ type wireProp struct {
 	Engine              Engine
 	Status              Status
 	Message             string
+	Vacuous             bool `json:",omitempty"`
 	Violations, Reached int64
 	Witness             *wireWitness `json:",omitempty"`
 }
