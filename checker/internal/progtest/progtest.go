@@ -36,11 +36,11 @@ var Large = Spec{Threads: 4, Instrs: 4, Locs: 2, Locks: true, Choices: true}
 // shapes of load buffering.
 var Dependent = Spec{Threads: 3, Instrs: 4, Locs: 2, Deps: true}
 
-// Orderings are the memory orderings DrawOrd draws from.
+// Orderings are the memory orderings drawOrd draws from.
 var Orderings = []model.Ordering{model.NA, model.Rlx, model.Con, model.Acq, model.Rel, model.AcqRel, model.SeqCst}
 
-// DrawOrd draws one of the orderings ok accepts.
-func DrawOrd(t *rapid.T, name string, ok func(model.Ordering) bool) model.Ordering {
+// drawOrd draws one of the orderings ok accepts.
+func drawOrd(t *rapid.T, name string, ok func(model.Ordering) bool) model.Ordering {
 	var valid []model.Ordering
 	for _, o := range Orderings {
 		if ok(o) {
@@ -84,7 +84,7 @@ func Program(t *rapid.T, spec Spec) *model.Program {
 				// await load(x) == v: a wait, deadlocked when the final
 				// memory leaves it false.
 				r := newReg()
-				th.Code = append(th.Code, model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: loc(), Ord: DrawOrd(t, "await ord", model.Ordering.ValidForLoad)})
+				th.Code = append(th.Code, model.Instr{Op: model.OpLoad, Dst: r, Dst2: model.NoReg, Addr: loc(), Ord: drawOrd(t, "await ord", model.Ordering.ValidForLoad)})
 				in.Op, in.Await, in.Target = model.OpAssume, true, len(th.Code)-1
 				in.Cond = model.Bin(model.Eq, model.RegExpr(r), val())
 				th.Code = append(th.Code, in)
@@ -93,10 +93,10 @@ func Program(t *rapid.T, spec Spec) *model.Program {
 			switch rapid.IntRange(0, 9).Draw(t, "op") {
 			case 0, 1, 2:
 				in.Op, in.Dst, in.Addr = model.OpLoad, newReg(), loc()
-				in.Ord = DrawOrd(t, "ord", model.Ordering.ValidForLoad)
+				in.Ord = drawOrd(t, "ord", model.Ordering.ValidForLoad)
 			case 3, 4, 5:
 				in.Op, in.Addr, in.Val = model.OpStore, loc(), val()
-				in.Ord = DrawOrd(t, "ord", model.Ordering.ValidForStore)
+				in.Ord = drawOrd(t, "ord", model.Ordering.ValidForStore)
 				if spec.Deps && len(th.Regs) > 0 {
 					r := model.RegExpr(model.Reg(rapid.IntRange(0, len(th.Regs)-1).Draw(t, "dep reg")))
 					switch rapid.IntRange(0, 2).Draw(t, "dep") {
@@ -109,16 +109,16 @@ func Program(t *rapid.T, spec Spec) *model.Program {
 			case 6:
 				in.Op, in.Dst, in.Addr, in.Val = model.OpRMW, newReg(), loc(), val()
 				in.RMW = rapid.SampledFrom([]model.RMWOp{model.Xchg, model.FetchAdd}).Draw(t, "rmw")
-				in.Ord = DrawOrd(t, "ord", model.Ordering.Atomic)
+				in.Ord = drawOrd(t, "ord", model.Ordering.Atomic)
 			case 7:
 				in.Op, in.Dst, in.Dst2, in.Addr = model.OpCAS, newReg(), newReg(), loc()
 				in.Expected, in.Val = model.Const(int64(rapid.IntRange(0, 1).Draw(t, "exp"))), val()
-				in.Ord = DrawOrd(t, "ord", model.Ordering.Atomic)
-				in.FailOrd = DrawOrd(t, "failord", func(o model.Ordering) bool { return o.Atomic() && o.ValidForLoad() })
+				in.Ord = drawOrd(t, "ord", model.Ordering.Atomic)
+				in.FailOrd = drawOrd(t, "failord", func(o model.Ordering) bool { return o.Atomic() && o.ValidForLoad() })
 				in.Weak = rapid.Bool().Draw(t, "weak")
 			case 8:
 				in.Op = model.OpFence
-				in.Ord = DrawOrd(t, "ord", model.Ordering.ValidForFence)
+				in.Ord = drawOrd(t, "ord", model.Ordering.ValidForFence)
 			case 9:
 				switch {
 				case mutex != model.NoLoc && !locked && rapid.Bool().Draw(t, "lock"):
@@ -182,7 +182,7 @@ func Chain(t *rapid.T) *model.Program {
 	}
 	data := func(i int) *model.Expr { return model.Const(model.AddrOf(model.Loc(2 * i))) }
 	flag := func(i int) *model.Expr { return model.Const(model.AddrOf(model.Loc(2*i + 1))) }
-	ord := func(name string, ok func(model.Ordering) bool) model.Ordering { return DrawOrd(t, name, ok) }
+	ord := func(name string, ok func(model.Ordering) bool) model.Ordering { return drawOrd(t, name, ok) }
 	fence := func(th *model.Thread) {
 		if rapid.Bool().Draw(t, "fence") {
 			th.Code = append(th.Code, model.Instr{Op: model.OpFence, Dst: model.NoReg, Dst2: model.NoReg, Ord: ord("fence ord", model.Ordering.ValidForFence)})
@@ -249,12 +249,12 @@ func Guarded(t *rapid.T) *model.Program {
 			th.Code = append(th.Code, in)
 		}
 		add(model.Instr{Op: model.OpStore, Addr: model.Const(model.AddrOf(model.Loc(i))), Val: model.Const(1),
-			Ord: DrawOrd(t, "store", func(o model.Ordering) bool { return o.ValidForStore() && o.Atomic() })})
+			Ord: drawOrd(t, "store", func(o model.Ordering) bool { return o.ValidForStore() && o.Atomic() })})
 		if rapid.Bool().Draw(t, "fence") {
-			add(model.Instr{Op: model.OpFence, Ord: DrawOrd(t, "fence ord", func(o model.Ordering) bool { return o.ValidForFence() && noCon(o) })})
+			add(model.Instr{Op: model.OpFence, Ord: drawOrd(t, "fence ord", func(o model.Ordering) bool { return o.ValidForFence() && noCon(o) })})
 		}
 		add(model.Instr{Op: model.OpLoad, Dst: 0, Addr: model.Const(model.AddrOf(model.Loc((i + 1) % nt))),
-			Ord: DrawOrd(t, "load", func(o model.Ordering) bool { return o.ValidForLoad() && o.Atomic() && noCon(o) })})
+			Ord: drawOrd(t, "load", func(o model.Ordering) bool { return o.ValidForLoad() && o.Atomic() && noCon(o) })})
 		// if f != want, skip the plain access
 		want := int64(rapid.IntRange(0, 1).Draw(t, "want"))
 		add(model.Instr{Op: model.OpBranch, Cond: model.Bin(model.Ne, model.RegExpr(0), model.Const(want)), Target: len(th.Code) + 2})
