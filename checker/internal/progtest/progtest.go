@@ -50,6 +50,13 @@ func drawOrd(t *rapid.T, name string, ok func(model.Ordering) bool) model.Orderi
 	return rapid.SampledFrom(valid).Draw(t, name)
 }
 
+// addReg adds a register r0, r1, ... to th, starting at 0.
+func addReg(th *model.Thread) model.Reg {
+	th.Regs = append(th.Regs, fmt.Sprintf("r%d", len(th.Regs)))
+	th.Init = append(th.Init, 0)
+	return model.Reg(len(th.Regs) - 1)
+}
+
 // Program draws a random program: loads, stores, RMWs, compare-exchanges
 // (strong and weak), fences, branches over loaded values and, for
 // protocol-sized programs, locks, nondeterministic choices and awaits.
@@ -67,11 +74,7 @@ func Program(t *rapid.T, spec Spec) *model.Program {
 	nt := rapid.IntRange(1, spec.Threads).Draw(t, "threads")
 	for ti := 0; ti < nt; ti++ {
 		th := model.Thread{Name: fmt.Sprintf("P%d", ti)}
-		newReg := func() model.Reg {
-			th.Regs = append(th.Regs, fmt.Sprintf("r%d", len(th.Regs)))
-			th.Init = append(th.Init, 0)
-			return model.Reg(len(th.Regs) - 1)
-		}
+		newReg := func() model.Reg { return addReg(&th) }
 		loc := func() *model.Expr {
 			return model.Const(model.AddrOf(model.Loc(rapid.IntRange(0, nl-1).Draw(t, "loc"))))
 		}
@@ -190,11 +193,7 @@ func Chain(t *rapid.T) *model.Program {
 	}
 	for i := 0; i < n; i++ {
 		th := model.Thread{Name: fmt.Sprintf("P%d", i)}
-		reg := func() model.Reg {
-			th.Regs = append(th.Regs, fmt.Sprintf("r%d", len(th.Regs)))
-			th.Init = append(th.Init, 0)
-			return model.Reg(len(th.Regs) - 1)
-		}
+		reg := func() model.Reg { return addReg(&th) }
 		if i > 0 {
 			th.Code = append(th.Code, model.Instr{Op: model.OpLoad, Dst: reg(), Dst2: model.NoReg, Addr: flag(i - 1), Ord: ord("flag load", model.Ordering.ValidForLoad)})
 			fence(&th)
