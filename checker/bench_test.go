@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -76,7 +77,7 @@ func benchExplore(b *testing.B, p *model.Program, modelName string) {
 	var execs int64
 	b.ReportAllocs()
 	for b.Loop() {
-		st, err := checker.Explore(p, m, checker.Options{Workers: *benchWorkers}, nil)
+		st, err := checker.Explore(p, m, explore.Options{Workers: *benchWorkers}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -118,7 +119,7 @@ func TestBenchmarkShapes(t *testing.T) {
 		{counterN(4), "rc11", 24},
 		{iriwN(2), "rc11", 16},
 	} {
-		st, err := checker.Explore(c.p, progtest.MustModel(t, c.model), checker.Options{}, nil)
+		st, err := checker.Explore(c.p, progtest.MustModel(t, c.model), explore.Options{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

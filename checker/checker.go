@@ -11,16 +11,19 @@
 //
 //	pr, err := checker.Load("protocols/dlsym/dlsym.oc")
 //	inst, err := pr.Instance("fixed", nil)
-//	rep, err := inst.Check(rc11, checker.Options{})
+//	rep, err := inst.Check(model.RC11, explore.Options{})
 //	if rep.Verdict() == checker.Violated { ... rep.Props[i].Witness ... }
 //
 // Lower down, Check judges any model.Program, and Explore visits its
-// executions one by one.
+// executions one by one. The vocabulary of an exploration (its options,
+// statistics, executions, outcomes and witnesses) is package
+// checker/explore's.
 package checker
 
 import (
 	"fmt"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/checker/internal/states"
@@ -30,36 +33,6 @@ import (
 // DefaultModel is the model a check runs under when none is named: RC11,
 // C11 as compilers implement it.
 var DefaultModel = model.RC11
-
-// Options bound and steer an exploration: limits (executions, states,
-// events per thread, memory, time, a context), progress reports, workers,
-// and the engine. The zero value explores exhaustively, sequentially,
-// with the engine that applies.
-type Options = engine.Options
-
-// AllCores, as Options.Workers, explores on every core; the graph
-// explorer leaves one to Go's collector.
-const AllCores = engine.AllCores
-
-// DefaultMaxEvents is the per-thread event bound used when
-// Options.MaxEvents is 0.
-const DefaultMaxEvents = engine.DefaultMaxEvents
-
-// Engine is a way of exploring a program.
-type Engine = engine.Engine
-
-// The engines: EngineAuto explores by states when the model and program
-// allow it and the program has at most 256 locations, else by graphs;
-// EngineDPOR visits each consistent execution graph once; EngineStates
-// each reachable state of the model's machine.
-const (
-	EngineAuto   = engine.EngineAuto
-	EngineDPOR   = engine.EngineDPOR
-	EngineStates = engine.EngineStates
-)
-
-// ParseEngine reads an engine's name: auto, dpor or states.
-func ParseEngine(s string) (Engine, error) { return engine.ParseEngine(s) }
 
 // autoStates reports whether EngineAuto explores p under m by states:
 // when the state explorer can, and p has at most 256 locations. Every
@@ -71,14 +44,14 @@ func autoStates(p *model.Program, m *model.Model) bool {
 }
 
 // engineFor decides the engine that explores p under m.
-func engineFor(p *model.Program, m *model.Model, opt Options) (Engine, error) {
+func engineFor(p *model.Program, m *model.Model, opt explore.Options) (explore.Engine, error) {
 	switch opt.Engine {
-	case EngineAuto:
+	case explore.EngineAuto:
 		if !opt.Preemptions && autoStates(p, m) {
-			return EngineStates, nil
+			return explore.EngineStates, nil
 		}
-		return EngineDPOR, nil
-	case EngineStates:
+		return explore.EngineDPOR, nil
+	case explore.EngineStates:
 		if opt.Preemptions {
 			return 0, fmt.Errorf("the states engine does not bound preemptions; use --engine dpor")
 		}
@@ -93,32 +66,6 @@ func engineFor(p *model.Program, m *model.Model, opt Options) (Engine, error) {
 // or returns "" when it can.
 func StatesUnsupported(p *model.Program, m *model.Model) string { return states.Unsupported(p, m) }
 
-// Execution is one complete, consistent execution: its graph, final state,
-// each thread's final local state, its data races (when asked for) and
-// the threads that never finish.
-type Execution = engine.Execution
-
-// Stats counts what an exploration did.
-type Stats = engine.Stats
-
-// Limit names the bound that cut an exploration short.
-type Limit = engine.Limit
-
-// The bounds that may cut an exploration short; NoLimit when it was
-// exhaustive.
-const (
-	NoLimit         = engine.None
-	MaxExecutions   = engine.MaxExecutions
-	MaxGraphs       = engine.MaxGraphs
-	MaxEvents       = engine.MaxEvents
-	MaxMemory       = engine.MaxMemory
-	Timeout         = engine.Timeout
-	Interrupted     = engine.Interrupted
-	LoopBound       = engine.LoopBound
-	PreemptionBound = engine.PreemptionBound
-	MaxValues       = engine.MaxValues
-)
-
 // Explore visits every consistent complete execution of p under m exactly
 // once, calling visit for each (from several goroutines when opt.Workers
 // is above one). It uses optimal dynamic partial-order reduction: its cost
@@ -126,16 +73,22 @@ const (
 // preemption bound it explores the schedules within it. An execution is
 // valid until visit returns (the explorer goes on changing its graph):
 // visit keeps one by its Clone.
-func Explore(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
-	return graphs.Explore(engine.NewRunner(p, m, opt, visit))
+func Explore(p *model.Program, m *model.Model, opt explore.Options, visit func(*explore.Execution)) (explore.Stats, error) {
+	return exploreWith(p, m, engine.Config{Options: opt}, visit)
+}
+
+// exploreWith is Explore with the engine's configuration: RunLitmus asks
+// it for each execution's data races.
+func exploreWith(p *model.Program, m *model.Model, cfg engine.Config, visit func(*explore.Execution)) (explore.Stats, error) {
+	return graphs.Explore(engine.NewRunner(p, m, cfg, visit))
 }
 
 // exploreReference visits the same executions as Explore by the simplest
 // method: it adds events in every order, branching on every choice, and
 // remembers every partial graph it has seen. Explain enumerates candidate
 // executions with it, and the tests hold the optimised explorer to it.
-func exploreReference(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) (Stats, error) {
-	return graphs.Reference(engine.NewRunner(p, m, opt, visit))
+func exploreReference(p *model.Program, m *model.Model, opt explore.Options, visit func(*explore.Execution)) (explore.Stats, error) {
+	return graphs.Reference(engine.NewRunner(p, m, engine.Config{Options: opt}, visit))
 }
 
 // NewExecution makes an execution of g, a graph whose threads have all
@@ -143,16 +96,13 @@ func exploreReference(p *model.Program, m *model.Model, opt Options, visit func(
 // races is set. It returns nil when g is not an execution: a thread waits
 // for a lock that is released later in modification order (it would retry
 // and take it).
-func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error) {
+func NewExecution(g *model.Graph, m *model.Model, races bool) (*explore.Execution, error) {
 	return engine.NewExecution(g, m, races)
 }
 
-// InternalError is a bug of ordercheck, not of its input: please report it.
-type InternalError = engine.InternalError
-
 // History returns the history of an execution's operations, ordered by
 // its model's happens-before (model.History).
-func History(e *Execution) *model.History {
+func History(e *explore.Execution) *model.History {
 	if e.History == nil {
 		return e.Model.HistoryOf(e.Graph, nil)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/states"
 	"github.com/ordercheck/ordercheck/model"
@@ -17,13 +18,13 @@ import (
 type searchJob struct {
 	Model    string
 	Props    []string
-	Options  Options
+	Options  explore.Options
 	Deadline time.Time `json:",omitzero"`
 }
 
 // describe returns the job that describes a search of props under m with
 // opt, its timeout counted from now.
-func describe(m *model.Model, names []string, opt Options) ([]byte, error) {
+func describe(m *model.Model, names []string, opt explore.Options) ([]byte, error) {
 	j := searchJob{Model: m.Name, Props: names, Options: opt}
 	if opt.Timeout > 0 {
 		j.Deadline = time.Now().Add(opt.Timeout)
@@ -34,14 +35,14 @@ func describe(m *model.Model, names []string, opt Options) ([]byte, error) {
 // read decodes a job a coordinator described, and returns its model, its
 // properties (linearizability against spec) and its options, bound to
 // ctx and to what is left of the timeout.
-func read(ctx context.Context, job []byte, spec model.Spec) (*model.Model, []Property, Options, error) {
+func read(ctx context.Context, job []byte, spec model.Spec) (*model.Model, []Property, explore.Options, error) {
 	var j searchJob
 	if err := json.Unmarshal(job, &j); err != nil {
-		return nil, nil, Options{}, fmt.Errorf("not a search job: %w", err)
+		return nil, nil, explore.Options{}, fmt.Errorf("not a search job: %w", err)
 	}
 	m, err := model.Lookup(j.Model)
 	if err != nil {
-		return nil, nil, Options{}, err
+		return nil, nil, explore.Options{}, err
 	}
 	opt := j.Options
 	opt.Context, opt.Cluster = ctx, nil
@@ -74,21 +75,21 @@ func distributable(props []Property) ([]string, error) {
 // specification linearizability is judged against, and ctx stops the
 // worker. The program must be the coordinator's, compiled from the same
 // protocol, variant and parameters.
-func Serve(ctx context.Context, p *model.Program, spec model.Spec, job []byte, whole bool, sh engine.Share) error {
+func Serve(ctx context.Context, p *model.Program, spec model.Spec, job []byte, whole bool, sh explore.Share) error {
 	m, props, opt, err := read(ctx, job, spec)
 	if err != nil {
 		return err
 	}
-	opt.WholeHistories = opt.WholeHistories || whole
-	opt.Races, spec = needs(props)
-	return states.Serve(p, m, states.Config{Options: opt, Spec: spec, Judge: judgeWith(props)}, sh)
+	cfg := engine.Config{Options: opt, WholeHistories: whole}
+	cfg.Races, spec = needs(props)
+	return states.Serve(p, m, states.Config{Config: cfg, Spec: spec, Judge: judgeWith(props)}, sh)
 }
 
 // statesConfig returns the state search's configuration for a check of
 // props under m; with a cluster, the job that describes it to workers.
 // A property the workers cannot rebuild is an error.
-func statesConfig(m *model.Model, props []Property, opt Options, spec model.Spec) (states.Config, error) {
-	cfg := states.Config{Options: opt, Spec: spec, Judge: judgeWith(props)}
+func statesConfig(m *model.Model, props []Property, opt engine.Config, spec model.Spec) (states.Config, error) {
+	cfg := states.Config{Config: opt, Spec: spec, Judge: judgeWith(props)}
 	if opt.Cluster == nil {
 		return cfg, nil
 	}
@@ -96,7 +97,7 @@ func statesConfig(m *model.Model, props []Property, opt Options, spec model.Spec
 	if err != nil {
 		return cfg, err
 	}
-	job, err := describe(m, names, opt)
+	job, err := describe(m, names, opt.Options)
 	cfg.Job = job
 	return cfg, err
 }
@@ -112,9 +113,9 @@ const topDepth = 200
 // into rep (names: theirs, for the workers), as judgeGraphs does in one
 // process: each part of the tree is explored once, the counts add up and
 // the witnesses are chosen by shorter, whatever found them.
-func splitGraphs(p *model.Program, m *model.Model, props []Property, names []string, opt Options, rep *Report) error {
+func splitGraphs(p *model.Program, m *model.Model, props []Property, names []string, opt engine.Config, rep *Report) error {
 	start := time.Now()
-	job, err := describe(m, names, opt)
+	job, err := describe(m, names, opt.Options)
 	if err != nil {
 		return err
 	}
@@ -125,7 +126,7 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 	// memory, cancellation): the subtrees left are then not sent.
 	stopped := func() bool {
 		switch rep.Stats.Limit {
-		case Timeout, Interrupted, MaxMemory:
+		case explore.Timeout, explore.Interrupted, explore.MaxMemory:
 			return true
 		}
 		return false
@@ -156,7 +157,7 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 		})
 		if ctx := opt.Context; err != nil && ctx != nil && ctx.Err() != nil {
 			// Cancelled while the workers explored: what the top found, bounded.
-			rep.Stats.Add(Stats{Limit: Interrupted})
+			rep.Stats.Add(explore.Stats{Limit: explore.Interrupted})
 			found = nil
 		} else if err != nil {
 			return err
@@ -192,9 +193,8 @@ func ServeSubtree(ctx context.Context, p *model.Program, spec model.Spec, job []
 	if err != nil {
 		return nil, err
 	}
-	opt.Subtree = &engine.Subtree{Path: path}
-	rep := newReport(m, EngineDPOR, props)
-	if err := judgeGraphs(p, m, props, opt, rep); err != nil {
+	rep := newReport(m, explore.EngineDPOR, props)
+	if err := judgeGraphs(p, m, props, engine.Config{Options: opt, Subtree: &engine.Subtree{Path: path}}, rep); err != nil {
 		return nil, err
 	}
 	return MarshalReport(rep)

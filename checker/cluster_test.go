@@ -13,7 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -64,7 +64,7 @@ func (c *memCluster) Subtrees(job []byte, paths [][]int32, accept func(int, []by
 
 var errKilled = errors.New("killed")
 
-func (c *memCluster) Begin(job []byte, whole bool) (engine.Search, error) {
+func (c *memCluster) Begin(job []byte, whole bool) (explore.Search, error) {
 	c.searches++
 	s := &memSearch{c: c, job: job, whole: whole, cands: map[[2]int][][]byte{}, reports: make(chan memReport, c.parts), next: make([]chan int, c.parts), done: make(chan struct{})}
 	for q := range c.parts {
@@ -255,12 +255,12 @@ func TestPartitionedMatchesOneProcess(t *testing.T) {
 					names = append(names, checker.PropDataRace)
 				}
 				props := checker.Properties(spec, names...)
-				opt := checker.Options{Engine: checker.EngineStates, MaxGraphs: 3000}
+				opt := explore.Options{Engine: explore.EngineStates, MaxGraphs: 3000}
 				want, err := checker.Check(p, m, props, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !want.Stats.Exhaustive() && want.Stats.Limit != checker.MaxEvents && want.Stats.Limit != checker.LoopBound {
+				if !want.Stats.Exhaustive() && want.Stats.Limit != explore.MaxEvents && want.Stats.Limit != explore.LoopBound {
 					t.Skip("the exploration exceeds the budget")
 				}
 				c := &memCluster{p: p, spec: spec, parts: rapid.IntRange(1, 4).Draw(t, "parts")}
@@ -308,14 +308,14 @@ func TestPartitionedCatalogue(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := progtest.MustModel(t, c.model)
-			want, err := in.Check(m, checker.Options{})
+			want, err := in.Check(m, explore.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			takeovers := 0
 			for _, kill := range []*killAt{nil, {0, 0}, {1, 3}, {2, 9}, {1, 17}} {
 				mc := &memCluster{p: in.Prog, spec: pr.SeqSpec(), parts: 3, kill: kill}
-				got, err := in.Check(m, checker.Options{Cluster: mc})
+				got, err := in.Check(m, explore.Options{Cluster: mc})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -345,12 +345,12 @@ func TestSplitGraphsMatchesOneProcess(t *testing.T) {
 			rapid.Check(t, func(t *rapid.T) {
 				p, spec := drawProtocol(t)
 				props := checker.Properties(spec, checker.PropLinearizability, checker.PropDeadlock, checker.PropDataRace)
-				opt := checker.Options{Engine: checker.EngineDPOR, MaxGraphs: 5000}
+				opt := explore.Options{Engine: explore.EngineDPOR, MaxGraphs: 5000}
 				want, err := checker.Check(p, m, props, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if want.Stats.Limit == checker.MaxGraphs || want.Props[2].Stats != nil && want.Props[2].Stats.Limit == checker.MaxGraphs {
+				if want.Stats.Limit == explore.MaxGraphs || want.Props[2].Stats != nil && want.Props[2].Stats.Limit == explore.MaxGraphs {
 					t.Skip("the exploration exceeds the budget")
 				}
 				c := &memCluster{p: p, spec: spec}
@@ -389,11 +389,11 @@ func TestClusterTimeout(t *testing.T) {
 			}
 			mc := &memCluster{p: in.Prog, spec: pr.SeqSpec(), parts: 2}
 			start := time.Now()
-			rep, err := in.Check(progtest.MustModel(t, c.model), checker.Options{Cluster: mc, Timeout: 300 * time.Millisecond})
+			rep, err := in.Check(progtest.MustModel(t, c.model), explore.Options{Cluster: mc, Timeout: 300 * time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Stats.Limit != checker.Timeout || mc.searches+mc.subtrees == 0 {
+			if rep.Stats.Limit != explore.Timeout || mc.searches+mc.subtrees == 0 {
 				t.Fatalf("limit %s after %d searches and %d subtrees, want a timeout", rep.Stats.LimitText(), mc.searches, mc.subtrees)
 			}
 			if el := time.Since(start); el > 10*time.Second {
@@ -416,7 +416,7 @@ func TestClusterTimeout(t *testing.T) {
 					if late.Stats.Graphs > 1 {
 						t.Fatalf("subtree %v begun after the deadline explored %d graphs", path, late.Stats.Graphs)
 					}
-					if late.Stats.Limit == checker.Timeout {
+					if late.Stats.Limit == explore.Timeout {
 						stopped++
 					}
 				}
@@ -444,19 +444,19 @@ func TestSplitGraphsInterrupted(t *testing.T) {
 	m := progtest.MustModel(t, "rc11-consume")
 	ctx, cancel := context.WithCancel(context.Background())
 	mc := &memCluster{p: in.Prog, spec: pr.SeqSpec(), cancel: cancel}
-	rep, err := in.Check(m, checker.Options{Cluster: mc, Context: ctx})
+	rep, err := in.Check(m, explore.Options{Cluster: mc, Context: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Stats.Limit != checker.Interrupted || mc.subtrees == 0 || rep.Verdict() != checker.VerdictTimeout {
+	if rep.Stats.Limit != explore.Interrupted || mc.subtrees == 0 || rep.Verdict() != checker.VerdictTimeout {
 		t.Fatalf("cancelled while %d subtrees were out: limit %s, verdict %s", mc.subtrees, rep.Stats.LimitText(), rep.Verdict())
 	}
 	mc = &memCluster{p: in.Prog, spec: pr.SeqSpec()}
-	rep, err = in.Check(m, checker.Options{Cluster: mc, Context: ctx})
+	rep, err = in.Check(m, explore.Options{Cluster: mc, Context: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Stats.Limit != checker.Interrupted || mc.subtrees != 0 {
+	if rep.Stats.Limit != explore.Interrupted || mc.subtrees != 0 {
 		t.Fatalf("cancelled before: limit %s with %d subtrees sent", rep.Stats.LimitText(), mc.subtrees)
 	}
 }
@@ -474,10 +474,10 @@ func TestClusterRefusesOwnProperty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, eng := range []checker.Engine{checker.EngineStates, checker.EngineDPOR} {
+	for _, eng := range []explore.Engine{explore.EngineStates, explore.EngineDPOR} {
 		t.Run(eng.String(), func(t *testing.T) {
 			mc := &memCluster{p: in.Prog, spec: pr.SeqSpec()}
-			_, err := checker.Check(in.Prog, progtest.MustModel(t, "sc"), []checker.Property{checker.DataRace, declaredRaces{}}, checker.Options{Cluster: mc, Engine: eng})
+			_, err := checker.Check(in.Prog, progtest.MustModel(t, "sc"), []checker.Property{checker.DataRace, declaredRaces{}}, explore.Options{Cluster: mc, Engine: eng})
 			if err == nil || !strings.Contains(err.Error(), "my-races cannot be checked on a cluster") {
 				t.Fatalf("got %v, want an error naming my-races", err)
 			}

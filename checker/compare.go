@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -15,7 +16,7 @@ type CompareOptions struct {
 	// Params overrides parameters for every variant.
 	Params map[string]string
 	// Options bound each check.
-	Options Options
+	Options explore.Options
 	// Progress, when set, is called before the first cell and as each is
 	// done: how many are done of how many, and the first not done yet
 	// ("fixed under rc11").

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -45,7 +46,7 @@ func TestHerdConformance(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					res, err := checker.RunLitmus(p, m, checker.Options{})
+					res, err := checker.RunLitmus(p, m, explore.Options{})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -109,11 +110,11 @@ thread b {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := compileProtocol(t, "await", tc.src)
 			for _, m := range model.All() {
-				for _, eng := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
-					if eng == checker.EngineStates && checker.StatesUnsupported(p, m) != "" {
+				for _, eng := range []explore.Engine{explore.EngineDPOR, explore.EngineStates} {
+					if eng == explore.EngineStates && checker.StatesUnsupported(p, m) != "" {
 						continue
 					}
-					rep, err := checker.Check(p, m, []checker.Property{checker.Deadlock}, checker.Options{Engine: eng})
+					rep, err := checker.Check(p, m, []checker.Property{checker.Deadlock}, explore.Options{Engine: eng})
 					if err != nil {
 						t.Fatal(err)
 					}

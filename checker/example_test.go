@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -29,7 +30,7 @@ func ExampleLoad() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := inst.Check(rc11, checker.Options{})
+	rep, err := inst.Check(rc11, explore.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func ExampleReplay() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := inst.Check(rc11, checker.Options{})
+	rep, err := inst.Check(rc11, explore.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func ExampleCheck() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := checker.Check(inst.Prog, sc, []checker.Property{checker.DataRace}, checker.Options{Engine: checker.EngineDPOR})
+	rep, err := checker.Check(inst.Prog, sc, []checker.Property{checker.DataRace}, explore.Options{Engine: explore.EngineDPOR})
 	if err != nil {
 		log.Fatal(err)
 	}

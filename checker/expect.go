@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
@@ -164,7 +165,7 @@ func (r *CaseResult) Status() CaseStatus {
 // comparison's cells do). A case whose variant does not compile, or whose
 // check fails, has the error in its result; RunCases returns an error
 // when the runner fails.
-func RunCases(cases []Case, opt Options, r Runner, done func(*CaseResult)) error {
+func RunCases(cases []Case, opt explore.Options, r Runner, done func(*CaseResult)) error {
 	if r == nil {
 		r = Local{}
 	}
@@ -218,7 +219,7 @@ func RunCases(cases []Case, opt Options, r Runner, done func(*CaseResult)) error
 }
 
 // Check checks the case alone.
-func (c *Case) Check(opt Options) *CaseResult {
+func (c *Case) Check(opt explore.Options) *CaseResult {
 	var out *CaseResult
 	RunCases([]Case{*c}, opt, nil, func(r *CaseResult) { out = r })
 	return out

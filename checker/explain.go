@@ -3,6 +3,7 @@ package checker
 import (
 	"sort"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -14,13 +15,13 @@ type Explanation struct {
 	Outcome *model.Cond
 	// Witness is a smallest execution producing the outcome, when the
 	// model allows one.
-	Witness *Execution
+	Witness *explore.Execution
 	// Candidates counts the candidate executions producing the outcome;
 	// ByAxiom how many of them each axiom rejects (the first it violates),
 	// and Example is a smallest one that Axiom rejects.
 	Candidates int
 	ByAxiom    map[string]int
-	Example    *Execution
+	Example    *explore.Execution
 	Axiom      string
 }
 
@@ -33,18 +34,18 @@ func (x *Explanation) Axioms() []string { return sortedAxioms(x.ByAxiom) }
 // Explain explains whether a final outcome is allowed under m: by a
 // witness execution when it is, and otherwise by the axioms that reject
 // each candidate execution producing it.
-func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt Options) (*Explanation, error) {
+func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt explore.Options) (*Explanation, error) {
 	x := &Explanation{Prog: p, Model: m, Outcome: outcome, ByAxiom: map[string]int{}}
-	cands, explore := graphs.Candidates, exploreReference
+	cands, run := graphs.Candidates, exploreReference
 	if m.LoadBuffering {
 		// Cycles in po ∪ rf are the model's to judge: enumerate those
 		// candidates too, by speculation (which builds only candidates
 		// coherent per location, as every model requires).
 		c := *cands
 		c.LoadBuffering = true
-		cands, explore = &c, Explore
+		cands, run = &c, Explore
 	}
-	_, err := explore(p, cands, opt, func(e *Execution) {
+	_, err := run(p, cands, opt, func(e *explore.Execution) {
 		if !outcome.Eval(&e.Final) {
 			return
 		}
@@ -65,7 +66,7 @@ func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt Options)
 		return nil, err
 	}
 	// The candidates were enumerated under no model: present them under m.
-	for _, e := range []*Execution{x.Witness, x.Example} {
+	for _, e := range []*explore.Execution{x.Witness, x.Example} {
 		if e != nil {
 			e.Model = m
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -26,7 +27,7 @@ func TestHistory(t *testing.T) {
 			}
 			props := pr.Properties()
 			stale := 0
-			_, err = checker.Explore(inst.Prog, progtest.MustModel(t, "rc11"), checker.Options{}, func(e *checker.Execution) {
+			_, err = checker.Explore(inst.Prog, progtest.MustModel(t, "rc11"), explore.Options{}, func(e *explore.Execution) {
 				h := checker.History(e)
 				if len(h.Ops) != 2 {
 					t.Fatalf("%d operations, want one per caller", len(h.Ops))

@@ -7,29 +7,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/checker/internal/states"
 	"github.com/ordercheck/ordercheck/model"
 )
-
-// Outcome is what an exploration engine observed, for the properties to
-// judge: the end of an execution (a complete execution, or a final state
-// of the state explorer), or a step of the state explorer that evaluated
-// an assertion, raced, or returned from an operation. Both engines hand
-// the judge the same outcomes.
-type Outcome = engine.Outcome
-
-// Site is an instruction of a thread.
-type Site = engine.Site
-
-// Violation is one property violated by one outcome: its name, why, and
-// the events that show it (the failed assertion, the racing pair, the
-// blocked lock requests; nil when the whole final state is the evidence).
-type Violation = engine.Violation
-
-// Witness is an execution that violates a property.
-type Witness = engine.Witness
 
 // Property is something every execution of a program must satisfy. The
 // judge asks each property about each outcome of an exploration.
@@ -38,7 +21,7 @@ type Property interface {
 	Name() string
 	// Judge says whether outcome o checks the property at all and, when
 	// o violates it, how.
-	Judge(o *Outcome) (checked bool, v *Violation)
+	Judge(o *explore.Outcome) (checked bool, v *explore.Violation)
 }
 
 // Needs is what a property asks of an exploration beyond each execution's
@@ -104,7 +87,7 @@ func Assertion(name string) Property { return assertion(name) }
 // the execution lacks. With a nil spec it checks nothing, and its verdict
 // is unknown.
 func Linearizability(spec model.Spec) Property {
-	return &linearizability{spec: spec, memo: map[string]*Violation{}}
+	return &linearizability{spec: spec, memo: map[string]*explore.Violation{}}
 }
 
 // Properties returns the properties called names: the built-in data-race,
@@ -133,12 +116,12 @@ func (dataRace) Name() string { return PropDataRace }
 
 func (dataRace) Needs() Needs { return Needs{Races: true} }
 
-func (dataRace) Judge(o *Outcome) (bool, *Violation) {
+func (dataRace) Judge(o *explore.Outcome) (bool, *explore.Violation) {
 	if len(o.Races) == 0 {
 		return o.End, nil
 	}
 	r := o.Races[0]
-	v := &Violation{Prop: PropDataRace}
+	v := &explore.Violation{Prop: PropDataRace}
 	if o.Graph != nil {
 		v.Msg, v.Anchors = describeRace(o.Graph, r), []model.EventRef{r[0], r[1]}
 	}
@@ -168,7 +151,7 @@ func (deadlock) Name() string { return PropDeadlock }
 
 func (deadlock) Needs() Needs { return Needs{Blocked: true} }
 
-func (deadlock) Judge(o *Outcome) (bool, *Violation) {
+func (deadlock) Judge(o *explore.Outcome) (bool, *explore.Violation) {
 	if !o.End {
 		return false, nil
 	}
@@ -180,13 +163,13 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 			return false, nil
 		}
 	}
-	var v *Violation
+	var v *explore.Violation
 	for t := range o.Threads {
 		if !waitsForever(o, t) {
 			continue
 		}
 		if v == nil {
-			v = &Violation{Prop: PropDeadlock}
+			v = &explore.Violation{Prop: PropDeadlock}
 			if o.Graph != nil {
 				v.Msg = describeDeadlock(o, t)
 			}
@@ -200,7 +183,7 @@ func (deadlock) Judge(o *Outcome) (bool, *Violation) {
 
 // waitsForever reports whether thread t ends o waiting forever: for a
 // mutex, or at an await the final memory does not satisfy.
-func waitsForever(o *Outcome, t int) bool {
+func waitsForever(o *explore.Outcome, t int) bool {
 	st := &o.Threads[t]
 	return st.Status == model.Blocked && (st.WaitLoc != model.NoLoc || o.Prog.Hopeless(t, st, o.Final.Mem))
 }
@@ -209,7 +192,7 @@ func waitsForever(o *Outcome, t int) bool {
 // condition is false: the execution is pruned, and a thread that waits for
 // t (to join it, for a value it would write) waits for nothing the program
 // runs — no deadlock, as GenMC blocks such an execution.
-func assumedAway(o *Outcome, t int) bool {
+func assumedAway(o *explore.Outcome, t int) bool {
 	st := &o.Threads[t]
 	code := o.Prog.Threads[t].Code
 	return st.Status == model.Blocked && st.WaitLoc == model.NoLoc && st.PC < len(code) &&
@@ -221,7 +204,7 @@ func assumedAway(o *Outcome, t int) bool {
 // final ones, so o is an unfinished spin, not an end; the execution in
 // which that round reads the newer values goes on. Another thread that
 // waits forever in o (say, for t to finish) is judged there.
-func spinsOn(o *Outcome, t int) bool {
+func spinsOn(o *explore.Outcome, t int) bool {
 	st := &o.Threads[t]
 	if st.Status != model.Blocked || st.WaitLoc != model.NoLoc || st.PC >= len(o.Prog.Threads[t].Code) {
 		return false
@@ -229,7 +212,7 @@ func spinsOn(o *Outcome, t int) bool {
 	return o.Prog.Threads[t].Code[st.PC].Await && !o.Prog.Hopeless(t, st, o.Final.Mem)
 }
 
-func describeDeadlock(o *Outcome, t int) string {
+func describeDeadlock(o *explore.Outcome, t int) string {
 	g := o.Graph
 	p := g.Prog
 	if m := o.Threads[t].WaitLoc; m != model.NoLoc {
@@ -256,7 +239,7 @@ type assertion string
 
 func (a assertion) Name() string { return string(a) }
 
-func (a assertion) Judge(o *Outcome) (bool, *Violation) {
+func (a assertion) Judge(o *explore.Outcome) (bool, *explore.Violation) {
 	p := o.Prog
 	prop := string(a)
 	checked := false
@@ -268,7 +251,7 @@ func (a assertion) Judge(o *Outcome) (bool, *Violation) {
 		if in.Prop != prop {
 			continue
 		}
-		v := &Violation{Prop: prop, Msg: fmt.Sprintf("%s: %s (%s)", p.Threads[s.Thread].Name, in.Msg, in.Pos)}
+		v := &explore.Violation{Prop: prop, Msg: fmt.Sprintf("%s: %s (%s)", p.Threads[s.Thread].Name, in.Msg, in.Pos)}
 		if o.Graph != nil {
 			v.Anchors = []model.EventRef{{T: int32(s.Thread), I: int32(len(o.Graph.Threads[s.Thread]) - 1)}}
 		}
@@ -287,7 +270,7 @@ func (a assertion) Judge(o *Outcome) (bool, *Violation) {
 			if c.Pos != (model.Pos{}) { // a check the front end made has none
 				msg = fmt.Sprintf("%s (%s)", c.Msg, c.Pos)
 			}
-			return true, &Violation{Prop: prop, Msg: msg}
+			return true, &explore.Violation{Prop: prop, Msg: msg}
 		}
 	}
 	return checked, nil
@@ -306,7 +289,7 @@ func finished(threads []model.ThreadState) bool {
 type linearizability struct {
 	spec model.Spec
 	mu   sync.Mutex
-	memo map[string]*Violation // histories judged (History.Key): how they violate, or nil
+	memo map[string]*explore.Violation // histories judged (History.Key): how they violate, or nil
 }
 
 func (l *linearizability) Name() string { return PropLinearizability }
@@ -318,7 +301,7 @@ func (l *linearizability) Needs() Needs {
 	return Needs{Spec: l.spec}
 }
 
-func (l *linearizability) Judge(o *Outcome) (bool, *Violation) {
+func (l *linearizability) Judge(o *explore.Outcome) (bool, *explore.Violation) {
 	switch {
 	case l.spec == nil || !o.End && o.History == nil:
 		return false, nil
@@ -345,8 +328,8 @@ func (l *linearizability) Judge(o *Outcome) (bool, *Violation) {
 
 // judgeWith returns the judge of props.
 func judgeWith(props []Property) engine.Judge {
-	return func(o *Outcome, checked func(string)) []Violation {
-		var out []Violation
+	return func(o *explore.Outcome, checked func(string)) []explore.Violation {
+		var out []explore.Violation
 		for _, p := range props {
 			c, v := p.Judge(o)
 			if c {
@@ -362,7 +345,7 @@ func judgeWith(props []Property) engine.Judge {
 
 // Judge returns the violations of props that one execution shows, at most
 // one per property.
-func Judge(e *Execution, props []Property) []Violation {
+func Judge(e *explore.Execution, props []Property) []explore.Violation {
 	_, spec := needs(props)
 	if spec != nil && e.History == nil {
 		e.History = e.Model.HistoryOf(e.Graph, nil)
@@ -418,8 +401,8 @@ type PropResult struct {
 	// (see model.Model.RaceModel). Stats and Engine are then that
 	// exploration's.
 	Model  *model.Model
-	Stats  *Stats
-	Engine Engine
+	Stats  *explore.Stats
+	Engine explore.Engine
 	Status Status
 	// Message explains a violation, or qualifies a verdict (vacuous holds).
 	Message string
@@ -432,7 +415,7 @@ type PropResult struct {
 	// Witness is a shortest violating execution: by graphs, fewest events
 	// in the violation's causal cone, then fewest threads; by states, a
 	// shortest path.
-	Witness *Witness
+	Witness *explore.Witness
 }
 
 // Verdict summarises a check.
@@ -456,7 +439,7 @@ func (v Verdict) String() string { return verdictNames[v] }
 type Report struct {
 	Model *model.Model
 	// Engine is the engine that explored.
-	Engine Engine
+	Engine explore.Engine
 	// Via, when set, is the model the program was explored under instead
 	// of Model, whose executions of it are exactly Via's: under C11 a
 	// program whose atomics are all seq_cst and whose SC executions have
@@ -464,7 +447,7 @@ type Report struct {
 	// explorer explores where RC11's seq_cst has no operational form.
 	Via   *model.Model
 	Props []PropResult
-	Stats Stats
+	Stats explore.Stats
 }
 
 // Verdict summarises the report.
@@ -475,9 +458,9 @@ func (r *Report) Verdict() Verdict {
 		}
 	}
 	switch r.Stats.Limit {
-	case NoLimit:
+	case explore.NoLimit:
 		return VerdictVerified
-	case Timeout, Interrupted:
+	case explore.Timeout, explore.Interrupted:
 		return VerdictTimeout
 	}
 	return VerdictBounded
@@ -487,7 +470,7 @@ func (r *Report) Verdict() Verdict {
 // bounded one ("bounded(2)").
 func (r *Report) VerdictText() string {
 	v := r.Verdict()
-	if v == VerdictBounded && r.Stats.Limit == PreemptionBound {
+	if v == VerdictBounded && r.Stats.Limit == explore.PreemptionBound {
 		return fmt.Sprintf("bounded(%d)", r.Stats.PreemptionBound)
 	}
 	return v.String()
@@ -497,8 +480,8 @@ func (r *Report) VerdictText() string {
 // C11 whatever m is (model.Model.RaceModel): under a model that is not
 // C11's, DataRace is judged in an exploration of its own under C11, and
 // its result says so (PropResult.Model).
-func Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
-	return checkRaces(p, m, props, opt, nil)
+func Check(p *model.Program, m *model.Model, props []Property, opt explore.Options) (*Report, error) {
+	return checkRaces(p, m, props, engine.Config{Options: opt}, nil)
 }
 
 // RaceVerdicts carries the data-race verdicts of one program between its
@@ -515,17 +498,17 @@ type RaceVerdicts struct {
 // Check checks p under m as the package's Check does, taking the race
 // verdict of a model that is not C11's from rv when it is there and
 // leaving it there. rv is for one program.
-func (rv *RaceVerdicts) Check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+func (rv *RaceVerdicts) Check(p *model.Program, m *model.Model, props []Property, opt explore.Options) (*Report, error) {
 	if rv.m == nil {
 		rv.m = map[*model.Model]PropResult{}
 	}
-	return checkRaces(p, m, props, opt, rv.m)
+	return checkRaces(p, m, props, engine.Config{Options: opt}, rv.m)
 }
 
 // checkRaces is Check, taking the race verdict of a model that is not
 // C11's from memo when it is there and leaving it there (memo may be
 // nil: RaceVerdicts).
-func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options, memo map[*model.Model]PropResult) (*Report, error) {
+func checkRaces(p *model.Program, m *model.Model, props []Property, opt engine.Config, memo map[*model.Model]PropResult) (*Report, error) {
 	i := slices.IndexFunc(props, func(pr Property) bool { _, ok := pr.(dataRace); return ok })
 	rm := m.RaceModel(p)
 	if i < 0 || rm == m {
@@ -549,8 +532,8 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 		if !deadline.IsZero() {
 			ropt.Timeout = max(time.Until(deadline), time.Nanosecond)
 		}
-		if _, err := engineFor(p, rm, ropt); err != nil {
-			ropt.Engine = EngineAuto
+		if _, err := engineFor(p, rm, ropt.Options); err != nil {
+			ropt.Engine = explore.EngineAuto
 		}
 		races, err := check(p, rm, props[i:i+1], ropt)
 		if err != nil {
@@ -559,14 +542,14 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 		pr = races.Props[0]
 		pr.Stats, pr.Engine = &races.Stats, races.Engine
 		rep.Stats.Elapsed += races.Stats.Elapsed
-		if memo != nil && pr.Stats.Limit != Timeout {
+		if memo != nil && pr.Stats.Limit != explore.Timeout {
 			// A verdict the shared deadline cut is this cell's alone.
 			memo[rm] = pr
 		}
 	}
 	pr.Model = rm
 	rep.Props = slices.Insert(rep.Props, i, pr)
-	if rep.Stats.Limit == NoLimit {
+	if rep.Stats.Limit == explore.NoLimit {
 		rep.Stats.Limit, rep.Stats.PreemptionBound = pr.Stats.Limit, pr.Stats.PreemptionBound
 	}
 	return rep, nil
@@ -575,7 +558,7 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt Options,
 // check explores p under m and judges props, all under m: by DRF-SC when
 // that applies, else by the engine for m, within what is left of the
 // time an sc run DRF-SC set aside took (which the report counts).
-func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+func check(p *model.Program, m *model.Model, props []Property, opt engine.Config) (*Report, error) {
 	start := time.Now()
 	if rep, err := checkDRF(p, m, props, opt); rep != nil || err != nil {
 		return rep, err
@@ -584,23 +567,23 @@ func check(p *model.Program, m *model.Model, props []Property, opt Options) (*Re
 	if opt.Timeout > 0 {
 		opt.Timeout = max(opt.Timeout-spent, time.Nanosecond)
 	}
-	rep, err := explore(p, m, props, opt)
+	rep, err := byEngine(p, m, props, opt)
 	if rep != nil {
 		rep.Stats.Elapsed += spent
 	}
 	return rep, err
 }
 
-// explore explores p under m by the engine for m and judges props.
-func explore(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
-	eng, err := engineFor(p, m, opt)
+// byEngine explores p under m by the engine for m and judges props.
+func byEngine(p *model.Program, m *model.Model, props []Property, opt engine.Config) (*Report, error) {
+	eng, err := engineFor(p, m, opt.Options)
 	if err != nil {
 		return nil, err
 	}
 	rep := newReport(m, eng, props)
 	var spec model.Spec
 	opt.Races, spec = needs(props)
-	if eng == EngineStates {
+	if eng == explore.EngineStates {
 		cfg, err := statesConfig(m, props, opt, spec)
 		if err != nil {
 			return nil, err
@@ -622,7 +605,7 @@ func explore(p *model.Program, m *model.Model, props []Property, opt Options) (*
 		rep.settle(p, res.AllBlocked, props)
 		return rep, nil
 	}
-	if opt.Cluster != nil && graphs.Splittable(m, opt) {
+	if opt.Cluster != nil && graphs.Splittable(m, opt.Options) {
 		var names []string
 		if names, err = distributable(props); err == nil {
 			err = splitGraphs(p, m, props, names, opt, rep)
@@ -645,9 +628,9 @@ func explore(p *model.Program, m *model.Model, props []Property, opt Options) (*
 // a race or a bound other than time or memory cuts it: the graph explorer
 // then explores under m. When time or memory runs out, the sc run's
 // report stands, bounded: what it found is found under m too.
-func checkDRF(p *model.Program, m *model.Model, props []Property, opt Options) (*Report, error) {
+func checkDRF(p *model.Program, m *model.Model, props []Property, opt engine.Config) (*Report, error) {
 	sc := model.SC
-	if opt.Engine != EngineAuto || opt.Preemptions || !m.RacesUndefined ||
+	if opt.Engine != explore.EngineAuto || opt.Preemptions || !m.RacesUndefined ||
 		!model.OnlySCAtomics(p) || autoStates(p, m) || !autoStates(p, sc) {
 		return nil, nil
 	}
@@ -661,10 +644,10 @@ func checkDRF(p *model.Program, m *model.Model, props []Property, opt Options) (
 	switch {
 	case err != nil:
 		return nil, err
-	case rep.Stats.Limit == Timeout || rep.Stats.Limit == Interrupted || rep.Stats.Limit == MaxMemory:
+	case rep.Stats.Limit == explore.Timeout || rep.Stats.Limit == explore.Interrupted || rep.Stats.Limit == explore.MaxMemory:
 		// The budget is spent: report what the sc run found, which holds
 		// under m too (its SC executions are m's), and no verdict beyond.
-	case rep.Props[i].Status != Holds || rep.Stats.Limit != NoLimit:
+	case rep.Props[i].Status != Holds || rep.Stats.Limit != explore.NoLimit:
 		return nil, nil
 	}
 	if len(all) > len(props) {
@@ -681,7 +664,7 @@ func checkDRF(p *model.Program, m *model.Model, props []Property, opt Options) (
 }
 
 // newReport returns a report of props under m by eng, nothing found yet.
-func newReport(m *model.Model, eng Engine, props []Property) *Report {
+func newReport(m *model.Model, eng explore.Engine, props []Property) *Report {
 	rep := &Report{Model: m, Engine: eng}
 	for _, pr := range props {
 		rep.Props = append(rep.Props, PropResult{Name: pr.Name()})
@@ -692,7 +675,7 @@ func newReport(m *model.Model, eng Engine, props []Property) *Report {
 // judgeGraphs explores p under m by graphs (the part opt.Subtree names,
 // when set) and judges props: rep, whose Props name them in order, gets
 // the counts, the witnesses and the statistics, no verdict yet (settle).
-func judgeGraphs(p *model.Program, m *model.Model, props []Property, opt Options, rep *Report) error {
+func judgeGraphs(p *model.Program, m *model.Model, props []Property, opt engine.Config, rep *Report) error {
 	index := map[string]int{}
 	for i, pr := range rep.Props {
 		index[pr.Name] = i
@@ -702,7 +685,7 @@ func judgeGraphs(p *model.Program, m *model.Model, props []Property, opt Options
 	opt.Histories = spec != nil
 	judge := judgeWith(props)
 	var mu sync.Mutex // the explorer's workers report executions concurrently
-	visit := func(e *Execution) {
+	visit := func(e *explore.Execution) {
 		var checked []string
 		violations := judge(e.Outcome(), func(name string) { checked = append(checked, name) })
 		mu.Lock()
@@ -713,7 +696,7 @@ func judgeGraphs(p *model.Program, m *model.Model, props []Property, opt Options
 		for _, v := range violations {
 			r := &rep.Props[index[v.Prop]]
 			r.Violations++
-			w := &Witness{Execution: e, Violation: v}
+			w := &explore.Witness{Execution: e, Violation: v}
 			if r.Witness == nil || shorter(w, r.Witness) {
 				w.Execution = e.Clone() // e's graph is the explorer's
 				r.Witness, r.Message = w, v.Msg
@@ -728,7 +711,7 @@ func judgeGraphs(p *model.Program, m *model.Model, props []Property, opt Options
 // shorter orders witnesses: fewer events in the cone, then fewer threads,
 // then the graphs' fingerprints, so that the choice does not depend on the
 // order in which executions are found.
-func shorter(w, o *Witness) bool {
+func shorter(w, o *explore.Witness) bool {
 	a, b := w.Cone(), o.Cone()
 	if len(a) != len(b) {
 		return len(a) < len(b)
@@ -766,7 +749,7 @@ func (rep *Report) settle(p *model.Program, allBlocked bool, props []Property) {
 		case n.Unchecked != "":
 			r.Status = Unknown
 			r.Message = n.Unchecked
-		case stats.Limit == LoopBound:
+		case stats.Limit == explore.LoopBound:
 			r.Status = Unknown
 			r.Message = "no violation found, but a loop ran out of rounds with its condition still true (" + stats.LimitText() + "): its max cut what follows"
 		case !stats.Exhaustive():

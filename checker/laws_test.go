@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -116,7 +117,7 @@ final never: !(a.r == 0 && b.r == 1 && b.s == 0 && c.r == 1 && c.s == 0)
 		model string
 		want  checker.Status
 	}{{"tso", checker.Violated}, {"riscv", checker.Holds}, {"sc", checker.Holds}} {
-		rep, err := checker.Check(in.Prog, progtest.MustModel(t, c.model), checker.Properties(nil, "never"), checker.Options{})
+		rep, err := checker.Check(in.Prog, progtest.MustModel(t, c.model), checker.Properties(nil, "never"), explore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +236,7 @@ func TestStrongerOrderingNeverAddsRaces(t *testing.T) {
 
 func racy(t *rapid.T, p *model.Program, m *model.Model) bool {
 	found := false
-	st, err := checker.Explore(p, m, checker.Options{Races: true, MaxGraphs: 50000}, func(e *checker.Execution) {
+	st, err := checker.ExploreRaces(p, m, explore.Options{MaxGraphs: 50000}, func(e *explore.Execution) {
 		found = found || len(e.Races) > 0
 	})
 	if err != nil {
@@ -253,7 +254,7 @@ func TestCounterexamplesReplay(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		p := progtest.Program(t, progtest.ProtocolSized)
 		for _, m := range model.All() {
-			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace, checker.Deadlock}, checker.Options{MaxGraphs: 50000})
+			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace, checker.Deadlock}, explore.Options{MaxGraphs: 50000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -288,7 +289,7 @@ func TestPreemptionBounding(t *testing.T) {
 		_, all := progtest.Outcomes(t, p, m, checker.Explore)
 		for _, k := range []int{0, 1, 100} {
 			got := map[string]string{}
-			st, err := checker.Explore(p, m, checker.Options{Preemptions: true, PreemptionBound: k, MaxGraphs: 50000}, func(e *checker.Execution) {
+			st, err := checker.Explore(p, m, explore.Options{Preemptions: true, PreemptionBound: k, MaxGraphs: 50000}, func(e *explore.Execution) {
 				if _, dup := got[e.Graph.Key()]; dup {
 					t.Fatalf("bound %d: execution reported twice", k)
 				}
@@ -297,7 +298,7 @@ func TestPreemptionBounding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.Limit == checker.MaxGraphs {
+			if st.Limit == explore.MaxGraphs {
 				t.Skip("exploration exceeds the budget")
 			}
 			if key, ok := progtest.Subset(got, all); !ok {
@@ -321,12 +322,12 @@ func TestParallelMatchesSequential(t *testing.T) {
 		p := progtest.Program(t, progtest.ProtocolSized)
 		m := rapid.SampledFrom(model.All()).Draw(t, "model")
 		var mu sync.Mutex
-		parallel := func(p *model.Program, m *model.Model, opt checker.Options, visit func(*checker.Execution)) (checker.Stats, error) {
+		parallel := func(p *model.Program, m *model.Model, opt explore.Options, visit func(*explore.Execution)) (explore.Stats, error) {
 			// A count bound would make one worker explore (its cut depends
 			// on the order of the search); the sequential run found the
 			// program within it.
 			opt.Workers, opt.MaxGraphs = 2, 0
-			return checker.Explore(p, m, opt, func(e *checker.Execution) {
+			return checker.Explore(p, m, opt, func(e *explore.Execution) {
 				mu.Lock()
 				defer mu.Unlock()
 				visit(e)
@@ -336,11 +337,11 @@ func TestParallelMatchesSequential(t *testing.T) {
 		_, par := progtest.Outcomes(t, p, m, parallel)
 		progtest.Same(t, p, m.Name+": the sequential explorer", seq, "the parallel one", par)
 		props := []checker.Property{checker.DataRace, checker.Deadlock}
-		a, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR, MaxGraphs: 50000})
+		a, err := checker.Check(p, m, props, explore.Options{Engine: explore.EngineDPOR, MaxGraphs: 50000})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR, Workers: 2})
+		b, err := checker.Check(p, m, props, explore.Options{Engine: explore.EngineDPOR, Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -368,7 +369,7 @@ func TestPresentationFollowsPSC(t *testing.T) {
 			if m.Order == nil {
 				continue
 			}
-			_, err := checker.Explore(p, m, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
+			_, err := checker.Explore(p, m, explore.Options{MaxGraphs: 50000}, func(e *explore.Execution) {
 				x := model.NewExec(e.Graph)
 				psc := x.Of(m.Order)
 				if !x.Po.Union(x.Rf, psc).Acyclic() {
@@ -433,7 +434,7 @@ func TestFastMatchesAxiomsCorpus(t *testing.T) {
 func fastMatchesAxioms(t interface {
 	Fatalf(string, ...any)
 }, p *model.Program) bool {
-	st, err := checker.ExploreReference(p, checker.Candidates(), checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
+	st, err := checker.ExploreReference(p, checker.Candidates(), explore.Options{MaxGraphs: 50000}, func(e *explore.Execution) {
 		for _, m := range model.All() {
 			if m.Fast == nil {
 				continue

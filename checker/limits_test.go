@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -25,23 +26,23 @@ func TestLimits(t *testing.T) {
 		p.Final.Show = append(p.Final.Show, model.Observable{Thread: ti, Reg: 0, Loc: model.NoLoc})
 	}
 	m := progtest.MustModel(t, "rc11")
-	for _, engine := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
+	for _, engine := range []explore.Engine{explore.EngineDPOR, explore.EngineStates} {
 		limits(t, p, m, engine, cancelled)
 	}
 }
 
-func limits(t *testing.T, p *model.Program, m *model.Model, engine checker.Engine, cancelled context.Context) {
+func limits(t *testing.T, p *model.Program, m *model.Model, engine explore.Engine, cancelled context.Context) {
 	for _, tc := range []struct {
 		name  string
-		opt   checker.Options
-		limit checker.Limit
+		opt   explore.Options
+		limit explore.Limit
 	}{
-		{"executions", checker.Options{MaxExecutions: 1}, checker.MaxExecutions},
-		{"graphs", checker.Options{MaxGraphs: 10}, checker.MaxGraphs},
-		{"events", checker.Options{MaxEvents: 1}, checker.MaxEvents},
-		{"interrupt", checker.Options{Context: cancelled}, checker.Interrupted},
-		{"timeout", checker.Options{Timeout: time.Nanosecond}, checker.Timeout},
-		{"memory", checker.Options{MaxMemory: 1}, checker.MaxMemory},
+		{"executions", explore.Options{MaxExecutions: 1}, explore.MaxExecutions},
+		{"graphs", explore.Options{MaxGraphs: 10}, explore.MaxGraphs},
+		{"events", explore.Options{MaxEvents: 1}, explore.MaxEvents},
+		{"interrupt", explore.Options{Context: cancelled}, explore.Interrupted},
+		{"timeout", explore.Options{Timeout: time.Nanosecond}, explore.Timeout},
+		{"memory", explore.Options{MaxMemory: 1}, explore.MaxMemory},
 	} {
 		t.Run(engine.String()+"/"+tc.name, func(t *testing.T) {
 			tc.opt.Engine = engine
@@ -98,7 +99,7 @@ thread counter {
 }`
 	p, own := compileProtocol(t, "counted", counted)
 	for _, m := range progtest.Machines() {
-		rep, err := checker.Check(p, m, checker.Properties(nil, own...), checker.Options{})
+		rep, err := checker.Check(p, m, checker.Properties(nil, own...), explore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,12 +109,12 @@ thread counter {
 	}
 	p, own = compileProtocol(t, "spin", spin)
 	for _, m := range progtest.Machines() {
-		for _, eng := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
-			rep, err := checker.Check(p, m, checker.Properties(nil, own...), checker.Options{Engine: eng})
+		for _, eng := range []explore.Engine{explore.EngineDPOR, explore.EngineStates} {
+			rep, err := checker.Check(p, m, checker.Properties(nil, own...), explore.Options{Engine: eng})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Stats.Limit != checker.LoopBound || len(rep.Stats.Loops) != 1 || rep.Stats.Loops[0].Line != 11 {
+			if rep.Stats.Limit != explore.LoopBound || len(rep.Stats.Loops) != 1 || rep.Stats.Loops[0].Line != 11 {
 				t.Errorf("%s by %s: limit %s at %v, want the loop of line 11", m.Name, eng, rep.Stats.Limit, rep.Stats.Loops)
 			}
 			if rep.Props[0].Status != checker.Unknown || !strings.Contains(rep.Props[0].Message, "spin.oc:11:3") {
@@ -129,9 +130,9 @@ type racesOf struct{ declared bool }
 
 func (racesOf) Name() string { return "my-races" }
 
-func (racesOf) Judge(o *checker.Outcome) (bool, *checker.Violation) {
+func (racesOf) Judge(o *explore.Outcome) (bool, *explore.Violation) {
 	if len(o.Races) > 0 {
-		return true, &checker.Violation{Prop: "my-races", Msg: "a race"}
+		return true, &explore.Violation{Prop: "my-races", Msg: "a race"}
 	}
 	return o.End, nil
 }
@@ -157,12 +158,12 @@ thread b {
   r = x
 }`)
 	m := progtest.MustModel(t, "rc11")
-	for _, eng := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
+	for _, eng := range []explore.Engine{explore.EngineDPOR, explore.EngineStates} {
 		for _, tc := range []struct {
 			prop checker.Property
 			want checker.Status
 		}{{declaredRaces{}, checker.Violated}, {racesOf{}, checker.Holds}} {
-			rep, err := checker.Check(p, m, []checker.Property{tc.prop}, checker.Options{Engine: eng})
+			rep, err := checker.Check(p, m, []checker.Property{tc.prop}, explore.Options{Engine: eng})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +172,7 @@ thread b {
 			}
 		}
 	}
-	rep, err := checker.Check(p, m, checker.Properties(nil, checker.PropLinearizability), checker.Options{})
+	rep, err := checker.Check(p, m, checker.Properties(nil, checker.PropLinearizability), explore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestTimeoutCoversRaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	rep, err := inst.Check(model.TSO, checker.Options{Timeout: time.Second})
+	rep, err := inst.Check(model.TSO, explore.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,18 +4,19 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
 // linViolation judges h by spec and says, when it does not linearize,
 // why: the order no results fit, or the synchronisation that is missing.
 // It returns nil when h linearizes.
-func linViolation(p *model.Program, spec model.Spec, h *model.History) *Violation {
+func linViolation(p *model.Program, spec model.Spec, h *model.History) *explore.Violation {
 	lin := model.Linearize(spec, h)
 	if lin.OK {
 		return nil
 	}
-	return &Violation{Prop: PropLinearizability, History: h, Lin: lin, Msg: LinMessage(p, spec, h, lin)}
+	return &explore.Violation{Prop: PropLinearizability, History: h, Lin: lin, Msg: LinMessage(p, spec, h, lin)}
 }
 
 // LinMessage says in words why h does not linearize (lin is its

@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/lang"
@@ -119,7 +120,7 @@ func TestLinearizabilityEnginesAgree(t *testing.T) {
 				spec, _ := drawSpec(t)
 				props := checker.Properties(spec, checker.PropLinearizability, checker.PropDeadlock)
 				verdicts := map[string]checker.Status{}
-				ref, err := checker.ExploreReference(p, m, checker.Options{MaxGraphs: 3000}, func(e *checker.Execution) {
+				ref, err := checker.ExploreReference(p, m, explore.Options{MaxGraphs: 3000}, func(e *explore.Execution) {
 					for _, v := range checker.Judge(e, props[:1]) {
 						if v.Prop == checker.PropLinearizability {
 							verdicts["reference"] = checker.Violated
@@ -135,13 +136,13 @@ func TestLinearizabilityEnginesAgree(t *testing.T) {
 				if verdicts["reference"] != checker.Violated {
 					verdicts["reference"] = checker.Holds
 				}
-				opts := map[string]checker.Options{"graphs": {Engine: checker.EngineDPOR}}
+				checks := map[string]checkBy{"graphs": checkWith(explore.Options{Engine: explore.EngineDPOR})}
 				if m.Machine != nil {
-					opts["states"] = checker.Options{Engine: checker.EngineStates}
-					opts["states, whole histories"] = withWholeHistories(checker.Options{Engine: checker.EngineStates})
+					checks["states"] = checkWith(explore.Options{Engine: explore.EngineStates})
+					checks["states, whole histories"] = wholeHistories(explore.Options{Engine: explore.EngineStates})
 				}
-				for by, opt := range opts {
-					rep, err := checker.Check(p, m, props, opt)
+				for by, check := range checks {
+					rep, err := check(p, m, props)
 					if err != nil {
 						t.Fatalf("%s: %v\n%s", by, err, p)
 					}
@@ -224,12 +225,12 @@ spec {
 				if strings.Contains(" "+tc.violated+" ", " "+m.Name+" ") {
 					want = checker.Violated
 				}
-				engines := []checker.Engine{checker.EngineDPOR}
+				engines := []explore.Engine{explore.EngineDPOR}
 				if m.Machine != nil {
-					engines = append(engines, checker.EngineStates)
+					engines = append(engines, explore.EngineStates)
 				}
 				for _, eng := range engines {
-					rep, err := inst.Check(m, checker.Options{Engine: eng})
+					rep, err := inst.Check(m, explore.Options{Engine: eng})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -385,8 +386,8 @@ thread popper[2] {
 					if err != nil {
 						t.Fatal(err)
 					}
-					for _, eng := range []checker.Engine{checker.EngineStates, checker.EngineDPOR} {
-						rep, err := inst.Check(progtest.MustModel(t, m), checker.Options{Engine: eng})
+					for _, eng := range []explore.Engine{explore.EngineStates, explore.EngineDPOR} {
+						rep, err := inst.Check(progtest.MustModel(t, m), explore.Options{Engine: eng})
 						if err != nil {
 							t.Fatal(err)
 						}

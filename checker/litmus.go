@@ -4,6 +4,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -24,21 +26,20 @@ type LitmusResult struct {
 	// Race holds a racing pair of the racy execution with the least
 	// fingerprint (so that it does not depend on the exploration order).
 	Race  [2]model.EventRef
-	Stats Stats
+	Stats explore.Stats
 }
 
 // RunLitmus explores p under m and evaluates its final condition.
-func RunLitmus(p *model.Program, m *model.Model, opt Options) (*LitmusResult, error) {
+func RunLitmus(p *model.Program, m *model.Model, opt explore.Options) (*LitmusResult, error) {
 	res := &LitmusResult{Prog: p, Model: m}
 	final := p.Final
 	if final == nil {
 		final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
 	}
-	opt.Races = m.RacesUndefined
 	states := map[string]bool{}
 	var mu sync.Mutex // the explorer's workers report executions concurrently
 	raceKey := ""
-	stats, err := Explore(p, m, opt, func(e *Execution) {
+	stats, err := exploreWith(p, m, engine.Config{Options: opt, Races: m.RacesUndefined}, func(e *explore.Execution) {
 		state, holds := p.FormatState(final.Show, &e.Final), final.Cond.Eval(&e.Final)
 		mu.Lock()
 		defer mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -39,7 +40,7 @@ func TestClassicShapes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := checker.RunLitmus(p, mod, checker.Options{})
+				res, err := checker.RunLitmus(p, mod, explore.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

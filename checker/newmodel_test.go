@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -61,7 +62,7 @@ func TestAddingAModel(t *testing.T) {
 				t.Errorf("%s, %s: %s under %s, %s under sc", in.Variant, got.Name, got.Status, toy.Name, want.Status)
 			}
 		}
-		if r := cmp.Reports[i][j]; r.Engine != checker.EngineStates {
+		if r := cmp.Reports[i][j]; r.Engine != explore.EngineStates {
 			t.Errorf("%s: explored by %s, not by its machine's states", in.Variant, r.Engine)
 		}
 	}
@@ -72,11 +73,11 @@ func TestAddingAModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := checker.RunLitmus(p, toy, checker.Options{})
+		a, err := checker.RunLitmus(p, toy, explore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := checker.RunLitmus(p, sc, checker.Options{})
+		b, err := checker.RunLitmus(p, sc, explore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -124,7 +125,7 @@ func TestReferenceDlsymCounts(t *testing.T) {
 		{2, "sc", 6}, {3, "sc", 63}, {4, "sc", 1108},
 	} {
 		t.Run(fmt.Sprintf("N=%d/%s", c.n, c.model), func(t *testing.T) {
-			st, err := checker.Explore(referenceDlsym(t, c.n), progtest.MustModel(t, c.model), checker.Options{}, nil)
+			st, err := checker.Explore(referenceDlsym(t, c.n), progtest.MustModel(t, c.model), explore.Options{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +149,7 @@ func TestPerfLitmus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := checker.RunLitmus(p, progtest.MustModel(t, "rc11"), checker.Options{Workers: 2})
+			res, err := checker.RunLitmus(p, progtest.MustModel(t, "rc11"), explore.Options{Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,7 +200,7 @@ func BenchmarkStates(b *testing.B) {
 			var states int64
 			b.ReportAllocs()
 			for b.Loop() {
-				rep, err := checker.Check(c.p, m, checker.Properties(dlsymSpec, c.props...), checker.Options{Engine: checker.EngineStates, Workers: *benchWorkers})
+				rep, err := checker.Check(c.p, m, checker.Properties(dlsymSpec, c.props...), explore.Options{Engine: explore.EngineStates, Workers: *benchWorkers})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -231,7 +232,7 @@ func BenchmarkLitmus(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, p := range progs {
-				if _, err := checker.RunLitmus(p, m, checker.Options{Workers: *benchWorkers}); err != nil {
+				if _, err := checker.RunLitmus(p, m, explore.Options{Workers: *benchWorkers}); err != nil {
 					b.Fatal(err)
 				}
 			}

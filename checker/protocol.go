@@ -5,6 +5,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/c"
 	"github.com/ordercheck/ordercheck/protocols/harness"
@@ -164,6 +165,6 @@ func (in *Instance) ParamMap() map[string]string {
 
 // Check judges every property of the protocol in every execution of the
 // instance under m.
-func (in *Instance) Check(m *model.Model, opt Options) (*Report, error) {
+func (in *Instance) Check(m *model.Model, opt explore.Options) (*Report, error) {
 	return Check(in.Prog, m, in.Protocol.Properties(), opt)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -82,7 +83,7 @@ thread b {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := compileProtocol(t, tc.name, tc.src)
 			for _, m := range model.All() {
-				rep, err := checker.Check(p, m, []checker.Property{checker.DataRace}, checker.Options{})
+				rep, err := checker.Check(p, m, []checker.Property{checker.DataRace}, explore.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -138,7 +139,7 @@ func TestRaceVerdictsAgree(t *testing.T) {
 		var first *checker.PropResult
 		var firstModel string
 		for _, m := range model.All() {
-			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace}, checker.Options{MaxGraphs: 50000})
+			rep, err := checker.Check(p, m, []checker.Property{checker.DataRace}, explore.Options{MaxGraphs: 50000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,8 +220,8 @@ thread child spawned {
 		t.Run(tc.name, func(t *testing.T) {
 			in := checkertest.Instance(t, tc.src)
 			for _, m := range []string{"rc11", "rc11-consume"} {
-				for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineDPOR} {
-					rep, err := checker.Check(in.Prog, progtest.MustModel(t, m), in.Protocol.Properties(), checker.Options{Engine: eng})
+				for _, eng := range []explore.Engine{explore.EngineAuto, explore.EngineDPOR} {
+					rep, err := checker.Check(in.Prog, progtest.MustModel(t, m), in.Protocol.Properties(), explore.Options{Engine: eng})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -30,7 +31,7 @@ type Runner interface {
 	// cell's index and its report, or the error its check met, as each is
 	// done: in any order, one call at a time. An error of got's ends the
 	// run, and Run returns it.
-	Run(cells []Cell, opt Options, got func(i int, rep *Report, err error) error) error
+	Run(cells []Cell, opt explore.Options, got func(i int, rep *Report, err error) error) error
 }
 
 // Local checks cells in this process on Jobs goroutines (at least one).
@@ -42,7 +43,7 @@ type Local struct {
 }
 
 // Run implements Runner.
-func (l Local) Run(cells []Cell, opt Options, got func(i int, rep *Report, err error) error) error {
+func (l Local) Run(cells []Cell, opt explore.Options, got func(i int, rep *Report, err error) error) error {
 	type group struct{ from, to int }
 	var groups []group
 	for i := range cells {

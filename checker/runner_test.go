@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -30,7 +31,7 @@ func TestLocalRunner(t *testing.T) {
 	for _, jobs := range []int{1, 2, 4} {
 		seen := make([]int, len(cells))
 		busy := false
-		err := checker.Local{Jobs: jobs}.Run(cells, checker.Options{}, func(i int, rep *checker.Report, err error) error {
+		err := checker.Local{Jobs: jobs}.Run(cells, explore.Options{}, func(i int, rep *checker.Report, err error) error {
 			if busy {
 				t.Errorf("jobs %d: the callback was called while a call was under way", jobs)
 			}
@@ -53,7 +54,7 @@ func TestLocalRunner(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	calls := 0
-	err = checker.Local{Jobs: 2}.Run(cells, checker.Options{}, func(int, *checker.Report, error) error {
+	err = checker.Local{Jobs: 2}.Run(cells, explore.Options{}, func(int, *checker.Report, error) error {
 		calls++
 		return stop
 	})

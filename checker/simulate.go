@@ -10,21 +10,24 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/walk"
 	"github.com/ordercheck/ordercheck/model"
 )
 
 // Scheduler picks the thread that moves in a simulation.
-type Scheduler = walk.Scheduler
+type Scheduler uint8
 
 // The schedulers: Uniform picks any runnable thread, uniformly; PCT
 // (probabilistic concurrency testing, Burckhardt et al., ASPLOS 2010)
 // gives the threads random priorities and drops them at Depth-1 random
 // points.
 const (
-	Uniform = walk.Uniform
-	PCT     = walk.PCT
+	Uniform Scheduler = iota
+	PCT
 )
+
+func (s Scheduler) String() string { return [...]string{"uniform", "pct"}[s] }
 
 // ParseScheduler reads a scheduler's name: uniform or pct.
 func ParseScheduler(s string) (Scheduler, error) {
@@ -67,7 +70,7 @@ type SimProp struct {
 	CILow       float64 `json:"ci_low"`
 	CIHigh      float64 `json:"ci_high"`
 	// Witness is the first violating run.
-	Witness *Witness `json:"-"`
+	Witness *explore.Witness `json:"-"`
 }
 
 // SimOutcome is a final state and how often the runs ended in it.
@@ -135,7 +138,7 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 			last = time.Now()
 			opt.Progress(run, time.Since(start))
 		}
-		e, err := walk.Run(p, m, rng, walk.Config{Scheduler: opt.Scheduler, Depth: opt.Depth, MaxSteps: opt.MaxSteps, Races: races})
+		e, err := walk.Run(p, m, rng, walk.Config{PCT: opt.Scheduler == PCT, Depth: opt.Depth, MaxSteps: opt.MaxSteps, Races: races})
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +150,7 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 			sp := &res.Properties[index[v.Prop]]
 			sp.Violations++
 			if sp.Witness == nil {
-				sp.Witness = &Witness{Execution: e, Violation: v}
+				sp.Witness = &explore.Witness{Execution: e, Violation: v}
 			}
 		}
 	}
@@ -188,7 +191,7 @@ func minimize(p *model.Program, m *model.Model, props []Property, res *SimResult
 		if sp.Witness == nil {
 			continue
 		}
-		rep, err := Check(p, m, []Property{props[i]}, Options{MaxExecutions: 100000, Timeout: 30 * time.Second})
+		rep, err := Check(p, m, []Property{props[i]}, explore.Options{MaxExecutions: 100000, Timeout: 30 * time.Second})
 		if err != nil || rep.Props[0].Witness == nil {
 			continue
 		}

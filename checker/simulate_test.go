@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -36,7 +37,7 @@ func TestSimulationFindsEveryState(t *testing.T) {
 					t.Fatal(err)
 				}
 				m := progtest.MustModel(t, "rc11")
-				exhaustive, err := checker.RunLitmus(p, m, checker.Options{})
+				exhaustive, err := checker.RunLitmus(p, m, explore.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

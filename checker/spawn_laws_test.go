@@ -6,6 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 )
 
@@ -25,14 +26,14 @@ func TestSpawnLaws(t *testing.T) {
 				continue
 			}
 			props := checker.Properties(nil, checker.PropDataRace, checker.PropDeadlock)
-			byGraphs, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR, MaxGraphs: 50000})
+			byGraphs, err := checker.Check(p, m, props, explore.Options{Engine: explore.EngineDPOR, MaxGraphs: 50000})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !byGraphs.Stats.Exhaustive() {
 				continue
 			}
-			byStates, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineStates})
+			byStates, err := checker.Check(p, m, props, explore.Options{Engine: explore.EngineStates})
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", name, err, p)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -65,11 +66,11 @@ thread child spawned {
 			t.Run(tc.name+"/"+m.Name, func(t *testing.T) {
 				p, own := compileProtocol(t, tc.name, tc.src)
 				props := checker.Properties(nil, append([]string{checker.PropDataRace, checker.PropDeadlock}, own...)...)
-				want, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineDPOR})
+				want, err := checker.Check(p, m, props, explore.Options{Engine: explore.EngineDPOR})
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := checker.Check(p, m, props, checker.Options{Engine: checker.EngineStates})
+				got, err := checker.Check(p, m, props, explore.Options{Engine: explore.EngineStates})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -122,16 +123,16 @@ spec {
 					t.Fatal(err)
 				}
 				props := pr.Properties()
-				opt := checker.Options{Engine: checker.EngineStates}
+				opt := explore.Options{Engine: explore.EngineStates}
 				got, err := checker.Check(inst.Prog, m, props, opt)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for by, o := range map[string]checker.Options{
-					"whole histories": withWholeHistories(opt),
-					"graphs":          {Engine: checker.EngineDPOR},
+				for by, check := range map[string]checkBy{
+					"whole histories": wholeHistories(opt),
+					"graphs":          checkWith(explore.Options{Engine: explore.EngineDPOR}),
 				} {
-					want, err := checker.Check(inst.Prog, m, props, o)
+					want, err := check(inst.Prog, m, props)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -177,11 +178,22 @@ func compileProtocol(t *testing.T, name, src string) (*model.Program, []string) 
 	return inst.Prog, props
 }
 
-// withWholeHistories returns opt checking linearizability on whole
-// histories even where operations could be judged one at a time.
-func withWholeHistories(opt checker.Options) checker.Options {
-	opt.WholeHistories = true
-	return opt
+// checkBy is a way of checking a program's properties under a model.
+type checkBy func(p *model.Program, m *model.Model, props []checker.Property) (*checker.Report, error)
+
+// checkWith checks with opt.
+func checkWith(opt explore.Options) checkBy {
+	return func(p *model.Program, m *model.Model, props []checker.Property) (*checker.Report, error) {
+		return checker.Check(p, m, props, opt)
+	}
+}
+
+// wholeHistories checks with opt, linearizability on whole histories even
+// where operations could be judged one at a time.
+func wholeHistories(opt explore.Options) checkBy {
+	return func(p *model.Program, m *model.Model, props []checker.Property) (*checker.Report, error) {
+		return checker.CheckWholeHistories(p, m, props, opt)
+	}
 }
 
 // TestDRFSCStates checks the state explorer's stand-in for RC11 on
@@ -216,14 +228,14 @@ func TestDRFSCStates(t *testing.T) {
 			}
 		}
 		props := checker.Properties(nil, checker.PropDataRace, checker.PropDeadlock)
-		want, err := checker.Check(p, rc11, props, checker.Options{Engine: checker.EngineDPOR, MaxGraphs: 50000})
+		want, err := checker.Check(p, rc11, props, explore.Options{Engine: explore.EngineDPOR, MaxGraphs: 50000})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !want.Stats.Exhaustive() {
 			t.Skip("exploration exceeds the budget")
 		}
-		got, err := checker.Check(p, rc11, props, checker.Options{})
+		got, err := checker.Check(p, rc11, props, explore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,7 +279,7 @@ thread r {
   }
 }
 `)
-	rep, err := checker.Check(in.Prog, progtest.MustModel(t, "rc11"), checker.Properties(nil, checker.PropDataRace, "seen"), checker.Options{})
+	rep, err := checker.Check(in.Prog, progtest.MustModel(t, "rc11"), checker.Properties(nil, checker.PropDataRace, "seen"), explore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,8 +300,8 @@ func TestAssertBeforeFirstAction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, eng := range []checker.Engine{checker.EngineStates, checker.EngineDPOR} {
-		rep, err := inst.Check(progtest.MustModel(t, "sc"), checker.Options{Engine: eng})
+	for _, eng := range []explore.Engine{explore.EngineStates, explore.EngineDPOR} {
+		rep, err := inst.Check(progtest.MustModel(t, "sc"), explore.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -312,14 +324,14 @@ func TestAutoEngineByLocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, eng := range []checker.Engine{checker.EngineAuto, checker.EngineStates} {
-		rep, err := checker.Check(in.Prog, progtest.MustModel(t, "rc11"), in.Protocol.Properties(), checker.Options{Engine: eng})
+	for _, eng := range []explore.Engine{explore.EngineAuto, explore.EngineStates} {
+		rep, err := checker.Check(in.Prog, progtest.MustModel(t, "rc11"), in.Protocol.Properties(), explore.Options{Engine: eng})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := eng
-		if eng == checker.EngineAuto {
-			want = checker.EngineDPOR
+		if eng == explore.EngineAuto {
+			want = explore.EngineDPOR
 		}
 		if rep.Engine != want || rep.Verdict() != checker.VerdictVerified {
 			t.Errorf("%d locations, --engine %s: explored by %s, %s", len(in.Prog.Locs), eng, rep.Engine, rep.VerdictText())
@@ -333,7 +345,7 @@ func TestAutoEngineByLocations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := checker.Check(small.Prog, progtest.MustModel(t, "rc11"), small.Protocol.Properties(), checker.Options{}); err != nil || rep.Engine != checker.EngineStates {
+	if rep, err := checker.Check(small.Prog, progtest.MustModel(t, "rc11"), small.Protocol.Properties(), explore.Options{}); err != nil || rep.Engine != explore.EngineStates {
 		t.Errorf("dlsym by --engine auto: %v, %v", rep.Engine, err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"time"
+
+	"github.com/ordercheck/ordercheck/checker/explore"
 )
 
 // Suite is the checked expectations of one protocol: its cases, or why it
@@ -92,7 +94,7 @@ type TestOptions struct {
 	// reported without expectation; by default they are not explored).
 	All bool
 	// Options bound each cell's check.
-	Options Options
+	Options explore.Options
 	// Runner checks the cells; nil: Local{}.
 	Runner Runner
 	// Case, when set, is called with each case's result, in the order of
@@ -130,7 +132,7 @@ func RunTests(refs []string, load func(ref string) (*Protocol, error), opt TestO
 				}
 			}
 		}
-		var ie *InternalError
+		var ie *explore.InternalError
 		if errors.As(err, &ie) {
 			return nil, err
 		}
@@ -194,7 +196,7 @@ func RunTests(refs []string, load func(ref string) (*Protocol, error), opt TestO
 	sumUp(len(suites))
 	for _, s := range suites {
 		for _, r := range s.Cases {
-			var ie *InternalError
+			var ie *explore.InternalError
 			if errors.As(r.Err, &ie) {
 				return nil, r.Err
 			}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/c"
 )
@@ -82,7 +83,7 @@ type TraceEvent struct {
 }
 
 // Trace records w, a witness of the instance.
-func (in *Instance) Trace(w *Witness) *Trace {
+func (in *Instance) Trace(w *explore.Witness) *Trace {
 	t := NewTrace(w)
 	t.Variant, t.Params, t.Source = in.Variant, in.ParamMap(), in.Protocol.Path
 	if in.Protocol.Path != "" {
@@ -95,7 +96,7 @@ func (in *Instance) Trace(w *Witness) *Trace {
 }
 
 // NewTrace records w, a witness of a program that is no protocol's.
-func NewTrace(w *Witness) *Trace {
+func NewTrace(w *explore.Witness) *Trace {
 	g := w.Graph
 	p := g.Prog
 	t := &Trace{Format: TraceFormat, Protocol: p.Name, Model: w.Model.Name, Property: w.Violation.Prop, Message: w.Violation.Msg, Co: map[string][]Pair{}}
@@ -404,7 +405,7 @@ type Replayed struct {
 	From string
 	// Witness is the violation the execution still shows; nil when it no
 	// longer does, and Reason says why.
-	Witness *Witness
+	Witness *explore.Witness
 	Reason  string
 }
 
@@ -487,7 +488,7 @@ func (t *Trace) load(cat Catalogue) (*Protocol, string, error) {
 // Judge judges a rebuilt execution under m on props, which include the
 // trace's property. It returns the violation of that property when the
 // execution still shows it, and otherwise the reason it does not.
-func (t *Trace) Judge(g *model.Graph, m *model.Model, props []Property) (*Witness, string, error) {
+func (t *Trace) Judge(g *model.Graph, m *model.Model, props []Property) (*explore.Witness, string, error) {
 	if ax := m.Check(model.NewExec(g)); ax != "" {
 		return nil, fmt.Sprintf("%s no longer allows this execution (it violates the axiom %s)", m.Name, ax), nil
 	}
@@ -500,7 +501,7 @@ func (t *Trace) Judge(g *model.Graph, m *model.Model, props []Property) (*Witnes
 	}
 	for _, v := range Judge(e, props) {
 		if v.Prop == t.Property {
-			return &Witness{Execution: e, Violation: v}, "", nil
+			return &explore.Witness{Execution: e, Violation: v}, "", nil
 		}
 	}
 	return nil, fmt.Sprintf("the execution no longer violates %s", t.Property), nil

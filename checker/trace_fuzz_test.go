@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/protocols"
 )
 
@@ -27,7 +28,7 @@ func FuzzReplay(f *testing.F) {
 			return
 		}
 		if _, err := checker.Replay(tr, protocols.Lookup); err != nil {
-			var ie *checker.InternalError
+			var ie *explore.InternalError
 			if errors.As(err, &ie) {
 				t.Fatalf("an internal error on a trace: %v", err)
 			}

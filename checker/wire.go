@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -80,8 +80,8 @@ func unmarshalReport(data []byte, prog *model.Program, props []string) (*Report,
 				return nil, err
 			}
 			g := &model.Graph{Prog: prog, Threads: x.Threads, Co: x.Co}
-			p.Witness = &Witness{
-				Execution: &Execution{Graph: g, Model: wm, Final: x.Final, States: x.States, Races: x.Races, Blocked: x.Blocked},
+			p.Witness = &explore.Witness{
+				Execution: &explore.Execution{Graph: g, Model: wm, Final: x.Final, States: x.States, Races: x.Races, Blocked: x.Blocked},
 				Violation: x.Violation,
 			}
 		}
@@ -99,14 +99,14 @@ func (w *wireReport) check(prog *model.Program, props []string) error {
 	if err := checkStats(&w.Stats); err != nil {
 		return err
 	}
-	if w.Engine > EngineStates {
+	if w.Engine > explore.EngineStates {
 		return fmt.Errorf("engine %d", w.Engine)
 	}
 	for i, p := range w.Props {
 		switch {
 		case p.Name != props[i]:
 			return fmt.Errorf("property %d is %.40q, not %s", i, p.Name, props[i])
-		case p.Status > Unknown || p.Engine > EngineStates:
+		case p.Status > Unknown || p.Engine > explore.EngineStates:
 			return fmt.Errorf("%s: status %d, engine %d", p.Name, p.Status, p.Engine)
 		case p.Violations < 0 || p.Reached < 0:
 			return fmt.Errorf("%s: negative counts", p.Name)
@@ -126,8 +126,8 @@ func (w *wireReport) check(prog *model.Program, props []string) error {
 }
 
 // checkStats checks a report's statistics are in range.
-func checkStats(s *Stats) error {
-	if s.Limit > engine.MaxValues || s.Executions < 0 || s.Blocked < 0 || s.Graphs < 0 || s.States < 0 {
+func checkStats(s *explore.Stats) error {
+	if s.Limit > explore.MaxValues || s.Executions < 0 || s.Blocked < 0 || s.Graphs < 0 || s.States < 0 {
 		return fmt.Errorf("statistics out of range (limit %d)", s.Limit)
 	}
 	return nil
@@ -238,16 +238,16 @@ func checkHistory(h *model.History, lin *model.Linearization, threads int, event
 type wireReport struct {
 	Model  string
 	Via    string `json:",omitempty"`
-	Engine Engine
+	Engine explore.Engine
 	Props  []wireProp
-	Stats  Stats
+	Stats  explore.Stats
 }
 
 type wireProp struct {
 	Name                string
 	Model               string `json:",omitempty"`
-	Stats               *Stats
-	Engine              Engine
+	Stats               *explore.Stats
+	Engine              explore.Engine
 	Status              Status
 	Message             string
 	Vacuous             bool `json:",omitempty"`
@@ -263,5 +263,5 @@ type wireWitness struct {
 	States    []model.ThreadState
 	Races     [][2]model.EventRef
 	Blocked   []int
-	Violation Violation
+	Violation explore.Violation
 }

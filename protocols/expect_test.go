@@ -3,8 +3,8 @@ package protocols_test
 import (
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/protocols"
 )
 
@@ -18,7 +18,7 @@ func TestExpectations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkertest.RunProtocol(t, pr, checker.Options{})
+			checkertest.RunProtocol(t, pr, explore.Options{})
 		})
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/lang"
@@ -34,7 +35,7 @@ const ShortTimeout = 10 * time.Second
 // options; see RunOptions.
 func Run(t *testing.T, path string) {
 	t.Helper()
-	RunOptions(t, path, checker.Options{})
+	RunOptions(t, path, explore.Options{})
 }
 
 // RunOptions checks every cell of the protocol's expect clauses as a
@@ -44,7 +45,7 @@ func Run(t *testing.T, path string) {
 // bound cut short fails too (skipped under -short, where each cell is
 // also bounded by ShortTimeout); a cell that no clause selects is
 // skipped, unexplored; a protocol without expect clauses fails.
-func RunOptions(t *testing.T, path string, opt checker.Options) {
+func RunOptions(t *testing.T, path string, opt explore.Options) {
 	t.Helper()
 	pr, err := checker.Load(path)
 	if err != nil {
@@ -55,7 +56,7 @@ func RunOptions(t *testing.T, path string, opt checker.Options) {
 
 // RunProtocol is RunOptions for a protocol already loaded (a catalogue
 // protocol, say).
-func RunProtocol(t *testing.T, pr *checker.Protocol, opt checker.Options) {
+func RunProtocol(t *testing.T, pr *checker.Protocol, opt explore.Options) {
 	t.Helper()
 	// The cells fail in subtests, whose messages go test places in this
 	// package: each names the caller's line too.
@@ -146,7 +147,7 @@ func caller() string {
 
 // check checks one case and reports it on t; at is the line of the test
 // that asked for it.
-func check(t *testing.T, ref, at string, c *checker.Case, opt checker.Options) {
+func check(t *testing.T, ref, at string, c *checker.Case, opt explore.Options) {
 	if c.Clause == nil {
 		t.Skip("no expect clause selects this cell: not explored")
 	}
@@ -209,11 +210,11 @@ func SameVerdicts(t *testing.T, path string, models ...string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			graphs, err := in.Check(m, checker.Options{Engine: checker.EngineDPOR})
+			graphs, err := in.Check(m, explore.Options{Engine: explore.EngineDPOR})
 			if err != nil {
 				t.Fatal(err)
 			}
-			states, err := in.Check(m, checker.Options{Engine: checker.EngineStates})
+			states, err := in.Check(m, explore.Options{Engine: explore.EngineStates})
 			if err != nil {
 				if strings.Contains(err.Error(), "no operational form") {
 					continue

@@ -3,8 +3,8 @@ package checkertest_test
 import (
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/checker/explore"
 )
 
 // A package's protocols checked by go test: each cell the expect clauses
@@ -20,6 +20,6 @@ func ExampleRun() {
 // verdict, and its subtest fails.
 func ExampleRunOptions() {
 	_ = func(t *testing.T) {
-		checkertest.RunOptions(t, "testdata/once.oc", checker.Options{MaxGraphs: 1_000_000})
+		checkertest.RunOptions(t, "testdata/once.oc", explore.Options{MaxGraphs: 1_000_000})
 	}
 }

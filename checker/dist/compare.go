@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 )
 
 // Options steer a distributed comparison.
@@ -94,7 +95,7 @@ func (r *Runner) Stats() Stats { return r.stats }
 // Run implements checker.Runner: it sends each cell as a job, bounded by
 // copt, and calls got with the index of each cell whose report arrives,
 // rebuilt against the cell's instance, or with the error its check met.
-func (r *Runner) Run(cells []checker.Cell, copt checker.Options, got func(i int, rep *checker.Report, err error) error) error {
+func (r *Runner) Run(cells []checker.Cell, copt explore.Options, got func(i int, rep *checker.Report, err error) error) error {
 	ctx := copt.Context
 	if ctx == nil {
 		ctx = context.Background()

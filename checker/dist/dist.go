@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/c"
 )
@@ -55,7 +56,7 @@ type job struct {
 	Params  map[string]string
 	Variant string
 	Model   string
-	Options checker.Options // its bounds and engine (Context and Progress stay behind)
+	Options explore.Options // its bounds and engine (Context and Progress stay behind)
 	// Deadline, when set, is when the coordinator stops waiting for the
 	// job's answer (its timeout is up): a worker drops a job past it,
 	// which nobody waits for any more.

@@ -18,11 +18,11 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// A partitioned search (engine.Cluster) goes through JetStream so that
+// A partitioned search (explore.Cluster) goes through JetStream so that
 // nothing a worker holds is lost with it:
 //
 //   - each partition is a job on the job queue, which the worker that
@@ -188,7 +188,7 @@ func (c *Cluster) Subtrees(desc []byte, paths [][]int32, accept func(int, []byte
 }
 
 // Begin sends the partitions of a search as jobs.
-func (c *Cluster) Begin(desc []byte, whole bool) (engine.Search, error) {
+func (c *Cluster) Begin(desc []byte, whole bool) (explore.Search, error) {
 	id := nuid.Next()
 	s := &search{c: c, id: id, owners: make([]string, c.parts)}
 	results, err := c.js.Stream(c.ctx, resultStream)

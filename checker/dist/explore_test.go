@@ -11,6 +11,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -30,7 +31,7 @@ func reportJSON(t *testing.T, rep *checker.Report, in *checker.Instance) string 
 // this process and on parts partitions (or subtrees) of the workers at
 // url, and fails unless the two reports print the same; progress sees
 // each level of a partitioned search.
-func exploreBoth(t *testing.T, url, variant, model, n string, parts int, opt dist.Options, progress func(checker.Stats)) dist.ExploreStats {
+func exploreBoth(t *testing.T, url, variant, model, n string, parts int, opt dist.Options, progress func(explore.Stats)) dist.ExploreStats {
 	t.Helper()
 	pr, err := protocols.Load("dlsym")
 	if err != nil {
@@ -41,7 +42,7 @@ func exploreBoth(t *testing.T, url, variant, model, n string, parts int, opt dis
 		t.Fatal(err)
 	}
 	m := mustModel(t, model)
-	local, err := in.Check(m, checker.Options{})
+	local, err := in.Check(m, explore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func exploreBoth(t *testing.T, url, variant, model, n string, parts int, opt dis
 	if err != nil {
 		t.Fatal(err)
 	}
-	remote, err := in.Check(m, checker.Options{Cluster: cl, Progress: progress})
+	remote, err := in.Check(m, explore.Options{Cluster: cl, Progress: progress})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestExploreWorkerKilled(t *testing.T) {
 		startProcess(t, s.URL(), name)
 	}
 	levels, killedAt := 0, -1
-	progress := func(checker.Stats) {
+	progress := func(explore.Stats) {
 		levels++
 		if levels == 12 {
 			<-took
@@ -182,7 +183,7 @@ func BenchmarkPartitioned(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				rep, err := in.Check(m, checker.Options{Cluster: cl})
+				rep, err := in.Check(m, explore.Options{Cluster: cl})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -301,7 +302,7 @@ func TestCompareInterrupted(t *testing.T) {
 			if rep == nil {
 				t.Fatalf("%s under %s has no report", c.Cases[i].Variant, c.Models[k].Name)
 			}
-			if rep.Stats.Limit == checker.Interrupted {
+			if rep.Stats.Limit == explore.Interrupted {
 				interrupted++
 				if rep.Verdict() != checker.VerdictTimeout {
 					t.Errorf("%s under %s: interrupted, verdict %s", c.Cases[i].Variant, c.Models[k].Name, rep.Verdict())

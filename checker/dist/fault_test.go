@@ -8,6 +8,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -178,21 +179,21 @@ func TestExploreWorkerKilledTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	levels := 0
-	progress := func(checker.Stats) {
+	progress := func(explore.Stats) {
 		if levels++; levels == 3 {
 			victim.Process.Kill()
 		}
 	}
 	const timeout = 3 * time.Second
 	start := time.Now()
-	rep, err := in.Check(mustModel(t, "rc11"), checker.Options{Cluster: cl, Progress: progress, Timeout: timeout})
+	rep, err := in.Check(mustModel(t, "rc11"), explore.Options{Cluster: cl, Progress: progress, Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took > 2*timeout {
 		t.Errorf("the search took %v with a %v timeout", took, timeout)
 	}
-	if levels < 3 || rep.Stats.Limit != checker.Timeout {
+	if levels < 3 || rep.Stats.Limit != explore.Timeout {
 		t.Errorf("%d levels, bounded by %q: want the kill at level 3 and the timeout", levels, rep.Stats.Limit)
 	}
 }

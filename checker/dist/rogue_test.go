@@ -12,6 +12,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -142,7 +143,7 @@ func TestNoWorkerTimeout(t *testing.T) {
 	}
 	for _, row := range c.Reports {
 		for _, r := range row {
-			if r.Stats.Limit != checker.Timeout {
+			if r.Stats.Limit != explore.Timeout {
 				t.Errorf("a cell bounded by %s, want the timeout", r.Stats.Limit)
 			}
 		}

@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/graph/encoding/dot"
 	"gonum.org/v1/gonum/graph/multi"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -62,7 +62,7 @@ var relStyle = map[string][]encoding.Attribute{
 // and the synchronisation missing (missing); the events that show the
 // violation (the racing pair, the failed assertion, the stale read) are
 // highlighted.
-func DOT(w *checker.Witness) ([]byte, error) {
+func DOT(w *explore.Witness) ([]byte, error) {
 	g := w.Graph
 	p := g.Prog
 	keep := w.Cone()

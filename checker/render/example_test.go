@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -72,7 +73,7 @@ func ExampleWitness() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := inst.Check(model.RC11, checker.Options{})
+	rep, err := inst.Check(model.RC11, explore.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

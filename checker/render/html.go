@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/tune"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -118,7 +119,7 @@ func (page *htmlPage) counterexample(shown map[string]int, id string, in *checke
 // execKey names the execution a witness shows: its steps, the write each
 // read reads and each location's modification order. Two witnesses with
 // one key are one execution, whichever property or model found it.
-func execKey(w *checker.Witness, steps []witnessStep) string {
+func execKey(w *explore.Witness, steps []witnessStep) string {
 	g := w.Graph
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\x00", g.Prog.Name)
@@ -274,7 +275,7 @@ type htmlCex struct {
 	Graph    template.HTML
 	Source   []htmlLine
 	// witnesses are the graph's: one execution, each breaking a property.
-	witnesses []*checker.Witness
+	witnesses []*explore.Witness
 }
 
 type htmlLine struct {
@@ -287,7 +288,7 @@ type htmlLine struct {
 func counterexampleHTML(id string, in *checker.Instance, m *model.Model, p checker.PropResult, source string) htmlCex {
 	steps, notes := witnessSteps(p.Witness)
 	title := fmt.Sprintf("%s under %s: %s violated", variantName(in), m.Name, p.Name)
-	cx := htmlCex{ID: id, Title: title, witnesses: []*checker.Witness{p.Witness}, Messages: []cexMessage{{Prop: p.Name, Text: p.Message}}, Steps: steps, Notes: notes, Graph: template.HTML(svgGraph(p.Witness, steps)), Memory: memoryAfter(p.Witness, steps)}
+	cx := htmlCex{ID: id, Title: title, witnesses: []*explore.Witness{p.Witness}, Messages: []cexMessage{{Prop: p.Name, Text: p.Message}}, Steps: steps, Notes: notes, Graph: template.HTML(svgGraph(p.Witness, steps)), Memory: memoryAfter(p.Witness, steps)}
 	// The lines the counterexample runs, with two lines of context, the
 	// gaps between them marked.
 	hot := map[int]bool{}
@@ -318,7 +319,7 @@ func counterexampleHTML(id string, in *checker.Instance, m *model.Model, p check
 // steps so far wrote — the last write shown, in the order shown (the
 // initial values of the others stand) — or "" where the step wrote
 // nothing, so that the page says it once.
-func memoryAfter(w *checker.Witness, steps []witnessStep) []string {
+func memoryAfter(w *explore.Witness, steps []witnessStep) []string {
 	g := w.Graph
 	p := g.Prog
 	val := map[model.Loc]int64{}
@@ -353,7 +354,7 @@ func memoryAfter(w *checker.Witness, steps []witnessStep) []string {
 // edges (fr, dotted) and, under a C11 model, synchronises-with (sw); the
 // events the violation rests on are outlined. Witnesses also of the same
 // execution add what their violations rest on.
-func svgGraph(w *checker.Witness, steps []witnessStep, also ...*checker.Witness) string {
+func svgGraph(w *explore.Witness, steps []witnessStep, also ...*explore.Witness) string {
 	g := w.Graph
 	p := g.Prog
 	col := map[int32]int{}
@@ -376,7 +377,7 @@ func svgGraph(w *checker.Witness, steps []witnessStep, also ...*checker.Witness)
 	for i, st := range steps {
 		pos[st.Ref] = [2]int{20 + col[st.Ref.T]*colW, top + i*rowH}
 	}
-	all := append([]*checker.Witness{w}, also...)
+	all := append([]*explore.Witness{w}, also...)
 	anchor := map[model.EventRef]bool{}
 	c11 := false
 	for _, x := range all {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -52,7 +53,7 @@ func Explanation(w io.Writer, x *checker.Explanation) {
 	switch {
 	case x.Allowed():
 		fmt.Fprintf(w, "%s is allowed by %s; a witness execution:\n", cond, m.Name)
-		fmt.Fprint(w, Witness(&checker.Witness{Execution: x.Witness}))
+		fmt.Fprint(w, Witness(&explore.Witness{Execution: x.Witness}))
 	case x.Candidates == 0:
 		if m.LoadBuffering {
 			fmt.Fprintf(w, "%s is forbidden by %s: no candidate execution coherent per location produces it\n", cond, m.Name)
@@ -66,7 +67,7 @@ func Explanation(w io.Writer, x *checker.Explanation) {
 		}
 		fmt.Fprintf(w, "%s is forbidden by %s: each of the %d candidate executions producing it violates an axiom: %s\n", cond, m.Name, x.Candidates, strings.Join(parts, ", "))
 		fmt.Fprintf(w, "for instance, this one violates %s:\n", x.Axiom)
-		ex := &checker.Witness{Execution: x.Example}
+		ex := &explore.Witness{Execution: x.Example}
 		fmt.Fprint(w, Witness(ex))
 		if line := cycleLine(ex, x.Axiom); line != "" {
 			fmt.Fprintln(w, line)
@@ -78,7 +79,7 @@ func Explanation(w io.Writer, x *checker.Explanation) {
 // acyclicity axiom named axiom, in its model's terms where the model
 // names the parts of the axiom ("step 2 —control dependency to a write→
 // step 4 —…→ step 2"); "" when the axiom is not one of acyclicity.
-func cycleLine(w *checker.Witness, axiom string) string {
+func cycleLine(w *explore.Witness, axiom string) string {
 	x, refs := presentation(w)
 	cycle, edges := w.Model.Cycle(x, axiom)
 	if cycle == nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -83,7 +84,7 @@ func Report(w io.Writer, r *checker.Report) {
 // event did, which write each read read from and, for a read an SC machine
 // would not allow, why the witness's model does. Events outside the
 // violation's causal cone are left out and counted.
-func Witness(w *checker.Witness) string {
+func Witness(w *explore.Witness) string {
 	steps, notes := witnessSteps(w)
 	width := 0
 	for _, th := range w.Graph.Prog.Threads {
@@ -155,7 +156,7 @@ type witnessStep struct {
 // witnessSteps returns the steps a witness shows and the notes that close
 // it: the racing pair and why it races, the threads blocked forever, the
 // events left out.
-func witnessSteps(w *checker.Witness) ([]witnessStep, []string) {
+func witnessSteps(w *explore.Witness) ([]witnessStep, []string) {
 	m := w.Model
 	g := w.Graph
 	p := g.Prog
@@ -217,7 +218,7 @@ func witnessSteps(w *checker.Witness) ([]witnessStep, []string) {
 // presentation returns the events of a witness's causal cone in the
 // order they are shown: one that respects its model's order of seq_cst
 // events, where there is one (see model.Graph.StepsBy).
-func presentation(w *checker.Witness) (*model.Exec, []model.EventRef) {
+func presentation(w *explore.Witness) (*model.Exec, []model.EventRef) {
 	x := model.NewExec(w.Graph)
 	var order model.Relation
 	if w.Model != nil && w.Model.Order != nil {
@@ -359,7 +360,7 @@ type JSONDeadEnd struct {
 }
 
 // historyJSON returns the history of a linearizability witness, or nil.
-func historyJSON(w *checker.Witness, spec model.Spec) *JSONHistory {
+func historyJSON(w *explore.Witness, spec model.Spec) *JSONHistory {
 	v := w.Violation
 	if v.Lin == nil || v.History == nil {
 		return nil
@@ -404,9 +405,9 @@ type JSONStats struct {
 }
 
 // jsonStats returns the statistics of a run by engine e.
-func jsonStats(e checker.Engine, s checker.Stats) JSONStats {
+func jsonStats(e explore.Engine, s explore.Stats) JSONStats {
 	out := JSONStats{Engine: e.String(), Blocked: s.Blocked, Seconds: s.Elapsed.Round(time.Millisecond).Seconds(), Limit: s.LimitText()}
-	if e == checker.EngineStates {
+	if e == explore.EngineStates {
 		out.States, out.FinalStates = &s.States, &s.Executions
 	} else {
 		out.Executions, out.Graphs = &s.Executions, &s.Graphs
@@ -463,7 +464,7 @@ func JSON(w io.Writer, v any) error {
 // order happens-before puts between its operations (History.Order: a
 // return, then a call) and of the synchronisation missing (Missing: a
 // call, then a return).
-func linEdges(w *checker.Witness) (before, missing [][2]model.EventRef) {
+func linEdges(w *explore.Witness) (before, missing [][2]model.EventRef) {
 	v := w.Violation
 	if v.Lin == nil || v.History == nil {
 		return nil, nil

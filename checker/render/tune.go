@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/tune"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -27,7 +28,7 @@ func Tuning(w io.Writer, t *tune.Tuning) {
 		variant = ", variant " + in.Variant
 	}
 	fmt.Fprintf(w, "tune %s%s under %s\n", in.Protocol.Ref(), variant, strings.Join(models, ", "))
-	if t.Stopped != checker.NoLimit {
+	if t.Stopped != explore.NoLimit {
 		fmt.Fprintf(w, "the search was cut short (%s) after %s, before it could tell what keeps %s: no verdict.\n", t.Stopped, plural(int64(t.Checks), "check"), strings.Join(t.Props, ", "))
 		return
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -27,7 +27,7 @@ func TestWitnessBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := in.Check(m, checker.Options{})
+	rep, err := in.Check(m, explore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -23,7 +24,7 @@ type Options struct {
 	// Options bound each check, but for the timeout, which bounds the
 	// whole search (each check gets what is left of it), and the context,
 	// whose cancellation stops it (Tuning.Stopped).
-	Options checker.Options
+	Options explore.Options
 	// MaxAssignments refuses a search over more assignments than this
 	// (0: a million).
 	MaxAssignments int
@@ -68,7 +69,7 @@ type Tuning struct {
 	// finished (the timeout, which bounds the whole tune, or an
 	// interruption); "" when it ran to its end. What it found is then
 	// unfinished: no minimum, no weakening, nothing unfixable.
-	Stopped checker.Limit
+	Stopped explore.Limit
 	// Atomics says plain accesses could become atomic (Options).
 	Atomics bool
 	// One says Minimal holds one minimal assignment of several possible:
@@ -387,7 +388,7 @@ type tuneSearch struct {
 	t          *Tuning
 	in         *checker.Instance
 	prog       *model.Program // the instance's, with fence slots when tune adds fences
-	opt        checker.Options
+	opt        explore.Options
 	held, fail [][]int // assignments checked, as level indices per site
 	cache      map[string]tuneResult
 	// witnesses are the latest counterexamples of failed checks, most
@@ -603,7 +604,7 @@ func (s *tuneSearch) explore(ords []model.Ordering, props []string, broken func(
 		}
 		if !rep.Stats.Exhaustive() {
 			s.t.Bounded = true
-			if rep.Stats.Limit == checker.Timeout && !s.deadline.IsZero() || rep.Stats.Limit == checker.Interrupted {
+			if rep.Stats.Limit == explore.Timeout && !s.deadline.IsZero() || rep.Stats.Limit == explore.Interrupted {
 				s.t.Stopped = rep.Stats.Limit
 				return errTuneStopped
 			}
@@ -620,16 +621,16 @@ func (s *tuneSearch) explore(ords []model.Ordering, props []string, broken func(
 // budget returns the options of the next check: the timeout is the whole
 // search's, so each check gets what is left of it; once it is spent, or
 // the context cancelled, the search stops (errTuneStopped).
-func (s *tuneSearch) budget() (checker.Options, error) {
+func (s *tuneSearch) budget() (explore.Options, error) {
 	opt := s.opt
 	if ctx := opt.Context; ctx != nil && ctx.Err() != nil {
-		s.t.Stopped = checker.Interrupted
+		s.t.Stopped = explore.Interrupted
 		return opt, errTuneStopped
 	}
 	if !s.deadline.IsZero() {
 		left := time.Until(s.deadline)
 		if left <= 0 {
-			s.t.Stopped = checker.Timeout
+			s.t.Stopped = explore.Timeout
 			return opt, errTuneStopped
 		}
 		opt.Timeout = left
@@ -665,7 +666,7 @@ func (s *tuneSearch) unfixable(top []model.Ordering, props []string) ([]string, 
 // data race: with every site seq_cst, each race found adds its plain
 // accesses as sites, until the races are gone or a race has no plain
 // access left to make atomic.
-func racingPlain(in *checker.Instance, models []*model.Model, consume bool, opt checker.Options, checks *int) (map[model.Pos]bool, error) {
+func racingPlain(in *checker.Instance, models []*model.Model, consume bool, opt explore.Options, checks *int) (map[model.Pos]bool, error) {
 	plain := map[model.Pos]bool{}
 	for {
 		sites := Sites(in.Prog, consume, plain)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/tune"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -267,11 +268,11 @@ func TestFenceSlotsEmpty(t *testing.T) {
 			ords[i] = s.Current
 		}
 		props := checker.Properties(nil, pr.PropNames()...)
-		a, err := checker.Check(in.Prog, m, props, checker.Options{Engine: checker.EngineDPOR})
+		a, err := checker.Check(in.Prog, m, props, explore.Options{Engine: explore.EngineDPOR})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := checker.Check(tune.WithOrderings(slotted, sites, ords), m, props, checker.Options{Engine: checker.EngineDPOR})
+		b, err := checker.Check(tune.WithOrderings(slotted, sites, ords), m, props, explore.Options{Engine: explore.EngineDPOR})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -312,7 +313,7 @@ func TestTuneMatchesEnumeration(t *testing.T) {
 		var rec func(i int, a []model.Ordering)
 		rec = func(i int, a []model.Ordering) {
 			if i == len(sites) {
-				rep, err := checker.Check(tune.WithOrderings(p, sites, a), m, checker.Properties(nil, props...), checker.Options{})
+				rep, err := checker.Check(tune.WithOrderings(p, sites, a), m, checker.Properties(nil, props...), explore.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/protocols"
 )
 
@@ -75,7 +76,7 @@ func queueProgress(what string) func(dist.Progress) {
 // searches of checks of in then go to parts partitions (--parts, else
 // one per --procs process). The function it returns reports what the
 // searches took and lets the cluster go.
-func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checker.Options, stderr io.Writer) (func(), error) {
+func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *explore.Options, stderr io.Writer) (func(), error) {
 	parts := c.parts
 	switch {
 	case parts < 0:
@@ -105,7 +106,7 @@ func (c *cluster) explore(ctx context.Context, in *checker.Instance, opt *checke
 	}
 	opt.Cluster = cl
 	if opt.Progress != nil {
-		opt.Progress = func(s checker.Stats) {
+		opt.Progress = func(s explore.Stats) {
 			st := cl.Stats()
 			fmt.Fprintf(os.Stderr, "\r\033[K%d states, level %d, %s · %s", s.States, st.Levels, s.Elapsed.Round(time.Second), st.Workers())
 		}

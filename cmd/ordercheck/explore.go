@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -64,7 +65,7 @@ internal error.`,
 				return checkError(err)
 			}
 			var names []string
-			var ws []*checker.Witness
+			var ws []*explore.Witness
 			for _, p := range rep.Props {
 				names, ws = append(names, p.Name), append(ws, p.Witness)
 			}

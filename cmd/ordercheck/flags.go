@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -56,24 +57,24 @@ func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&b.timeout, "timeout", 0, "stop after this long: the verdict is then timeout (0: no bound)")
 	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded (default: "+defaultMemoryText()+")")
 	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
-	cmd.Flags().IntVar(&b.maxDepth, "max-depth", checker.DefaultMaxEvents, "explore at most this many events per thread: a thread cut by it makes the verdict bounded")
+	cmd.Flags().IntVar(&b.maxDepth, "max-depth", explore.DefaultMaxEvents, "explore at most this many events per thread: a thread cut by it makes the verdict bounded")
 	b.cmd = cmd
 	workersFlag(cmd, &b.workers, "explore on this many cores (the result does not depend on it)")
-	cmd.Flags().StringVar(&b.engine, "engine", checker.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies, for programs of at most 256 locations)")
+	cmd.Flags().StringVar(&b.engine, "engine", explore.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies, for programs of at most 256 locations)")
 	cmd.Flags().BoolVarP(&b.quiet, "quiet", "q", false, "no progress line on the terminal (there is none when standard error is not one, nor with JSON output)")
 }
 
 // workersFlag adds --workers to cmd, into v: by default every core, where
 // the graph explorer leaves one to Go's collector (checker.AllCores).
 func workersFlag(cmd *cobra.Command, v *int, usage string) {
-	cmd.Flags().IntVar(v, "workers", checker.AllCores, strings.TrimSuffix(usage, ")")+"; by execution graphs the default leaves one core to Go's collector)")
+	cmd.Flags().IntVar(v, "workers", explore.AllCores, strings.TrimSuffix(usage, ")")+"; by execution graphs the default leaves one core to Go's collector)")
 	cmd.Flags().Lookup("workers").DefValue = "every core"
 }
 
 // options returns the exploration bounds, or a usage error when a flag is
 // out of its range; Ctrl-C (the context) stops an exploration cleanly,
 // with what was explored so far.
-func (b *bounds) options(ctx context.Context) (checker.Options, error) {
+func (b *bounds) options(ctx context.Context) (explore.Options, error) {
 	var fail error
 	check := func(ok bool, format string, args ...any) {
 		if !ok && fail == nil {
@@ -88,10 +89,10 @@ func (b *bounds) options(ctx context.Context) (checker.Options, error) {
 	check(b.workers >= 1 || !b.cmd.Flags().Changed("workers"), "--workers %d: must be at least 1", b.workers)
 	mem, err := parseBytes(b.memory)
 	check(err == nil, "--max-memory: %v", err)
-	eng, err := checker.ParseEngine(b.engine)
+	eng, err := explore.ParseEngine(b.engine)
 	check(err == nil, "%v", err)
 	if fail != nil {
-		return checker.Options{}, fail
+		return explore.Options{}, fail
 	}
 	if mem == 0 {
 		mem = defaultMemory()
@@ -99,12 +100,12 @@ func (b *bounds) options(ctx context.Context) (checker.Options, error) {
 	limitMemory(mem)
 	if b.maxExec > 0 {
 		// Only execution graphs are counted as executions.
-		if eng == checker.EngineStates {
-			return checker.Options{}, usageError(fmt.Errorf("--max-executions counts executions, which the states engine does not explore one by one: bound it with --max-states, or use --engine dpor"))
+		if eng == explore.EngineStates {
+			return explore.Options{}, usageError(fmt.Errorf("--max-executions counts executions, which the states engine does not explore one by one: bound it with --max-states, or use --engine dpor"))
 		}
-		eng = checker.EngineDPOR
+		eng = explore.EngineDPOR
 	}
-	opt := checker.Options{MaxExecutions: b.maxExec, MaxGraphs: b.maxStates, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth, Workers: b.workers, Engine: eng}
+	opt := explore.Options{MaxExecutions: b.maxExec, MaxGraphs: b.maxStates, Timeout: b.timeout, MaxMemory: mem, Context: ctx, MaxEvents: b.maxDepth, Workers: b.workers, Engine: eng}
 	if b.preempt >= 0 {
 		opt.Preemptions, opt.PreemptionBound = true, b.preempt
 	}
@@ -242,11 +243,11 @@ func (o *outputs) check(pr *checker.Protocol) error {
 
 // write saves the counterexample of the chosen violated property, among
 // the witnesses by property (nil where a property holds).
-func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []string, witnesses []*checker.Witness) error {
+func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []string, witnesses []*explore.Witness) error {
 	if o.trace == "" && o.dot == "" && o.svg == "" {
 		return nil
 	}
-	var w *checker.Witness
+	var w *explore.Witness
 	for i, p := range props {
 		if witnesses[i] != nil && (o.property == "" || p == o.property) {
 			w = witnesses[i]

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -46,7 +47,7 @@ exploration short, 4 an internal error.`,
 			if err != nil {
 				return usageError(err)
 			}
-			opt := checker.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context(), MaxMemory: defaultMemory()}
+			opt := explore.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context(), MaxMemory: defaultMemory()}
 			limitMemory(opt.MaxMemory)
 			if why != "" {
 				if len(args) != 1 {

@@ -18,8 +18,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
@@ -55,7 +55,7 @@ func usageError(err error) error { return &exitError{exitUsage, err} }
 // checkError classifies an error of the library: a bug of ordercheck, or
 // bad input.
 func checkError(err error) error {
-	var ie *checker.InternalError
+	var ie *explore.InternalError
 	if errors.As(err, &ie) {
 		return err
 	}
@@ -155,7 +155,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	if err == nil {
 		return exitOK
 	}
-	var ie *checker.InternalError
+	var ie *explore.InternalError
 	if errors.As(err, &ie) {
 		return internal(stderr, args, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -32,7 +33,7 @@ func newProgress(off bool) *progress {
 }
 
 // stats shows an exploration's statistics so far.
-func (p *progress) stats(s checker.Stats) {
+func (p *progress) stats(s explore.Stats) {
 	if !p.on {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -95,7 +96,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 				}
 			}
 			var names []string
-			var ws []*checker.Witness
+			var ws []*explore.Witness
 			for _, p := range res.Properties {
 				names, ws = append(names, p.Name), append(ws, p.Witness)
 			}

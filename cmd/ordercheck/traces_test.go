@@ -10,6 +10,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/harness"
@@ -112,7 +113,7 @@ func writeHistories(t *testing.T, root string) {
 		}
 		m, _ := model.Lookup(modelName)
 		var bad []porcupine.Operation
-		_, err = checker.Explore(inst.Prog, m, checker.Options{}, func(e *checker.Execution) {
+		_, err = checker.Explore(inst.Prog, m, explore.Options{}, func(e *explore.Execution) {
 			if h := timedHistory(e); bad == nil && !porcupine.CheckOperations(*pr.Spec.Model(), h) {
 				bad = h
 			}
@@ -137,7 +138,7 @@ func writeHistories(t *testing.T, root string) {
 // timedHistory returns the history of e's operations as a recorder would
 // time them on a clock, in the order the execution presents its events:
 // one of the real-time histories the execution allows.
-func timedHistory(e *checker.Execution) []porcupine.Operation {
+func timedHistory(e *explore.Execution) []porcupine.Operation {
 	at := map[model.EventRef]int64{}
 	for i, r := range e.Graph.Steps() {
 		at[r] = int64(i)

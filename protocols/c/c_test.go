@@ -7,6 +7,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/checkertest"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/c"
 )
@@ -112,7 +113,7 @@ func checkSC(t *testing.T, file string, src []byte, opt c.Options, props []check
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := checker.Check(in.Prog, m, props, checker.Options{})
+	rep, err := checker.Check(in.Prog, m, props, explore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestSpinAssume(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rep, err := in.Check(m, checker.Options{Engine: checker.EngineDPOR})
+				rep, err := in.Check(m, explore.Options{Engine: explore.EngineDPOR})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -166,5 +167,5 @@ func TestIncludes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkertest.RunProtocol(t, pr, checker.Options{})
+	checkertest.RunProtocol(t, pr, explore.Options{})
 }

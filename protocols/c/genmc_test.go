@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/c"
 )
@@ -297,7 +298,7 @@ func report(file string, m *model.Model, sc suiteCase) (*checker.Report, error) 
 	if err != nil {
 		return nil, err
 	}
-	rep, err := in.Check(m, checker.Options{Engine: checker.EngineDPOR, Timeout: suiteBudget})
+	rep, err := in.Check(m, explore.Options{Engine: explore.EngineDPOR, Timeout: suiteBudget})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -209,7 +210,7 @@ expect * under tso, arm, riscv, rc11, rc11-consume: violates sb`},
 			t.Fatal(err)
 		}
 		for _, cell := range configs[0].Cells {
-			for _, eng := range []checker.Engine{checker.EngineDPOR, checker.EngineStates} {
+			for _, eng := range []explore.Engine{explore.EngineDPOR, explore.EngineStates} {
 				name := strings.Join([]string{tc.name, cell.Variant, cell.Model, eng.String()}, "/")
 				t.Run(name, func(t *testing.T) {
 					m, err := model.Lookup(cell.Model)
@@ -220,10 +221,10 @@ expect * under tso, arm, riscv, rc11, rc11-consume: violates sb`},
 					if err != nil {
 						t.Fatal(err)
 					}
-					if eng == checker.EngineStates && checker.StatesUnsupported(inst.Prog, m) != "" {
+					if eng == explore.EngineStates && checker.StatesUnsupported(inst.Prog, m) != "" {
 						t.Skip(checker.StatesUnsupported(inst.Prog, m))
 					}
-					rep, err := inst.Check(m, checker.Options{Engine: eng})
+					rep, err := inst.Check(m, explore.Options{Engine: eng})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -15,45 +15,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// Options bound and steer an exploration. The zero value explores
-// exhaustively, sequentially, with the engine that applies.
-type Options struct {
-	// MaxExecutions stops after this many complete executions (final
-	// states, for the state explorer).
-	MaxExecutions int64
-	// MaxEvents bounds the events of one thread (a guard for unbounded
-	// loops); 0 means DefaultMaxEvents.
-	MaxEvents int
-	// MaxGraphs stops after visiting this many partial graphs (states).
-	MaxGraphs int64
-	// MaxMemory stops before the memory the process holds reaches this
-	// many bytes (at nine tenths of it: set it as the runtime's memory
-	// limit too, and the collector keeps the rest free).
-	MaxMemory uint64
-	// Preemptions, when set, explores only the schedules that switch away
-	// from a runnable thread at most PreemptionBound times (CHESS's
-	// context bounding); the verdict is then bounded unless no schedule
-	// was cut.
-	Preemptions     bool
-	PreemptionBound int
-	// Timeout stops the exploration after this long.
-	Timeout time.Duration
-	// Context, when set, cancels the exploration: it stops with what it
-	// explored, and no verdict. It stays with the process: Options in
-	// JSON (a distributed job's) carry the bounds alone.
-	Context context.Context `json:"-"`
-	// Progress, when set, is called about once a second with the
-	// statistics so far.
-	Progress func(Stats) `json:"-"`
-	// Workers explores on this many goroutines; 0 or 1 explores
-	// sequentially, AllCores on every core. Verdicts, counts and
-	// witnesses do not depend on it.
-	Workers int
-	// Engine chooses how a check explores.
-	Engine Engine
+// Config is what an engine is given: the user's options and what the
+// checker asks of the search beyond them.
+type Config struct {
+	explore.Options
 	// Races asks for the data races of every execution (a check finds
 	// them when a property asks for them).
 	Races bool
@@ -63,129 +32,10 @@ type Options struct {
 	// WholeHistories keeps the state explorer from judging operations
 	// one at a time, which gives the same verdicts (tests compare the two).
 	WholeHistories bool
-	// Cluster, when set, splits a state search into partitions on worker
-	// processes. Verdicts, counts and witnesses do not depend on it. A
-	// search bounded by a count (MaxExecutions, MaxGraphs), whose cut
-	// depends on the order of the search, stays in this process.
-	Cluster Cluster `json:"-"`
 	// Subtree, when set, has the graph explorer explore one part of its
 	// search tree (a distributed search's job); the exploration is then
 	// sequential.
-	Subtree *Subtree `json:"-"`
-}
-
-// Engine is a way of exploring a program.
-type Engine uint8
-
-// The engines.
-const (
-	// EngineAuto explores by states when the model and program allow it,
-	// else by graphs.
-	EngineAuto Engine = iota
-	// EngineDPOR visits each consistent execution graph once.
-	EngineDPOR
-	// EngineStates visits each reachable state of the model's machine
-	// once.
-	EngineStates
-)
-
-var engineNames = [...]string{"auto", "dpor", "states"}
-
-func (e Engine) String() string { return engineNames[e] }
-
-// ParseEngine reads an engine's name: auto, dpor or states.
-func ParseEngine(s string) (Engine, error) {
-	for i, n := range engineNames {
-		if n == s {
-			return Engine(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown engine %q (known: auto, dpor, states)", s)
-}
-
-// DefaultMaxEvents is the per-thread event bound used when Options.MaxEvents is 0.
-const DefaultMaxEvents = 4096
-
-// Limit names the bound that cut an exploration short.
-type Limit uint8
-
-// The bounds; None when the exploration was exhaustive.
-const (
-	None            Limit = iota
-	MaxExecutions         // Options.MaxExecutions
-	MaxGraphs             // Options.MaxGraphs
-	MaxEvents             // Options.MaxEvents (a thread was cut)
-	MaxMemory             // Options.MaxMemory
-	Timeout               // Options.Timeout
-	Interrupted           // Options.Context was cancelled
-	LoopBound             // a loop of the program reached its bound
-	PreemptionBound       // Options.PreemptionBound
-	MaxValues             // speculation met more values for a location than it guesses
-)
-
-var limitNames = [...]string{"", "max-executions", "max-graphs", "max-events", "max-memory", "timeout", "interrupted", "loop-bound", "preemption-bound", "max-values"}
-
-func (l Limit) String() string { return limitNames[l] }
-
-// Stats counts what an exploration did.
-type Stats struct {
-	Executions int64 // complete, consistent executions (final states, for the state explorer)
-	Blocked    int64 // of which some thread never finishes
-	Graphs     int64 // partial graphs (or states) visited
-	// States counts the distinct states of a state-merging exploration.
-	States  int64
-	Elapsed time.Duration
-	// Limit is None when the exploration was exhaustive; otherwise it
-	// names the bound that cut it short, and nothing was verified.
-	Limit Limit
-	// PreemptionBound is the bound when Limit is PreemptionBound.
-	PreemptionBound int
-	// Loops are the loops whose bound cut some execution (a while loop
-	// that ran its rounds with its condition still true), when Limit is
-	// LoopBound.
-	Loops []model.Pos
-}
-
-// Exhaustive reports whether every execution was explored.
-func (s Stats) Exhaustive() bool { return s.Limit == None }
-
-// Count returns the size of the explored space and its unit: states for
-// a state-merging exploration, else executions.
-func (s Stats) Count() (int64, string) {
-	if s.States > 0 {
-		return s.States, "states"
-	}
-	return s.Executions, "executions"
-}
-
-// LimitText names the bound, with its value for a preemption bound and
-// the loops a loop bound cut.
-func (s Stats) LimitText() string {
-	switch s.Limit {
-	case PreemptionBound:
-		return fmt.Sprintf("preemption-bound(%d)", s.PreemptionBound)
-	case LoopBound:
-		var at []string
-		for _, p := range s.Loops {
-			at = append(at, p.String())
-		}
-		if len(at) > 0 {
-			return "loop-bound of the loop at " + strings.Join(at, ", ")
-		}
-	}
-	return s.Limit.String()
-}
-
-// String summarises the statistics.
-func (s Stats) String() string {
-	lim := "exhaustive"
-	if s.Limit != None {
-		lim = "bounded by " + s.LimitText()
-	}
-	if s.States > 0 {
-		return fmt.Sprintf("%d states, %d final (%d blocked), %v, %s", s.States, s.Executions, s.Blocked, s.Elapsed.Round(time.Millisecond), lim)
-	}
-	return fmt.Sprintf("%d executions (%d blocked), %d graphs, %v, %s", s.Executions, s.Blocked, s.Graphs, s.Elapsed.Round(time.Millisecond), lim)
+	Subtree *Subtree
 }
 
 // ErrStop stops an exploration at a bound; Finish turns it into a result.
@@ -195,19 +45,19 @@ var ErrStop = errors.New("stop")
 // statistics, the reporting of complete executions and the workers of a
 // parallel exploration.
 type Runner struct {
-	Prog    *model.Program
-	Model   *model.Model
-	Options Options
+	Prog   *model.Program
+	Model  *model.Model
+	Config Config
 	// States says the runner counts states (the state explorer's), not
 	// graphs: Options.Progress then reports them as States.
 	States bool
-	visit  func(*Execution)
+	visit  func(*explore.Execution)
 
 	start    time.Time
 	deadline time.Time
 
 	mu           sync.Mutex // guards stats, lastProgress and err
-	stats        Stats
+	stats        explore.Stats
 	graphs       atomic.Int64 // graphs counted by Step, beside stats.Graphs
 	lastProgress time.Time
 	err          error       // the first error of a parallel exploration
@@ -219,22 +69,22 @@ type Runner struct {
 
 // NewRunner returns a runner of p under m; visit, when not nil, sees every
 // complete execution (from several goroutines when there are workers).
-func NewRunner(p *model.Program, m *model.Model, opt Options, visit func(*Execution)) *Runner {
-	r := &Runner{Prog: p, Model: m, Options: opt, visit: visit, start: time.Now()}
-	if opt.MaxMemory > 0 && model.ProcessMemory() > opt.MaxMemory/2 {
+func NewRunner(p *model.Program, m *model.Model, cfg Config, visit func(*explore.Execution)) *Runner {
+	r := &Runner{Prog: p, Model: m, Config: cfg, visit: visit, start: time.Now()}
+	if cfg.MaxMemory > 0 && model.ProcessMemory() > cfg.MaxMemory/2 {
 		model.ReleaseMemory() // what an earlier exploration dropped is not this one's
 	}
-	if r.Options.MaxEvents == 0 {
-		r.Options.MaxEvents = DefaultMaxEvents
+	if r.Config.MaxEvents == 0 {
+		r.Config.MaxEvents = explore.DefaultMaxEvents
 	}
-	if opt.Timeout > 0 {
-		r.deadline = r.start.Add(opt.Timeout)
+	if cfg.Timeout > 0 {
+		r.deadline = r.start.Add(cfg.Timeout)
 	}
 	return r
 }
 
 // Finish returns the statistics, and the error unless it is ErrStop.
-func (x *Runner) Finish(err error) (Stats, error) {
+func (x *Runner) Finish(err error) (explore.Stats, error) {
 	x.stats.Graphs += x.graphs.Swap(0)
 	x.stats.Elapsed = time.Since(x.start)
 	if errors.Is(err, ErrStop) {
@@ -273,21 +123,17 @@ func (x *Runner) Run(root func() error) error {
 	return x.err
 }
 
-// AllCores, as Options.Workers, explores on every core; the graph
-// explorer leaves one to Go's collector (docs/performance.md).
-const AllCores = -1
-
 // Workers returns how many workers explore: Options.Workers, or one when
 // a count bounds the exploration — where the count runs out depends on the
 // order of the search, which one worker keeps the same from run to run.
 func (x *Runner) Workers() int {
-	if x.Options.MaxExecutions > 0 || x.Options.MaxGraphs > 0 || x.Options.Subtree != nil {
+	if x.Config.MaxExecutions > 0 || x.Config.MaxGraphs > 0 || x.Config.Subtree != nil {
 		return 1
 	}
-	if x.Options.Workers == AllCores {
+	if x.Config.Workers == explore.AllCores {
 		return runtime.NumCPU()
 	}
-	return max(x.Options.Workers, 1)
+	return max(x.Config.Workers, 1)
 }
 
 // Idle reports whether a worker waits for work: a subtree handed to Fork
@@ -298,7 +144,7 @@ func (x *Runner) Idle() bool { return x.tasks != nil && x.idle.Load() > 0 }
 // Restart forgets the counts and the stop of an exploration, to run
 // another in the same time.
 func (x *Runner) Restart() {
-	x.stats = Stats{}
+	x.stats = explore.Stats{}
 	x.graphs.Store(0)
 	x.err = nil
 	x.halt.Store(false)
@@ -334,7 +180,7 @@ func (x *Runner) fail(err error) {
 // for waits outside the runner (a cluster's partitions): Limit says which
 // of the two ended it.
 func (x *Runner) Bounds() (context.Context, context.CancelFunc) {
-	ctx := x.Options.Context
+	ctx := x.Config.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -346,22 +192,22 @@ func (x *Runner) Bounds() (context.Context, context.CancelFunc) {
 
 // Limit is the bound that ended ctx, one Bounds returned: Interrupted,
 // Timeout, or None while it runs.
-func (x *Runner) Limit(ctx context.Context) Limit {
+func (x *Runner) Limit(ctx context.Context) explore.Limit {
 	switch {
-	case x.Options.Context != nil && x.Options.Context.Err() != nil:
-		return Interrupted
+	case x.Config.Context != nil && x.Config.Context.Err() != nil:
+		return explore.Interrupted
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return Timeout
+		return explore.Timeout
 	}
-	return None
+	return explore.NoLimit
 }
 
 // SetLimit records that a bound cut the exploration short.
-func (x *Runner) SetLimit(l Limit) {
+func (x *Runner) SetLimit(l explore.Limit) {
 	x.mu.Lock()
 	x.stats.Limit = l
-	if l == PreemptionBound {
-		x.stats.PreemptionBound = x.Options.PreemptionBound
+	if l == explore.PreemptionBound {
+		x.stats.PreemptionBound = x.Config.PreemptionBound
 	}
 	x.mu.Unlock()
 }
@@ -376,8 +222,8 @@ func (x *Runner) CutLoop(t, pc int) {
 
 // cutLoop is CutLoop with x.mu held.
 func (x *Runner) cutLoop(t, pc int) {
-	if x.stats.Limit == None {
-		x.stats.Limit = LoopBound
+	if x.stats.Limit == explore.NoLimit {
+		x.stats.Limit = explore.LoopBound
 	}
 	pos := x.Prog.Threads[t].Code[pc].Pos
 	if !slices.Contains(x.stats.Loops, pos) {
@@ -387,8 +233,8 @@ func (x *Runner) cutLoop(t, pc int) {
 }
 
 // stop ends the exploration at a bound; x.mu is held.
-func (x *Runner) stop(l Limit) error {
-	if x.stats.Limit == None {
+func (x *Runner) stop(l explore.Limit) error {
+	if x.stats.Limit == explore.NoLimit {
 		x.stats.Limit = l
 	}
 	x.halt.Store(true)
@@ -402,7 +248,7 @@ func (x *Runner) Step() error {
 	}
 	// Workers count without the lock; bounds by a count have one worker.
 	n := x.graphs.Add(1)
-	if x.Options.MaxExecutions == 0 && x.Options.MaxGraphs == 0 && n%256 != 1 {
+	if x.Config.MaxExecutions == 0 && x.Config.MaxGraphs == 0 && n%256 != 1 {
 		return nil
 	}
 	x.mu.Lock()
@@ -411,20 +257,20 @@ func (x *Runner) Step() error {
 		return ErrStop
 	}
 	graphs := x.stats.Graphs + n
-	if x.Options.MaxExecutions > 0 && x.stats.Executions >= x.Options.MaxExecutions {
-		return x.stop(MaxExecutions)
+	if x.Config.MaxExecutions > 0 && x.stats.Executions >= x.Config.MaxExecutions {
+		return x.stop(explore.MaxExecutions)
 	}
-	if x.Options.MaxGraphs > 0 && graphs > x.Options.MaxGraphs {
-		return x.stop(MaxGraphs)
+	if x.Config.MaxGraphs > 0 && graphs > x.Config.MaxGraphs {
+		return x.stop(explore.MaxGraphs)
 	}
 	if n%256 == 1 {
 		if !x.deadline.IsZero() && time.Now().After(x.deadline) {
-			return x.stop(Timeout)
+			return x.stop(explore.Timeout)
 		}
-		if x.Options.Context != nil && x.Options.Context.Err() != nil {
-			return x.stop(Interrupted)
+		if x.Config.Context != nil && x.Config.Context.Err() != nil {
+			return x.stop(explore.Interrupted)
 		}
-		if x.Options.Progress != nil && time.Since(x.lastProgress) > time.Second {
+		if x.Config.Progress != nil && time.Since(x.lastProgress) > time.Second {
 			x.lastProgress = time.Now()
 			st := x.stats
 			st.Graphs = graphs
@@ -432,17 +278,17 @@ func (x *Runner) Step() error {
 				st.States = graphs
 			}
 			st.Elapsed = time.Since(x.start)
-			x.Options.Progress(st)
+			x.Config.Progress(st)
 		}
 	}
-	if x.Options.MaxMemory > 0 && n%1024 == 1 && model.OverMemory(x.Options.MaxMemory) {
-		return x.stop(MaxMemory)
+	if x.Config.MaxMemory > 0 && n%1024 == 1 && model.OverMemory(x.Config.MaxMemory) {
+		return x.stop(explore.MaxMemory)
 	}
 	return nil
 }
 
 // Stats returns the statistics so far.
-func (x *Runner) Stats() Stats {
+func (x *Runner) Stats() explore.Stats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	st := x.stats
@@ -455,28 +301,10 @@ func (x *Runner) Stats() Stats {
 // Absorb adds the counts of a part of the exploration that ran elsewhere
 // (a partition's level) and the bound that cut it, as SetLimit and the
 // bounds of Step would have.
-func (x *Runner) Absorb(st Stats) {
+func (x *Runner) Absorb(st explore.Stats) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.stats.Add(st)
-}
-
-// Add adds the counts of o, a part of the same exploration, to s, and the
-// bound that cut it, as SetLimit and the bounds of Step would have.
-func (s *Stats) Add(o Stats) {
-	s.Executions += o.Executions
-	s.Blocked += o.Blocked
-	s.Graphs += o.Graphs
-	s.States += o.States
-	if o.Limit == MaxEvents || o.Limit != None && s.Limit == None {
-		s.Limit, s.PreemptionBound = o.Limit, o.PreemptionBound
-	}
-	for _, p := range o.Loops {
-		if !slices.Contains(s.Loops, p) {
-			s.Loops = append(s.Loops, p)
-		}
-	}
-	slices.SortFunc(s.Loops, func(a, b model.Pos) int { return strings.Compare(a.String(), b.String()) })
 }
 
 // CountFinal counts a final state (blocked: with a thread that never
@@ -484,8 +312,8 @@ func (s *Stats) Add(o Stats) {
 func (x *Runner) CountFinal(blocked bool) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.Options.MaxExecutions > 0 && x.stats.Executions >= x.Options.MaxExecutions {
-		return x.stop(MaxExecutions)
+	if x.Config.MaxExecutions > 0 && x.stats.Executions >= x.Config.MaxExecutions {
+		return x.stop(explore.MaxExecutions)
 	}
 	x.stats.Executions++
 	if blocked {
@@ -495,7 +323,7 @@ func (x *Runner) CountFinal(blocked bool) error {
 }
 
 // Limited reports the bound that has cut the exploration so far.
-func (x *Runner) Limited() Limit {
+func (x *Runner) Limited() explore.Limit {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.stats.Limit
@@ -522,12 +350,12 @@ func Next(g *model.Graph, t int) (model.Action, error) {
 // holds the clocks of g's events (model.NewClock), which then find its
 // data races where they are the model's happens-before; into, when not
 // nil, is the execution to fill (its slices reused) instead of a new one.
-func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.Clocks, into *Execution) error {
-	e, err := newExecution(g, x.Model, x.Options.Races, states, hb, into)
+func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.Clocks, into *explore.Execution) error {
+	e, err := newExecution(g, x.Model, x.Config.Races, states, hb, into)
 	if err != nil || e == nil {
 		return err
 	}
-	if x.Options.Histories {
+	if x.Config.Histories {
 		e.History = x.Model.HistoryOf(g, hb)
 	}
 	x.mu.Lock()
@@ -547,54 +375,24 @@ func (x *Runner) Complete(g *model.Graph, states []model.ThreadState, hb model.C
 	return nil
 }
 
-// Execution is one complete, consistent execution.
-type Execution struct {
-	Graph *model.Graph
-	// Model is the model it is consistent under, whose happens-before
-	// judges its races and whose explanations present it.
-	Model *model.Model
-	Final model.FinalState
-	// States holds each thread's final local state.
-	States []model.ThreadState
-	// Races lists the racing pairs, when races were asked for.
-	Races [][2]model.EventRef
-	// Blocked lists the threads that never finish: blocked on a held lock
-	// (a deadlock) or on a false assume; none when a failed assertion
-	// aborted the program (model.Program.Aborted).
-	Blocked []int
-	// History is its history of operations, when histories were asked for.
-	History *model.History
-}
-
-// Clone returns a copy of e that keeps its graph and slices: the graph
-// explorer reports its executions in a graph and an execution it goes on
-// changing once the visit returns.
-func (e *Execution) Clone() *Execution {
-	c := *e
-	c.Graph, c.States, c.Races, c.Blocked = e.Graph.Clone(), slices.Clone(e.States), slices.Clone(e.Races), slices.Clone(e.Blocked)
-	// A history is made for its execution and never changed.
-	c.Final.Regs, c.Final.Mem = slices.Clone(e.Final.Regs), slices.Clone(e.Final.Mem)
-	return &c
-}
-
 // NewExecution makes an execution of g, a graph whose threads have all
 // stopped, finding its data races (judged by m's happens-before) when
 // races is set. It returns nil when g is not an execution: a thread waits
 // for a lock that is released later in modification order (it would retry
 // and take it).
-func NewExecution(g *model.Graph, m *model.Model, races bool) (*Execution, error) {
+func NewExecution(g *model.Graph, m *model.Model, races bool) (*explore.Execution, error) {
 	return newExecution(g, m, races, nil, nil, nil)
 }
 
 // newExecution is NewExecution with the threads' final states, when the
 // caller has them.
-func newExecution(g *model.Graph, m *model.Model, races bool, states []model.ThreadState, hb model.Clocks, into *Execution) (*Execution, error) {
+func newExecution(g *model.Graph, m *model.Model, races bool, states []model.ThreadState, hb model.Clocks, into *explore.Execution) (*explore.Execution, error) {
 	p := g.Prog
 	e := into
 	if e == nil {
-		e = &Execution{}
+		e = &explore.Execution{}
 	}
-	*e = Execution{Graph: g, Model: m, States: states, Final: model.FinalState{Regs: e.Final.Regs[:0], Mem: e.Final.Mem[:0]}, Blocked: e.Blocked[:0]}
+	*e = explore.Execution{Graph: g, Model: m, States: states, Final: model.FinalState{Regs: e.Final.Regs[:0], Mem: e.Final.Mem[:0]}, Blocked: e.Blocked[:0]}
 	if states == nil {
 		e.States = make([]model.ThreadState, len(g.Threads))
 	}
@@ -645,138 +443,17 @@ func newExecution(g *model.Graph, m *model.Model, races bool, states []model.Thr
 	return e, nil
 }
 
-// Failed lists the threads whose assertion failed.
-func (e *Execution) Failed() []int {
-	var out []int
-	for t, s := range e.States {
-		if s.Status == model.Failed {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// Outcome is what an engine observed, for the judge: the end of an
-// execution (a complete execution, or a final state of the state search),
-// or a step of the state search that evaluated an assertion, raced, or
-// returned from an operation.
-type Outcome struct {
-	Prog *model.Program
-	// Graph is the execution, when the engine has one.
-	Graph *model.Graph
-	// End marks the end of an execution: Threads and Final are set.
-	End     bool
-	Threads []model.ThreadState
-	Final   model.FinalState
-	// Asserted lists the assertions evaluated; Failed those that failed.
-	Asserted, Failed []Site
-	// Races lists racing pairs of accesses; the state search, which only
-	// knows that an access raced, gives zero pairs.
-	Races [][2]model.EventRef
-	// History holds the operations, when histories are judged: the
-	// execution's at its end, or the one operation that just returned.
-	History *model.History
-}
-
-// Site is an instruction of a thread.
-type Site struct{ Thread, Instr int }
-
-// Outcome returns e's outcome.
-func (e *Execution) Outcome() *Outcome {
-	o := &Outcome{Prog: e.Graph.Prog, Graph: e.Graph, End: true, Threads: e.States, Final: e.Final, Races: e.Races, History: e.History}
-	for t, st := range e.States {
-		for _, pc := range st.Reached {
-			o.Asserted = append(o.Asserted, Site{t, pc})
-		}
-		if st.Status == model.Failed {
-			last := e.Graph.Threads[t][len(e.Graph.Threads[t])-1]
-			o.Failed = append(o.Failed, Site{t, int(last.Instr)})
-		}
-	}
-	return o
-}
-
-// Violation is one property violated by one outcome.
-type Violation struct {
-	Prop string
-	Msg  string
-	// Anchors are the events that show the violation (the failed
-	// assertion, the racing pair, the blocked lock requests); nil when the
-	// whole final state is the evidence or the engine has no graph.
-	Anchors []model.EventRef
-	// History and Lin, for a history that does not linearize: the history
-	// judged and the judgement (model.Linearize).
-	History *model.History       `json:",omitempty"`
-	Lin     *model.Linearization `json:",omitempty"`
-}
-
 // Judge judges an outcome: it calls checked with each property the
 // outcome checks at all, and returns the violations it shows, at most
 // one per property.
-type Judge func(o *Outcome, checked func(prop string)) []Violation
+type Judge func(o *explore.Outcome, checked func(prop string)) []explore.Violation
 
 // Linearizability is the name of the property that histories of
 // operations linearize to the sequential specification: the one property
 // the engines know, as they record histories for it.
 const Linearizability = "linearizability"
 
-// Witness is an execution that violates a property.
-type Witness struct {
-	*Execution
-	Violation Violation
-}
-
-// Cone returns the events the violation depends on: everything before its
-// anchors in po, rf, co and spawn order, the anchors included (every event
-// when it has none).
-func (w *Witness) Cone() map[model.EventRef]bool {
-	g := w.Graph
-	in := map[model.EventRef]bool{}
-	if w.Violation.Anchors == nil {
-		for t, evs := range g.Threads {
-			for i := range evs {
-				in[model.EventRef{T: int32(t), I: int32(i)}] = true
-			}
-		}
-		return in
-	}
-	work := append([]model.EventRef(nil), w.Violation.Anchors...)
-	for len(work) > 0 {
-		r := work[len(work)-1]
-		work = work[:len(work)-1]
-		if r.IsInit() || in[r] {
-			continue
-		}
-		in[r] = true
-		if r.I > 0 {
-			work = append(work, model.EventRef{T: r.T, I: r.I - 1})
-		} else if g.Prog.Threads[r.T].Spawned {
-			if s, ok := g.Spawner(int(r.T)); ok {
-				work = append(work, s)
-			}
-		}
-		e := g.Ev(r)
-		if e.Kind == model.KRead {
-			work = append(work, e.Rf)
-		}
-		if e.Kind == model.KWrite {
-			for _, x := range g.Co[e.Loc] {
-				if x == r {
-					break
-				}
-				work = append(work, x)
-			}
-		}
-	}
-	return in
-}
-
-// InternalError is a bug of ordercheck, not of its input.
-type InternalError struct{ Msg string }
-
-func (e *InternalError) Error() string { return "internal error: " + e.Msg }
-
 // Internalf returns an InternalError.
 func Internalf(format string, args ...any) error {
-	return &InternalError{Msg: fmt.Sprintf(format, args...)}
+	return &explore.InternalError{Msg: fmt.Sprintf(format, args...)}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -18,8 +19,8 @@ import (
 // its model exactly once, reporting each to r. Its cost grows with the
 // number of executions, not with the number of interleavings. With a
 // preemption bound it explores interleavings instead (Reference).
-func Explore(r *engine.Runner) (engine.Stats, error) {
-	if r.Options.Preemptions {
+func Explore(r *engine.Runner) (explore.Stats, error) {
+	if r.Config.Preemptions {
 		// Preemptions are a property of schedules: bound them over
 		// interleavings.
 		return Reference(r)
@@ -27,7 +28,7 @@ func Explore(r *engine.Runner) (engine.Stats, error) {
 	if r.Model.LoadBuffering {
 		free, err := LoadBufferingFree(r)
 		if err != nil {
-			return engine.Stats{}, err
+			return explore.Stats{}, err
 		}
 		if !free {
 			return Speculate(r)
@@ -39,12 +40,12 @@ func Explore(r *engine.Runner) (engine.Stats, error) {
 // newDPOR returns the explorer of r's program; lb makes it a probe for
 // load buffering (lb.go).
 func newDPOR(r *engine.Runner, lb bool) *dpor {
-	if r.Options.Workers == engine.AllCores {
+	if r.Config.Workers == explore.AllCores {
 		// It allocates a graph per step: on two cores, one worker beside
 		// Go's collector is faster than two.
-		r.Options.Workers = max(runtime.NumCPU()-1, 1)
+		r.Config.Workers = max(runtime.NumCPU()-1, 1)
 	}
-	d := &dpor{Runner: r, sub: r.Options.Subtree, forks: []int32{0}, lb: lb}
+	d := &dpor{Runner: r, sub: r.Config.Subtree, forks: []int32{0}, lb: lb}
 	d.scratch.New = func() any { return &scratch{} }
 	if lb {
 		d.waits = awaitInstrs(r.Prog)
@@ -53,7 +54,7 @@ func newDPOR(r *engine.Runner, lb bool) *dpor {
 }
 
 // run explores the program from its initial graph.
-func (d *dpor) run() (engine.Stats, error) {
+func (d *dpor) run() (explore.Stats, error) {
 	return d.Finish(d.Run(func() error { return d.visit(d.initial(), true) }))
 }
 
@@ -61,7 +62,7 @@ func (d *dpor) run() (engine.Stats, error) {
 // be split into subtrees (engine.Subtree): plain dynamic partial-order
 // reduction, not speculation or preemption bounding, and no count bound,
 // whose cut depends on the order of the search.
-func Splittable(m *model.Model, opt engine.Options) bool {
+func Splittable(m *model.Model, opt explore.Options) bool {
 	return !opt.Preemptions && !m.LoadBuffering && opt.MaxExecutions == 0 && opt.MaxGraphs == 0
 }
 
@@ -149,7 +150,7 @@ type dstate struct {
 type scratch struct {
 	clocks []int32
 	states []model.ThreadState
-	exec   engine.Execution
+	exec   explore.Execution
 }
 
 // Clock returns the happens-before clock of event e.
@@ -341,7 +342,7 @@ func (d *dpor) next(s *dstate) (t int, a *model.Action, bounded bool, err error)
 		case c.a.Kind == model.ActNone:
 		case c.a.Pending:
 			return i, &c.a, false, nil
-		case len(s.g.Threads[i]) >= d.Options.MaxEvents:
+		case len(s.g.Threads[i]) >= d.Config.MaxEvents:
 			bounded = true
 		case t < 0:
 			t, a = i, &c.a
@@ -375,7 +376,7 @@ func (d *dpor) visit(s *dstate, known bool) error {
 	}
 	if t < 0 {
 		if bounded {
-			d.SetLimit(engine.MaxEvents)
+			d.SetLimit(explore.MaxEvents)
 			return nil
 		}
 		if s.size > d.deepest.Load() {

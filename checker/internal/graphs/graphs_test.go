@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
@@ -18,8 +19,8 @@ import (
 
 // speculate explores p under m by speculation, as the models that allow
 // load buffering are, whatever m is.
-func speculate(p *model.Program, m *model.Model, opt engine.Options, visit func(*engine.Execution)) (engine.Stats, error) {
-	return graphs.Speculate(engine.NewRunner(p, m, opt, visit))
+func speculate(p *model.Program, m *model.Model, opt explore.Options, visit func(*explore.Execution)) (explore.Stats, error) {
+	return graphs.Speculate(engine.NewRunner(p, m, engine.Config{Options: opt}, visit))
 }
 
 // TestSpeculation checks the explorer of the models that allow load
@@ -56,7 +57,7 @@ func TestLoadBufferingProbe(t *testing.T) {
 				p := progtest.Program(t, spec.gen)
 				for _, name := range []string{"arm", "riscv"} {
 					m := progtest.MustModel(t, name)
-					ok, err := graphs.LoadBufferingFree(engine.NewRunner(p, m, engine.Options{}, nil))
+					ok, err := graphs.LoadBufferingFree(engine.NewRunner(p, m, engine.Config{}, nil))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -92,9 +93,9 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 			clocked = append(clocked, m)
 		}
 	}
-	explore := func(t interface{ Fatalf(string, ...any) }, p *model.Program) {
+	run := func(t interface{ Fatalf(string, ...any) }, p *model.Program) {
 		for _, m := range clocked {
-			if _, err := checker.Explore(p, m, checker.Options{MaxGraphs: 50000}, nil); err != nil {
+			if _, err := checker.Explore(p, m, explore.Options{MaxGraphs: 50000}, nil); err != nil {
 				t.Fatalf("%s: %v\n%s", m.Name, err, p)
 			}
 		}
@@ -112,7 +113,7 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 			default:
 				p = progtest.Chain(t)
 			}
-			explore(t, p)
+			run(t, p)
 		})
 	})
 	t.Run("corpus", func(t *testing.T) {
@@ -121,7 +122,7 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			explore(t, p)
+			run(t, p)
 		}
 	})
 }
@@ -147,11 +148,11 @@ func TestSpeculationStopsInTime(t *testing.T) {
 		m := progtest.MustModel(t, name)
 		t.Run(name+"/timeout", func(t *testing.T) {
 			start := time.Now()
-			st, err := speculate(inst.Prog, m, checker.Options{Timeout: 2 * time.Second}, nil)
+			st, err := speculate(inst.Prog, m, explore.Options{Timeout: 2 * time.Second}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if took := time.Since(start); took > 3*time.Second || st.Limit != checker.Timeout {
+			if took := time.Since(start); took > 3*time.Second || st.Limit != explore.Timeout {
 				t.Errorf("stopped after %v by %s, want the timeout within 3 s", took, st.Limit)
 			}
 		})
@@ -159,16 +160,16 @@ func TestSpeculationStopsInTime(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
 			start := time.Now()
-			st, err := speculate(inst.Prog, m, checker.Options{Context: ctx}, nil)
+			st, err := speculate(inst.Prog, m, explore.Options{Context: ctx}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if took := time.Since(start); took > 2*time.Second || st.Limit != checker.Interrupted {
+			if took := time.Since(start); took > 2*time.Second || st.Limit != explore.Interrupted {
 				t.Errorf("stopped after %v by %s, want the cancellation within a second", took, st.Limit)
 			}
 		})
 		t.Run(name+"/check", func(t *testing.T) {
-			rep, err := inst.Check(m, checker.Options{Timeout: 20 * time.Second})
+			rep, err := inst.Check(m, explore.Options{Timeout: 20 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -28,7 +28,7 @@ import (
 // interpreter does not record makes the prefix smaller, so that more
 // revisits count as possible: the test errs towards speculation.
 func LoadBufferingFree(r *engine.Runner) (bool, error) {
-	probe := engine.NewRunner(r.Prog, r.Model, r.Options, nil)
+	probe := engine.NewRunner(r.Prog, r.Model, r.Config, nil)
 	stats, err := newDPOR(probe, true).run()
 	switch {
 	case errors.Is(err, errLoadBuffering):

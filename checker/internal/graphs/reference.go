@@ -1,6 +1,7 @@
 package graphs
 
 import (
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -10,7 +11,7 @@ import (
 // remembers every partial graph it has seen. It serves as the reference
 // that the optimised explorer is tested against; with a preemption bound
 // it explores the schedules within the bound.
-func Reference(r *engine.Runner) (engine.Stats, error) {
+func Reference(r *engine.Runner) (explore.Stats, error) {
 	return r.Finish(newReference(r).search(model.NewGraph(r.Prog), -1, 0))
 }
 
@@ -36,7 +37,7 @@ func newReference(r *engine.Runner) *reference {
 
 func (x *reference) search(g *model.Graph, last, pre int) error {
 	key := g.Key()
-	if x.Options.Preemptions {
+	if x.Config.Preemptions {
 		key += "|" + string(rune(last+1)) // future preemptions depend on the last thread
 	}
 	if p, ok := x.seen[key]; ok && p <= pre {
@@ -71,15 +72,15 @@ func (x *reference) search(g *model.Graph, last, pre int) error {
 			continue
 		}
 		cost := pre
-		if x.Options.Preemptions && lastRuns && t != last {
+		if x.Config.Preemptions && lastRuns && t != last {
 			cost++
-			if cost > x.Options.PreemptionBound {
-				x.SetLimit(engine.PreemptionBound)
+			if cost > x.Config.PreemptionBound {
+				x.SetLimit(explore.PreemptionBound)
 				continue
 			}
 		}
-		if len(g.Threads[t]) >= x.Options.MaxEvents {
-			x.SetLimit(engine.MaxEvents)
+		if len(g.Threads[t]) >= x.Config.MaxEvents {
+			x.SetLimit(explore.MaxEvents)
 			continue
 		}
 		for _, h := range Successors(g, t, &a) {

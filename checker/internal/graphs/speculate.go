@@ -3,6 +3,7 @@ package graphs
 import (
 	"slices"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -24,7 +25,7 @@ const maxDomain = 64
 // order, is put to the model. Its cost grows with the product of the
 // threads' runs and of the matchings, far faster than Explore's: it suits
 // litmus tests and small protocols.
-func Speculate(r *engine.Runner) (engine.Stats, error) {
+func Speculate(r *engine.Runner) (explore.Stats, error) {
 	return r.Finish(r.Run(func() error { return speculate(r) }))
 }
 
@@ -76,7 +77,7 @@ func speculate(r *engine.Runner) error {
 						n++
 						if !written[t][e.Loc][e.Val] {
 							if len(written[t][e.Loc]) == maxDomain {
-								r.SetLimit(engine.MaxValues)
+								r.SetLimit(explore.MaxValues)
 								return engine.ErrStop
 							}
 							written[t][e.Loc][e.Val], grew = true, true
@@ -156,8 +157,8 @@ func threadRuns(r *engine.Runner, t int, written values) ([]run, error) {
 			_, wv, _ := a.Outcome(last.Val, last.Spurious)
 			return next(a.WriteHalf(wv))
 		}
-		if len(evs) >= r.Options.MaxEvents {
-			r.SetLimit(engine.MaxEvents)
+		if len(evs) >= r.Config.MaxEvents {
+			r.SetLimit(explore.MaxEvents)
 			return nil
 		}
 		switch {

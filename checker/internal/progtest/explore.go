@@ -5,13 +5,13 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
 // Explorer is an engine's entry point: checker.Explore, the reference
 // explorer, speculation.
-type Explorer func(*model.Program, *model.Model, engine.Options, func(*engine.Execution)) (engine.Stats, error)
+type Explorer func(*model.Program, *model.Model, explore.Options, func(*explore.Execution)) (explore.Stats, error)
 
 // MustModel looks up a registered model, failing t when there is none.
 func MustModel(t interface{ Fatal(...any) }, name string) *model.Model {
@@ -27,9 +27,9 @@ func MustModel(t interface{ Fatal(...any) }, name string) *model.Model {
 //
 // Programs whose exploration exceeds a budget of partial graphs are skipped,
 // so that a rare large draw cannot stall the suite.
-func Outcomes(t *rapid.T, p *model.Program, m *model.Model, explore Explorer) (states map[string]bool, graphs map[string]string) {
+func Outcomes(t *rapid.T, p *model.Program, m *model.Model, run Explorer) (states map[string]bool, graphs map[string]string) {
 	states, graphs = map[string]bool{}, map[string]string{}
-	st, err := explore(p, m, engine.Options{MaxGraphs: 50000}, func(e *engine.Execution) {
+	st, err := run(p, m, explore.Options{MaxGraphs: 50000}, func(e *explore.Execution) {
 		key := e.Graph.Key()
 		if _, dup := graphs[key]; dup {
 			t.Fatalf("%s: execution visited twice:\n%s", m.Name, e.Graph)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -44,7 +44,7 @@ func (x *states) judgeOp(t int, args []int64, a *model.Action) (*model.History, 
 				return nil, false, errStateful
 			}
 		}
-		o := &engine.Outcome{Prog: x.Prog, History: h}
+		o := &explore.Outcome{Prog: x.Prog, History: h}
 		ok = len(x.cfg.Judge(o, func(string) {})) == 0
 		x.opMemo[k] = ok
 	}

@@ -9,11 +9,12 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// The partitioned search (engine.Cluster) splits the visited set by a
+// The partitioned search (explore.Cluster) splits the visited set by a
 // hash of the canonical key: partition q owns the states whose key hashes
 // to q. It runs level by level, as the search in one process does. For a
 // level, each partition reads the candidates sent to it (a key and the
@@ -129,19 +130,19 @@ func note(found map[string]*partFinding, prop string, count int64, depth, at int
 
 // levelReport is what a partition found at a level.
 type levelReport struct {
-	New      int64        // states new at the level
-	Sent     int64        // candidates sent for the next level
-	Stats    engine.Stats // the level's steps and final states, and the bound that cut it
-	Stopped  bool         // a bound stopped the level (memory, time, cancellation)
-	Free     bool         // some final state has no blocked thread
-	Checked  []string     // the properties checked so far
+	New      int64         // states new at the level
+	Sent     int64         // candidates sent for the next level
+	Stats    explore.Stats // the level's steps and final states, and the bound that cut it
+	Stopped  bool          // a bound stopped the level (memory, time, cancellation)
+	Free     bool          // some final state has no blocked thread
+	Checked  []string      // the properties checked so far
 	Found    map[string]*partFinding
 	Stateful bool   // an operation showed the specification has state
 	Err      string `json:",omitempty"`
 }
 
 // searchParts is search on the partitions of cluster c.
-func (x *states) searchParts(c engine.Cluster) error {
+func (x *states) searchParts(c explore.Cluster) error {
 	root, outs, err := x.initial(nil)
 	if err != nil {
 		return err
@@ -166,7 +167,7 @@ func (x *states) searchParts(c engine.Cluster) error {
 		if err != nil {
 			// A worker that died holding a partition is waited for no
 			// longer than the timeout.
-			if l := x.Limit(bounds); l != engine.None {
+			if l := x.Limit(bounds); l != explore.NoLimit {
 				x.SetLimit(l)
 				break
 			}
@@ -199,10 +200,10 @@ func (x *states) searchParts(c engine.Cluster) error {
 		if stateful {
 			return errStateful
 		}
-		if x.Options.Progress != nil {
+		if x.Config.Progress != nil {
 			st := x.Stats()
 			st.States = x.nstates
-			x.Options.Progress(st)
+			x.Config.Progress(st)
 		}
 		if stopped || sent == 0 {
 			break
@@ -245,7 +246,7 @@ func (x *states) follow(s *sstate, j uint32) (*sstate, move, error) {
 // Serve expands partition sh.Part() of the partitioned search of p under
 // m that the coordinator runs (cfg as its, but for the cluster), level by
 // level, until the search ends.
-func Serve(p *model.Program, m *model.Model, cfg Config, sh engine.Share) error {
+func Serve(p *model.Program, m *model.Model, cfg Config, sh explore.Share) error {
 	x := newStates(p, m, cfg)
 	root, _, err := x.initial(nil)
 	if err != nil {
@@ -288,7 +289,7 @@ func Serve(p *model.Program, m *model.Model, cfg Config, sh engine.Share) error 
 // server is a worker's partition.
 type server struct {
 	*states
-	sh      engine.Share
+	sh      explore.Share
 	root    *sstate
 	workers []*states
 	stack   []*sstate // the states along path, from the root
@@ -401,7 +402,7 @@ func (sv *server) final(r *levelReport, level int, path []uint32, e expansion) e
 		}
 	}
 	if e.bounded {
-		x.SetLimit(engine.MaxEvents)
+		x.SetLimit(explore.MaxEvents)
 	}
 	if f := e.final; f != nil {
 		if err := x.CountFinal(f.blocked); err != nil {

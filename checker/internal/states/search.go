@@ -5,7 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
 
@@ -34,7 +34,7 @@ type node struct {
 type successor struct {
 	m    move
 	j    int32 // the move's number among those from its state (see moves)
-	viol []engine.Violation
+	viol []explore.Violation
 	s    *sstate // the state it reached, unless an earlier level had it (nil)
 	key  []byte
 }
@@ -50,13 +50,13 @@ type expansion struct {
 // outcome is a state in which no thread can move, judged.
 type outcome struct {
 	s       *sstate
-	viol    []engine.Violation
+	viol    []explore.Violation
 	blocked bool // some thread never finishes
 }
 
 // search explores every state reachable from the initial one.
 func (x *states) search() error {
-	if c := x.Options.Cluster; c != nil && x.Options.MaxExecutions == 0 && x.Options.MaxGraphs == 0 {
+	if c := x.Config.Cluster; c != nil && x.Config.MaxExecutions == 0 && x.Config.MaxGraphs == 0 {
 		return x.searchParts(c)
 	}
 	s, outs, err := x.initial(nil)
@@ -212,7 +212,7 @@ func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool)
 			continue
 		}
 		ways := s.mem.Ways(t, &th.a, nil)
-		if len(ways) > 0 && th.n >= x.Options.MaxEvents {
+		if len(ways) > 0 && th.n >= x.Config.MaxEvents {
 			bounded = true
 			continue
 		}
@@ -231,8 +231,8 @@ func (x *states) isSeen(k []byte) bool {
 
 // judge judges outcomes, noting the properties they check, and returns
 // their violations.
-func (w *states) judge(outs []*engine.Outcome) []engine.Violation {
-	var viol []engine.Violation
+func (w *states) judge(outs []*explore.Outcome) []explore.Violation {
+	var viol []explore.Violation
 	for _, o := range outs {
 		viol = append(viol, w.cfg.Judge(o, w.check)...)
 	}
@@ -246,7 +246,7 @@ func (w *states) check(p string) { w.reached[p] = true }
 // execution. A thread still running waits for a held mutex.
 func (w *states) end(s *sstate) *outcome {
 	f := &outcome{s: s}
-	o := &engine.Outcome{Prog: w.Prog, End: true, Threads: make([]model.ThreadState, len(s.th)), Final: s.finalState(len(w.Prog.Locs))}
+	o := &explore.Outcome{Prog: w.Prog, End: true, Threads: make([]model.ThreadState, len(s.th)), Final: s.finalState(len(w.Prog.Locs))}
 	for t, th := range s.th {
 		st := th.st
 		if st.Status == model.Cut {
@@ -267,7 +267,7 @@ func (w *states) end(s *sstate) *outcome {
 	if w.wholeHistories() {
 		o.History = w.history(s)
 	}
-	f.viol = w.judge([]*engine.Outcome{o})
+	f.viol = w.judge([]*explore.Outcome{o})
 	return f
 }
 
@@ -295,7 +295,7 @@ func (x *states) merge(next, part []node, results []expansion) ([]node, error) {
 			next = append(next, node{s: sc.s, id: id})
 		}
 		if e.bounded {
-			x.SetLimit(engine.MaxEvents)
+			x.SetLimit(explore.MaxEvents)
 		}
 		if f := e.final; f != nil {
 			if x.onFinal != nil {
@@ -317,7 +317,7 @@ func (x *states) merge(next, part []node, results []expansion) ([]node, error) {
 
 // record notes a violation by the state numbered from, or by its move m
 // when m is not nil, keeping a shortest path to one.
-func (x *states) record(v engine.Violation, from int32, m *move) {
+func (x *states) record(v explore.Violation, from int32, m *move) {
 	f := x.found[v.Prop]
 	if f == nil {
 		f = &finding{}

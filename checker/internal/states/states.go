@@ -20,6 +20,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -27,7 +28,7 @@ import (
 // Config says how a state search runs (Options: its bounds, workers,
 // whether it tracks happens-before for data races) and what it looks for.
 type Config struct {
-	engine.Options
+	engine.Config
 	// Spec, when set, keeps the operations' histories for linearizability
 	// against it.
 	Spec model.Spec
@@ -156,9 +157,9 @@ type room struct {
 
 func newStates(p *model.Program, m *model.Model, cfg Config) *states {
 	if cfg.Judge == nil {
-		cfg.Judge = func(*engine.Outcome, func(string)) []engine.Violation { return nil }
+		cfg.Judge = func(*explore.Outcome, func(string)) []explore.Violation { return nil }
 	}
-	r := engine.NewRunner(p, m, cfg.Options, nil)
+	r := engine.NewRunner(p, m, cfg.Config, nil)
 	r.States = true
 	x := &states{Runner: r, cfg: cfg, races: cfg.Races, spec: cfg.Spec,
 		perOp:  cfg.Spec != nil && !cfg.WholeHistories,
@@ -220,8 +221,8 @@ func symmetricThreads(p *model.Program) [][]int {
 // initial returns the program's first state and the outcomes of its
 // threads' first steps (they run their invisible actions at once); b,
 // when not nil, records the events.
-func (x *states) initial(b *builder) (*sstate, []*engine.Outcome, error) {
-	var outs []*engine.Outcome
+func (x *states) initial(b *builder) (*sstate, []*explore.Outcome, error) {
+	var outs []*explore.Outcome
 	s := &sstate{th: make([]*sthread, len(x.Prog.Threads)), mem: x.Model.Machine.Start(x.Prog)}
 	if x.races || x.wholeHistories() {
 		s.clk = make([]uint32, x.lay.size())
@@ -247,19 +248,19 @@ func (x *states) initial(b *builder) (*sstate, []*engine.Outcome, error) {
 }
 
 // start begins thread t in s, spawned by parent (-1: at the start).
-func (x *states) start(s *sstate, t, parent int, b *builder) ([]*engine.Outcome, error) {
+func (x *states) start(s *sstate, t, parent int, b *builder) ([]*explore.Outcome, error) {
 	s.mem.Start(t, parent)
 	st, a, err := x.Prog.Replay(t, nil)
 	if err != nil {
 		return nil, err
 	}
 	s.th[t] = &sthread{st: st, a: a}
-	var outs []*engine.Outcome
+	var outs []*explore.Outcome
 	if len(st.Reached) > 0 {
 		// Assertions before its first action: reached all the same.
-		o := &engine.Outcome{Prog: x.Prog}
+		o := &explore.Outcome{Prog: x.Prog}
 		for _, pc := range st.Reached {
-			o.Asserted = append(o.Asserted, engine.Site{Thread: t, Instr: pc})
+			o.Asserted = append(o.Asserted, explore.Site{Thread: t, Instr: pc})
 		}
 		outs = append(outs, o)
 	}
@@ -389,9 +390,9 @@ func (o *sthread) copyTo(th *sthread) {
 // apply makes move (t, o) from s; it returns the new state and the
 // outcomes of the steps the move made. With sp, the new state is made in
 // sp's room (see keep).
-func (x *states) apply(s *sstate, t int, o option, b *builder, sp *spare) (*sstate, []*engine.Outcome, error) {
+func (x *states) apply(s *sstate, t int, o option, b *builder, sp *spare) (*sstate, []*explore.Outcome, error) {
 	n := x.clone(s, t, sp)
-	var outs []*engine.Outcome
+	var outs []*explore.Outcome
 	var err error
 	if o.flush {
 		b.flush(t, n.mem.(model.Buffered).Flush(t))
@@ -425,8 +426,8 @@ func (x *states) horizon(s *sstate) *model.Horizon {
 }
 
 // settle runs thread t's invisible actions.
-func (x *states) settle(s *sstate, t int, b *builder) ([]*engine.Outcome, error) {
-	var outs []*engine.Outcome
+func (x *states) settle(s *sstate, t int, b *builder) ([]*explore.Outcome, error) {
+	var outs []*explore.Outcome
 	for s.th[t].st.Status == model.Running && x.invisible(s, t) {
 		o, err := x.act(s, t, model.Way{}, b)
 		if err != nil {
@@ -440,14 +441,14 @@ func (x *states) settle(s *sstate, t int, b *builder) ([]*engine.Outcome, error)
 // act performs thread t's next action, in the way w, on s, which it owns.
 // It returns the outcome of the step when the judge has something to
 // look at: an assertion evaluated, a race, an operation returned.
-func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*engine.Outcome, error) {
+func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*explore.Outcome, error) {
 	th := s.th[t]
 	a := th.a
-	var out *engine.Outcome
-	var spawned []*engine.Outcome
-	outcome := func() *engine.Outcome {
+	var out *explore.Outcome
+	var spawned []*explore.Outcome
+	outcome := func() *explore.Outcome {
 		if out == nil {
-			out = &engine.Outcome{Prog: x.Prog}
+			out = &explore.Outcome{Prog: x.Prog}
 		}
 		return out
 	}
@@ -575,8 +576,8 @@ func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*engine.Outco
 		event(a.SimpleEvent())
 	case model.ActFail:
 		o := outcome()
-		o.Failed = append(o.Failed, engine.Site{Thread: t, Instr: a.Instr})
-		o.Asserted = append(o.Asserted, engine.Site{Thread: t, Instr: a.Instr})
+		o.Failed = append(o.Failed, explore.Site{Thread: t, Instr: a.Instr})
+		o.Asserted = append(o.Asserted, explore.Site{Thread: t, Instr: a.Instr})
 		event(a.SimpleEvent())
 	default:
 		return nil, fmt.Errorf("thread %s: unexpected action %v", x.Prog.Threads[t].Name, a.Kind)
@@ -588,14 +589,14 @@ func (x *states) act(s *sstate, t int, w model.Way, b *builder) ([]*engine.Outco
 	}
 	for _, pc := range th.st.Reached[before:] {
 		o := outcome()
-		o.Asserted = append(o.Asserted, engine.Site{Thread: t, Instr: pc})
+		o.Asserted = append(o.Asserted, explore.Site{Thread: t, Instr: pc})
 	}
 	th.a = next
 	if th.st.Status != model.Running && s.clk != nil {
 		k.retire(s.clk, t)
 	}
 	if out != nil {
-		return append([]*engine.Outcome{out}, spawned...), nil
+		return append([]*explore.Outcome{out}, spawned...), nil
 	}
 	return spawned, nil
 }

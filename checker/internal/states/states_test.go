@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/checker/internal/states"
 	"github.com/ordercheck/ordercheck/model"
@@ -36,7 +37,7 @@ func statesMatchExecutions(t *testing.T, sc *model.Model) {
 		p := progtest.WithTwins(t, progtest.Program(t, progtest.ProtocolSized))
 		progtest.Explorable(p, sc)
 		want, got := map[string]bool{}, map[string]bool{}
-		st, err := checker.Explore(p, sc, checker.Options{MaxGraphs: 50000}, func(e *checker.Execution) {
+		st, err := checker.Explore(p, sc, explore.Options{MaxGraphs: 50000}, func(e *explore.Execution) {
 			var status []model.Status
 			for _, s := range e.States {
 				status = append(status, s.Status)
@@ -62,11 +63,11 @@ func statesMatchExecutions(t *testing.T, sc *model.Model) {
 			t.Fatalf("states find the final state %s no execution has:\n%s", k, p)
 		}
 		props := checker.Properties(nil, checker.PropDataRace, checker.PropDeadlock)
-		byGraphs, err := checker.Check(p, sc, props, checker.Options{Engine: checker.EngineDPOR})
+		byGraphs, err := checker.Check(p, sc, props, explore.Options{Engine: explore.EngineDPOR})
 		if err != nil {
 			t.Fatal(err)
 		}
-		byStates, err := checker.Check(p, sc, props, checker.Options{Engine: checker.EngineStates})
+		byStates, err := checker.Check(p, sc, props, explore.Options{Engine: explore.EngineStates})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +173,7 @@ func TestStatesManyLocations(t *testing.T) {
 		Show: []model.Observable{{Thread: 1, Reg: 0, Loc: model.NoLoc}, {Thread: 1, Reg: 1, Loc: model.NoLoc}}}
 	for _, m := range progtest.Machines() {
 		want, got := map[string]bool{}, map[string]bool{}
-		if _, err := checker.Explore(p, m, checker.Options{}, func(e *checker.Execution) {
+		if _, err := checker.Explore(p, m, explore.Options{}, func(e *explore.Execution) {
 			want[p.FormatState(p.Final.Show, &e.Final)] = true
 		}); err != nil {
 			t.Fatal(err)
@@ -206,7 +207,7 @@ func TestStatesMatchGraphsOnShapes(t *testing.T) {
 				continue
 			}
 			want, got := map[string]bool{}, map[string]bool{}
-			if _, err := checker.Explore(p, m, checker.Options{}, func(e *checker.Execution) {
+			if _, err := checker.Explore(p, m, explore.Options{}, func(e *explore.Execution) {
 				want[p.FormatState(p.Final.Show, &e.Final)] = true
 			}); err != nil {
 				t.Fatal(err)

@@ -4,13 +4,14 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 )
 
 // Result is what a state search found.
 type Result struct {
-	Stats engine.Stats
+	Stats explore.Stats
 	// Found holds, per violated property, how many steps or final states
 	// violate it and a witness: a shortest path to a violation, completed
 	// to an execution.
@@ -25,7 +26,7 @@ type Result struct {
 // Found is one violated property.
 type Found struct {
 	Count   int64
-	Witness *engine.Witness
+	Witness *explore.Witness
 }
 
 // Check explores p under m by states.
@@ -51,7 +52,7 @@ func Check(p *model.Program, m *model.Model, cfg Config) (*Result, error) {
 // explore searches every state from the initial one: with operations
 // judged one at a time while the specification allows it, otherwise with
 // whole histories.
-func (x *states) explore() (engine.Stats, error) {
+func (x *states) explore() (explore.Stats, error) {
 	err := x.search()
 	if errors.Is(err, errStateful) {
 		x.perOp = false
@@ -145,7 +146,7 @@ func (b *builder) graph() *model.Graph {
 // has taken the fewest steps, its first way), and returns the execution
 // and its violation of property prop (nil when a bounded search's finding
 // does not stand).
-func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
+func (x *states) witness(prop string, f *finding) (*explore.Witness, error) {
 	b := newBuilder(x.Prog)
 	s, _, err := x.initial(b)
 	if err != nil {
@@ -166,7 +167,7 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 		}
 		if t < 0 { // the thread that has taken the fewest steps: a spinning thread lets the others on
 			for u, th := range s.th {
-				if th.st.Status == model.Running && th.n < x.Options.MaxEvents && (t < 0 || th.n < s.th[t].n) {
+				if th.st.Status == model.Running && th.n < x.Config.MaxEvents && (t < 0 || th.n < s.th[t].n) {
 					if ways := s.mem.Ways(u, &th.a, nil); len(ways) > 0 {
 						t, opts = u, []option{{way: ways[0]}}
 					}
@@ -198,10 +199,10 @@ func (x *states) witness(prop string, f *finding) (*engine.Witness, error) {
 	}
 	for _, v := range x.cfg.Judge(e.Outcome(), func(string) {}) {
 		if v.Prop == prop {
-			return &engine.Witness{Execution: e, Violation: v}, nil
+			return &explore.Witness{Execution: e, Violation: v}, nil
 		}
 	}
-	if prop == engine.Linearizability && x.perOp && x.Limited() != engine.None {
+	if prop == engine.Linearizability && x.perOp && x.Limited() != explore.NoLimit {
 		// A bounded search that judged operations one at a time may have
 		// stopped before meeting an operation that shows the specification
 		// has state; its finding stands only when the whole history

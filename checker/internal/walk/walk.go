@@ -7,27 +7,19 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// Scheduler picks the thread that moves.
-type Scheduler uint8
-
-// The schedulers.
-const (
-	// Uniform picks any runnable thread, uniformly.
-	Uniform Scheduler = iota
-	// PCT is probabilistic concurrency testing: random thread priorities
-	// with Depth-1 random priority drops (Burckhardt, Kothari, Musuvathi,
-	// Nagarakatte, ASPLOS 2010).
-	PCT
-)
-
 // Config configures a walk.
 type Config struct {
-	Scheduler Scheduler
+	// PCT picks the thread that moves by probabilistic concurrency
+	// testing: random thread priorities with Depth-1 random priority drops
+	// (Burckhardt, Kothari, Musuvathi, Nagarakatte, ASPLOS 2010); without
+	// it any runnable thread moves, uniformly.
+	PCT bool
 	// Depth is PCT's depth: priority change points plus one.
 	Depth int
 	// MaxSteps bounds one run (a guard for unbounded loops).
@@ -39,7 +31,7 @@ type Config struct {
 // Run walks one random execution of p under m to its end, with rng's
 // choices, and returns it; its data races (by m's happens-before) are
 // found when cfg.Races is set.
-func Run(p *model.Program, m *model.Model, rng *rand.Rand, cfg Config) (*engine.Execution, error) {
+func Run(p *model.Program, m *model.Model, rng *rand.Rand, cfg Config) (*explore.Execution, error) {
 	g := model.NewGraph(p)
 	// PCT: the highest priority runs; at Depth-1 random steps within the
 	// expected length of a run (the program's instruction count), the
@@ -89,7 +81,7 @@ func Run(p *model.Program, m *model.Model, rng *rand.Rand, cfg Config) (*engine.
 			return nil, engine.Internalf("a run ended waiting for a lock released later")
 		}
 		t := ready[rng.IntN(len(ready))]
-		if cfg.Scheduler == PCT {
+		if cfg.PCT {
 			best := ready[0]
 			for _, u := range ready {
 				if prio[u] > prio[best] {
@@ -136,5 +128,3 @@ func Run(p *model.Program, m *model.Model, rng *rand.Rand, cfg Config) (*engine.
 		g = chosen
 	}
 }
-
-func (s Scheduler) String() string { return [...]string{"uniform", "pct"}[s] }
