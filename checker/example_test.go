@@ -82,15 +82,15 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 	//
 	// | variant | both-zero | states |
 	// |---|---|---|
-	// | relaxed | ok | 28 |
-	// | seq-cst | ok | 28 |
+	// | relaxed | ok | 10 |
+	// | seq-cst | ok | 10 |
 	//
 	// **tso**
 	//
 	// | variant | both-zero | states |
 	// |---|---|---|
-	// | relaxed | FAIL | 113 |
-	// | seq-cst | ok | 49 |
+	// | relaxed | FAIL | 102 |
+	// | seq-cst | ok | 35 |
 	//
 	// **arm**
 	//
@@ -110,15 +110,15 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 	//
 	// | variant | both-zero | states |
 	// |---|---|---|
-	// | relaxed | FAIL | 32 |
-	// | seq-cst | ok | 28 |
+	// | relaxed | FAIL | 14 |
+	// | seq-cst | ok | 10 |
 	//
 	// **rc11-consume**
 	//
 	// | variant | both-zero | executions |
 	// |---|---|---|
 	// | relaxed | FAIL | 4 |
-	// | seq-cst | ok | 28 states |
+	// | seq-cst | ok | 10 states |
 	//
 	// ok = holds, FAIL = violated, ? = unknown (a bound cut the search).
 	// seq-cst under rc11, rc11-consume is explored under sc (atomics, if any, all seq_cst, and no race: DRF-SC).

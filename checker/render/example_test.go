@@ -49,15 +49,15 @@ func ExampleComparison() {
 	//
 	// | variant | both-zero | states |
 	// |---|---|---|
-	// | relaxed | ok | 13 |
-	// | seq-cst | ok | 13 |
+	// | relaxed | ok | 10 |
+	// | seq-cst | ok | 10 |
 	//
 	// **rc11**
 	//
 	// | variant | both-zero | states |
 	// |---|---|---|
 	// | relaxed | FAIL | 14 |
-	// | seq-cst | ok | 13 |
+	// | seq-cst | ok | 10 |
 	//
 	// ok = holds, FAIL = violated, ? = unknown (a bound cut the search).
 	// seq-cst under rc11 is explored under sc (atomics, if any, all seq_cst, and no race: DRF-SC).

@@ -268,20 +268,22 @@ func (x *states) start(s *sstate, t, parent int, b *builder) ([]*explore.Outcome
 	return append(outs, more...), err
 }
 
-// invisible reports whether an action can run at once, before any other
-// thread's: nothing observes its place among the others. Operation
-// markers are such: histories are ordered by happens-before, which the
-// markers' places among other threads' steps do not change.
-func (x *states) invisible(s *sstate, t int) bool {
+// invisible reports whether thread t's next action can run at once,
+// before any other thread's, and the way it runs: nothing observes its
+// place among the others. Operation markers are such: histories are
+// ordered by happens-before, which the markers' places among other
+// threads' steps do not change. So is an access no other thread can
+// conflict with (independent).
+func (x *states) invisible(s *sstate, t int) (model.Way, bool) {
 	th := s.th[t]
 	switch th.a.Kind {
 	case model.ActCall, model.ActRet:
-		return true
+		return model.Way{}, true
 	case model.ActFence:
 		x.ways = s.mem.Ways(t, &th.a, x.ways[:0])
-		return !x.races && len(x.ways) > 0
+		return model.Way{}, !x.races && len(x.ways) > 0
 	}
-	return false
+	return x.independent(s, t)
 }
 
 // spare is room for the successor a move makes: its clocks and its moved
@@ -428,8 +430,12 @@ func (x *states) horizon(s *sstate) *model.Horizon {
 // settle runs thread t's invisible actions.
 func (x *states) settle(s *sstate, t int, b *builder) ([]*explore.Outcome, error) {
 	var outs []*explore.Outcome
-	for s.th[t].st.Status == model.Running && x.invisible(s, t) {
-		o, err := x.act(s, t, model.Way{}, b)
+	for s.th[t].st.Status == model.Running {
+		w, ok := x.invisible(s, t)
+		if !ok {
+			break
+		}
+		o, err := x.act(s, t, w, b)
 		if err != nil {
 			return nil, err
 		}

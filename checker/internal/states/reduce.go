@@ -1,0 +1,95 @@
+package states
+
+import (
+	"math/bits"
+
+	"github.com/ordercheck/ordercheck/model"
+)
+
+// A partial-order reduction: a thread's access that no other thread can
+// ever conflict with runs at once, as part of the move before it, instead
+// of being one move among the others'. It is the ample set of one action
+// (Clarke, Grumberg, Minea, Peled, "State space reduction using partial
+// order techniques", STTT 1999): the action is the thread's only move, it
+// stays enabled whatever the others do, and it commutes with everything
+// they can still do, because none of them may touch its location in a
+// way that conflicts (a write against any access, a read against a
+// write) — or only holding a mutex the thread holds now. The unlock of a
+// regular mutex (regularMutexes) is such an action too: the others'
+// actions on the mutex are locks, which wait for it. Every state the
+// full search reaches has a representative the reduced one reaches with
+// the same final states, deadlocks, assertions, races and histories
+// (each judged on the thread's own steps, happens-before and final
+// memory, which the order of independent steps does not change). The
+// proviso that no other thread's move is put off forever along a cycle
+// holds because only the states inside a move are reduced: every state
+// the search keeps has all its moves made, and a thread runs its
+// independent actions at once only up to the event bound.
+
+// independent reports whether thread t's next action in s may run at
+// once (see above), and the one way it runs: an access within the event
+// bound, with one way, while no thread has a move of the machine's own (a
+// store buffer to flush), that no other thread's future conflicts with
+// but for what it does holding a mutex t holds.
+func (x *states) independent(s *sstate, t int) (model.Way, bool) {
+	th := s.th[t]
+	a := &th.a
+	l := int(a.Loc)
+	if x.futs == nil || l >= 64 || th.n >= x.Config.MaxEvents {
+		return model.Way{}, false
+	}
+	writes, unlock := false, false
+	switch a.Kind {
+	case model.ActRead:
+	case model.ActWrite, model.ActRMW, model.ActCAS:
+		writes = true
+	case model.ActUnlock:
+		// A regular mutex's other actions are the others' locks, which
+		// wait until this unlock: none can come first.
+		unlock = x.mutexes[l]
+		if !unlock {
+			return model.Way{}, false
+		}
+	default:
+		return model.Way{}, false
+	}
+	for u := range s.th {
+		if model.Internal(s.mem, u) {
+			return model.Way{}, false
+		}
+	}
+	held := x.held[t][th.st.PC]
+	for u := range s.th {
+		if !unlock && u != t && !x.apart(futureIn(x.futs, s, u), l, writes) && !x.guardedApart(s, u, l, writes, held) {
+			return model.Way{}, false
+		}
+	}
+	x.ways = s.mem.Ways(t, a, x.ways[:0])
+	if len(x.ways) != 1 {
+		return model.Way{}, false
+	}
+	return x.ways[0], true
+}
+
+// apart reports whether future f keeps off location l: it never writes
+// l, nor reads it when writes is set.
+func (x *states) apart(f model.Future, l int, writes bool) bool {
+	m := f.PlainW | f.AtomW
+	if writes {
+		m |= f.PlainR | f.AtomR
+	}
+	return !model.InSet(m, l)
+}
+
+// guardedApart reports whether thread u of s keeps off location l (as
+// apart) but for what it does holding one of the mutexes held.
+func (x *states) guardedApart(s *sstate, u, l int, writes bool, held uint64) bool {
+	for held != 0 {
+		m := bits.TrailingZeros64(held)
+		held &^= 1 << uint(m)
+		if x.apart(futureIn(x.guarded[m], s, u), l, writes) {
+			return true
+		}
+	}
+	return false
+}
