@@ -89,8 +89,8 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 	//
 	// | variant | both-zero | states |
 	// |---|---|---|
-	// | relaxed | FAIL | 102 |
-	// | seq-cst | ok | 35 |
+	// | relaxed | FAIL | 57 |
+	// | seq-cst | ok | 23 |
 	//
 	// **arm**
 	//

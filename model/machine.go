@@ -28,6 +28,8 @@ type Buffered interface {
 	Internal(t int) bool
 	// Flush makes that move and returns the location written.
 	Flush(t int) Loc
+	// Buffers reports whether thread t's store buffer holds a write to l.
+	Buffers(t int, l Loc) bool
 }
 
 // Internal reports whether the machine can move on thread t's behalf in

@@ -120,6 +120,8 @@ func (m *tsoMemory) Ways(t int, a *Action, dst []Way) []Way {
 
 func (m *tsoMemory) Internal(t int) bool { return len(m.bufs[t]) > 0 }
 
+func (m *tsoMemory) Buffers(t int, l Loc) bool { return m.lastBuffered(t, l) >= 0 }
+
 func (m *tsoMemory) Flush(t int) Loc {
 	p := m.bufs[t][0]
 	m.bufs[t] = m.bufs[t][1:]

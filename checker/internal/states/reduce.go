@@ -28,9 +28,11 @@ import (
 
 // independent reports whether thread t's next action in s may run at
 // once (see above), and the one way it runs: an access within the event
-// bound, with one way, while no thread has a move of the machine's own (a
-// store buffer to flush), that no other thread's future conflicts with
-// but for what it does holding a mutex t holds.
+// bound, with one way, while no other thread's store buffer holds a write
+// to its location, that no other thread's future conflicts with but for
+// what it does holding a mutex t holds. The flushes of store buffers
+// commute with it: the others' write elsewhere, and t's own come before
+// its later writes and after its reads of them from its buffer alike.
 func (x *states) independent(s *sstate, t int) (model.Way, bool) {
 	th := s.th[t]
 	a := &th.a
@@ -53,9 +55,11 @@ func (x *states) independent(s *sstate, t int) (model.Way, bool) {
 	default:
 		return model.Way{}, false
 	}
-	for u := range s.th {
-		if model.Internal(s.mem, u) {
-			return model.Way{}, false
+	if b, ok := s.mem.(model.Buffered); ok {
+		for u := range s.th {
+			if u != t && b.Buffers(u, a.Loc) {
+				return model.Way{}, false
+			}
 		}
 	}
 	held := x.held[t][th.st.PC]
