@@ -289,9 +289,11 @@ func (x *states) normalize(s *sstate) {
 		x.recs[u] = recs
 		x.rankMarks(s, u)
 	}
-	for i, e := range clk {
-		if e != 0 { // rank 0, as no record is 0
-			clk[i] = rank(x.recs[i%n], e)
+	for row := 0; row < len(clk); row += n { // a vector's entry u is u's column
+		for u, e := range clk[row : row+n] {
+			if e != 0 { // rank 0, as no record is 0
+				clk[row+u] = rank(x.recs[u], e)
+			}
 		}
 	}
 	// The messages' clocks are in the columns too; a message whose
