@@ -103,10 +103,12 @@ func statesConfig(m *model.Model, props []Property, opt engine.Config, spec mode
 }
 
 // The top of a split graph search, explored here, deepens until it leaves
-// at least topJobs subtrees to the workers, or reaches topDepth.
-var topJobs = 64
-
-const topDepth = 200
+// at least topJobs subtrees to the workers (or the number the cluster
+// asks for: explore.Splitter), or reaches topDepth.
+const (
+	topJobs  = 64
+	topDepth = 200
+)
 
 // splitGraphs explores p under m by graphs, the top of the search tree
 // here and its subtrees on the workers of opt.Cluster, and judges props
@@ -131,7 +133,11 @@ func splitGraphs(p *model.Program, m *model.Model, props []Property, names []str
 		}
 		return false
 	}
-	for depth := 1; len(jobs) > 0 && len(jobs) < topJobs && depth <= topDepth && !stopped(); depth++ {
+	want := topJobs
+	if sp, ok := opt.Cluster.(explore.Splitter); ok && sp.SubtreeJobs() > 0 {
+		want = sp.SubtreeJobs()
+	}
+	for depth := 1; len(jobs) > 0 && len(jobs) < want && depth <= topDepth && !stopped(); depth++ {
 		var next [][]int32
 		for _, path := range jobs {
 			sub := &engine.Subtree{Path: path, Cut: len(path) + 1}

@@ -28,6 +28,7 @@ type memCluster struct {
 	p     *model.Program
 	spec  model.Spec
 	parts int
+	jobs  int // the subtrees a split graph search leaves the workers at least; 0: the default
 	kill  *killAt
 	// searches counts the searches begun, subtrees the subtrees sent;
 	// job and paths are the last subtrees'.
@@ -43,6 +44,8 @@ type memCluster struct {
 type killAt struct{ part, level int }
 
 // Subtrees explores each subtree here, as a worker would.
+func (c *memCluster) SubtreeJobs() int { return c.jobs }
+
 func (c *memCluster) Subtrees(job []byte, paths [][]int32, accept func(int, []byte) error) error {
 	c.subtrees += len(paths)
 	c.job, c.paths = job, paths
@@ -353,9 +356,8 @@ func TestSplitGraphsMatchesOneProcess(t *testing.T) {
 				if want.Stats.Limit == explore.MaxGraphs || want.Props[2].Stats != nil && want.Props[2].Stats.Limit == explore.MaxGraphs {
 					t.Skip("the exploration exceeds the budget")
 				}
-				c := &memCluster{p: p, spec: spec}
+				c := &memCluster{p: p, spec: spec, jobs: rapid.IntRange(1, 8).Draw(t, "top jobs")}
 				opt.Cluster, opt.MaxGraphs = c, 0
-				defer checker.SetTopJobs(checker.SetTopJobs(rapid.IntRange(1, 8).Draw(t, "top jobs")))
 				got, err := checker.Check(p, m, props, opt)
 				if err != nil {
 					t.Fatal(err)

@@ -7,14 +7,6 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// SetTopJobs sets the subtrees a split graph search leaves to the
-// workers at least (when the tree has them), and returns the old value.
-func SetTopJobs(n int) int {
-	old := topJobs
-	topJobs = n
-	return old
-}
-
 // ExploreReference is the reference explorer the optimised one is held to.
 var ExploreReference = exploreReference
 

@@ -21,6 +21,14 @@ type Cluster interface {
 	Subtrees(job []byte, paths [][]int32, accept func(i int, report []byte) error) error
 }
 
+// A Splitter is a Cluster that says how many subtrees a graph search it
+// splits leaves its workers at least (when the search tree has them):
+// the top of the tree is explored in the asking process until it does.
+// A Cluster that does not say, or says 0, gets 64.
+type Splitter interface {
+	SubtreeJobs() int
+}
+
 // Search is the coordinator's end of a partitioned search. The search
 // goes level by level: every partition expands its states of a level and
 // sends their successors to their owners for the next, and the
