@@ -7,19 +7,17 @@ import (
 
 // FinalStates explores p under m by states and calls final for every
 // final state it reaches, with each thread's status (Blocked for a thread
-// waiting for a lock).
+// waiting for a lock): the judge sees each, as the end of an execution.
 func FinalStates(p *model.Program, m *model.Model, cfg Config, final func(model.FinalState, []model.Status)) (explore.Stats, error) {
-	x := newStates(p, m, cfg)
-	x.onFinal = func(s *sstate) {
-		var status []model.Status
-		for _, th := range s.th {
-			st := th.st.Status
-			if st == model.Running {
-				st = model.Blocked
+	cfg.Judge = func(o *explore.Outcome, _ func(string)) []explore.Violation {
+		if o.End {
+			status := make([]model.Status, len(o.Threads))
+			for t, th := range o.Threads {
+				status[t] = th.Status
 			}
-			status = append(status, st)
+			final(o.Final, status)
 		}
-		final(s.finalState(len(p.Locs)), status)
+		return nil
 	}
-	return x.explore()
+	return newStates(p, m, cfg).explore()
 }

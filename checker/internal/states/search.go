@@ -49,7 +49,6 @@ type expansion struct {
 
 // outcome is a state in which no thread can move, judged.
 type outcome struct {
-	s       *sstate
 	viol    []explore.Violation
 	blocked bool // some thread never finishes
 }
@@ -245,7 +244,7 @@ func (w *states) check(p string) { w.reached[p] = true }
 // end judges a state in which no thread can move: the end of an
 // execution. A thread still running waits for a held mutex.
 func (w *states) end(s *sstate) *outcome {
-	f := &outcome{s: s}
+	f := &outcome{}
 	o := &explore.Outcome{Prog: w.Prog, End: true, Threads: make([]model.ThreadState, len(s.th)), Final: s.finalState(len(w.Prog.Locs))}
 	for t, th := range s.th {
 		st := th.st
@@ -298,9 +297,6 @@ func (x *states) merge(next, part []node, results []expansion) ([]node, error) {
 			x.SetLimit(explore.MaxEvents)
 		}
 		if f := e.final; f != nil {
-			if x.onFinal != nil {
-				x.onFinal(f.s)
-			}
 			// At the execution bound, one final state too many stops the
 			// search, as Step would say at the next state.
 			if err := x.CountFinal(f.blocked); err != nil {

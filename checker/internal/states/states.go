@@ -137,7 +137,6 @@ type states struct {
 	mutexes []bool                   // per location: a regular mutex (see regularMutexes)
 	held    [][]uint64               // per thread and instruction: the regular mutexes held on every path to it
 	guarded map[int][][]model.Future // per regular mutex: the futures without what runs holding it
-	onFinal func(*sstate)            // tests: sees every final state (also those of a search explore abandons for whole histories)
 }
 
 // room is the scratch space of a worker, reused from state to state.
