@@ -36,6 +36,10 @@ type Config struct {
 	// search tree (a distributed search's job); the exploration is then
 	// sequential.
 	Subtree *Subtree
+	// Verify has the graph explorer decide again from scratch every
+	// consistency verdict and race its clocks give; a difference is an
+	// internal error (tests hold the clocks to the axioms with it).
+	Verify bool
 }
 
 // ErrStop stops an exploration at a bound; Finish turns it into a result.

@@ -480,7 +480,7 @@ func (d *dpor) consistent(s *dstate) (bool, error) {
 			n = 2
 		}
 		if ok, decided := d.Model.Grown(&s.g, s, changed[:n]...); decided {
-			if verifyGrowth.Load() && ok != (d.Model.Check(model.NewExec(&s.g)) == "") {
+			if d.Config.Verify && ok != (d.Model.Check(model.NewExec(&s.g)) == "") {
 				return false, engine.Internalf("the clocks say consistent=%v, the axioms do not:\n%s", ok, &s.g)
 			}
 			return ok, nil
@@ -489,10 +489,10 @@ func (d *dpor) consistent(s *dstate) (bool, error) {
 	return d.Consistent(&s.g), nil
 }
 
-// verifyRaces, under verifyGrowth, compares the data races the clocks of
+// verifyRaces, under Config.Verify, compares the data races the clocks of
 // s find with those of the model's happens-before.
 func (d *dpor) verifyRaces(s *dstate) error {
-	if !verifyGrowth.Load() {
+	if !d.Config.Verify {
 		return nil
 	}
 	got, ok := d.Model.ClockRaces(&s.g, s)
@@ -508,10 +508,6 @@ func (d *dpor) verifyRaces(s *dstate) error {
 	}
 	return nil
 }
-
-// verifyGrowth, set by tests, has every verdict of the model's clocks
-// compared with its axioms'; a difference is an internal error.
-var verifyGrowth atomic.Bool
 
 // incoherent reports a violation that event e of g makes with the earlier
 // events of its thread, as every model forbids it (coherence per location:

@@ -80,13 +80,13 @@ func TestLoadBufferingProbe(t *testing.T) {
 }
 
 // TestGrowthMatchesFullCheck checks the graph explorer's incremental
-// consistency check (model.Grown, from clocks kept per event) against the
-// models' full check: with VerifyGrowth on, every graph the clocks decide
-// is decided again from scratch, and a difference is an error. Random
+// consistency check (model.Grown, from clocks kept per event) and its
+// clock-found races against the models' full check: with Config.Verify,
+// every graph the clocks decide is decided again from scratch, and a
+// difference is an error. Random
 // programs of every generator, and the herd7 corpus, under the models
 // that keep clocks.
 func TestGrowthMatchesFullCheck(t *testing.T) {
-	defer graphs.SetVerifyGrowth(graphs.SetVerifyGrowth(true))
 	var clocked []*model.Model
 	for _, m := range model.All() {
 		if m.Clocks {
@@ -95,7 +95,8 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 	}
 	run := func(t interface{ Fatalf(string, ...any) }, p *model.Program) {
 		for _, m := range clocked {
-			if _, err := checker.Explore(p, m, explore.Options{MaxGraphs: 50000}, nil); err != nil {
+			cfg := engine.Config{Options: explore.Options{MaxGraphs: 50000}, Races: true, Verify: true}
+			if _, err := graphs.Explore(engine.NewRunner(p, m, cfg, nil)); err != nil {
 				t.Fatalf("%s: %v\n%s", m.Name, err, p)
 			}
 		}
