@@ -268,6 +268,94 @@ func Guarded(t *rapid.T) *model.Program {
 	return p
 }
 
+// CriticalSections draws a program of two or three threads over two to
+// four locations and one or two mutexes: each thread runs one to three
+// blocks, a block being an access or a critical section (a lock, one to
+// three accesses, and an unlock, sometimes left for the thread's end),
+// and prefers a location of its own, so that some locations only the
+// holders of a mutex touch and others are shared without one — the
+// shapes the state explorer's reduction tells apart. Accesses are loads,
+// stores, read-modify-writes, compare-exchanges (weak ones too), fences
+// and awaits; every register and location is shown.
+func CriticalSections(t *rapid.T) *model.Program {
+	p := &model.Program{Name: "sections", Locs: Locs(rapid.IntRange(2, 4).Draw(t, "locs"))}
+	nl := len(p.Locs)
+	var mutexes []model.Loc
+	for i := range rapid.IntRange(1, 2).Draw(t, "mutexes") {
+		mutexes = append(mutexes, model.Loc(len(p.Locs)))
+		p.Locs = append(p.Locs, model.Location{Name: fmt.Sprintf("m%d", i), Mutex: true})
+	}
+	for i := range rapid.IntRange(2, 3).Draw(t, "threads") {
+		th := model.Thread{Name: fmt.Sprintf("P%d", i)}
+		own := rapid.IntRange(0, nl-1).Draw(t, "own")
+		emit := func(in model.Instr) {
+			if in.Op != model.OpLoad && in.Op != model.OpRMW && in.Op != model.OpCAS {
+				in.Dst = model.NoReg
+			}
+			if in.Op != model.OpCAS {
+				in.Dst2 = model.NoReg
+			}
+			th.Code = append(th.Code, in)
+		}
+		access := func() {
+			l := own
+			if rapid.IntRange(0, 2).Draw(t, "elsewhere") == 0 {
+				l = rapid.IntRange(0, nl-1).Draw(t, "loc")
+			}
+			addr := model.Const(model.AddrOf(model.Loc(l)))
+			v := model.Const(int64(rapid.IntRange(1, 2).Draw(t, "val")))
+			switch rapid.IntRange(0, 9).Draw(t, "op") {
+			case 0, 1, 2:
+				emit(model.Instr{Op: model.OpLoad, Dst: addReg(&th), Addr: addr, Ord: drawOrd(t, "load", model.Ordering.ValidForLoad)})
+			case 3, 4, 5:
+				emit(model.Instr{Op: model.OpStore, Addr: addr, Val: v, Ord: drawOrd(t, "store", model.Ordering.ValidForStore)})
+			case 6:
+				emit(model.Instr{Op: model.OpRMW, Dst: addReg(&th), Addr: addr, Val: v, RMW: model.FetchAdd, Ord: drawOrd(t, "rmw", model.Ordering.Atomic)})
+			case 7:
+				emit(model.Instr{Op: model.OpCAS, Dst: addReg(&th), Dst2: addReg(&th), Addr: addr, Expected: model.Const(0), Val: v,
+					Ord: drawOrd(t, "cas", model.Ordering.Atomic), FailOrd: model.Rlx, Weak: rapid.Bool().Draw(t, "weak")})
+			case 8:
+				emit(model.Instr{Op: model.OpFence, Ord: drawOrd(t, "fence", func(o model.Ordering) bool { return o.ValidForFence() && o != model.NA })})
+			default: // await l == v
+				r := addReg(&th)
+				emit(model.Instr{Op: model.OpLoad, Dst: r, Addr: addr, Ord: drawOrd(t, "await", model.Ordering.ValidForLoad)})
+				emit(model.Instr{Op: model.OpAssume, Await: true, Target: len(th.Code) - 1, Cond: model.Bin(model.Eq, model.RegExpr(r), v)})
+			}
+		}
+		var left []model.Loc // mutexes to unlock at the end
+		for range rapid.IntRange(1, 3).Draw(t, "blocks") {
+			m := mutexes[rapid.IntRange(0, len(mutexes)-1).Draw(t, "mutex")]
+			if slices.Contains(left, m) || !rapid.Bool().Draw(t, "section") {
+				access()
+				continue
+			}
+			emit(model.Instr{Op: model.OpLock, Addr: model.Const(model.AddrOf(m))})
+			for range rapid.IntRange(1, 3).Draw(t, "section length") {
+				access()
+			}
+			if rapid.IntRange(0, 3).Draw(t, "left locked") == 0 {
+				left = append(left, m)
+				continue
+			}
+			emit(model.Instr{Op: model.OpUnlock, Addr: model.Const(model.AddrOf(m))})
+		}
+		for _, m := range slices.Backward(left) {
+			emit(model.Instr{Op: model.OpUnlock, Addr: model.Const(model.AddrOf(m))})
+		}
+		p.Threads = append(p.Threads, th)
+	}
+	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
+	for t, th := range p.Threads {
+		for r := range th.Regs {
+			p.Final.Show = append(p.Final.Show, model.Observable{Thread: t, Reg: model.Reg(r), Loc: model.NoLoc})
+		}
+	}
+	for l := range p.Locs {
+		p.Final.Show = append(p.Final.Show, model.Observable{Thread: -1, Reg: model.NoReg, Loc: model.Loc(l)})
+	}
+	return p
+}
+
 // Spawning draws a random program whose last thread is spawned by the
 // first, at a random point of the first's code (never inside a branch's
 // target range: the spawn is placed before an instruction no jump skips).

@@ -25,6 +25,12 @@ import (
 // holds because only the states inside a move are reduced: every state
 // the search keeps has all its moves made, and a thread runs its
 // independent actions at once only up to the event bound.
+//
+// Two assumptions carry it: the futures over-approximate what a thread
+// may still access (futures, through accessTargets' value analysis; a
+// spawn counts as writing everything), and a thread blocked at an await
+// never moves again (the engines do not wake it; the deadlock judge
+// reads the final memory, which is no move), so its future is empty.
 
 // independent reports whether thread t's next action in s may run at
 // once (see above), and the one way it runs: an access within the event

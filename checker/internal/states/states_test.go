@@ -23,9 +23,11 @@ import (
 var sharedLitmus = progtest.Corpus()
 
 // TestStatesMatchExecutions checks the state-merging explorer against the
-// execution-graph explorer, under SC, TSO and RC11 without seq_cst: the same final states (registers,
-// memory, and which threads block), and the same verdicts on data races
-// and deadlocks, with a witness that shows each violation.
+// execution-graph explorer, under SC, TSO and RC11 without seq_cst: the
+// same final states (registers, memory, and which threads block), and the
+// same verdicts on data races and deadlocks, with a witness that shows
+// each violation. Half the programs are critical sections over shared and
+// private locations, the shapes the reduction (reduce.go) tells apart.
 func TestStatesMatchExecutions(t *testing.T) {
 	for _, m := range progtest.Machines() {
 		t.Run(m.Name, func(t *testing.T) { statesMatchExecutions(t, m) })
@@ -34,7 +36,13 @@ func TestStatesMatchExecutions(t *testing.T) {
 
 func statesMatchExecutions(t *testing.T, sc *model.Model) {
 	rapid.Check(t, func(t *rapid.T) {
-		p := progtest.WithTwins(t, progtest.Program(t, progtest.ProtocolSized))
+		var p *model.Program
+		if rapid.Bool().Draw(t, "sections") {
+			p = progtest.CriticalSections(t) // where the reduction applies or narrowly does not
+		} else {
+			p = progtest.Program(t, progtest.ProtocolSized)
+		}
+		p = progtest.WithTwins(t, p)
 		progtest.Explorable(p, sc)
 		want, got := map[string]bool{}, map[string]bool{}
 		st, err := checker.Explore(p, sc, explore.Options{MaxGraphs: 50000}, func(e *explore.Execution) {
@@ -230,8 +238,8 @@ func TestStatesMatchGraphsOnShapes(t *testing.T) {
 // thread touches the counter but holding the mutex), so with the threads
 // interchangeable the search keeps one state per number of increments
 // done, N+1, where interleaving the critical sections' steps would keep
-// more. Under tso the buffered write is the machine's to flush, and the
-// unlock waits for it: no reduction there.
+// more. (Under tso the stores and the unlock are buffered, and the
+// flushes' interleavings with the other threads keep more states.)
 func TestReductionRunsCriticalSectionsAtOnce(t *testing.T) {
 	for _, n := range []int{2, 3, 5} {
 		for _, m := range []*model.Model{model.SC, model.RC11} {
