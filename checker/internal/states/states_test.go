@@ -142,18 +142,7 @@ func TestHerdConformanceStates(t *testing.T) {
 					continue
 				}
 				checked++
-				seen := map[string]bool{}
-				_, err = states.FinalStates(p, m, states.Config{}, func(f model.FinalState, _ []model.Status) {
-					seen[p.FormatState(p.Final.Show, &f)] = true
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []string
-				for s := range seen {
-					got = append(got, s)
-				}
-				slices.Sort(got)
+				got := slices.Sorted(maps.Keys(finalsByStates(t, p, m)))
 				if g, w := strings.Join(got, " | "), strings.Join(row.States, " | "); g != w {
 					t.Errorf("%s: states:\n got  %s\n want %s", row.Test, g, w)
 				}
@@ -161,6 +150,31 @@ func TestHerdConformanceStates(t *testing.T) {
 			t.Logf("%s: %d tests explored by states", tc.model, checked)
 		})
 	}
+}
+
+// finalsByStates returns p's final states under m, as p shows them,
+// found by the state explorer.
+func finalsByStates(t *testing.T, p *model.Program, m *model.Model) map[string]bool {
+	t.Helper()
+	got := map[string]bool{}
+	if _, err := states.FinalStates(p, m, states.Config{}, func(f model.FinalState, _ []model.Status) {
+		got[p.FormatState(p.Final.Show, &f)] = true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// finalsByGraphs returns them found by the graph explorer.
+func finalsByGraphs(t *testing.T, p *model.Program, m *model.Model) map[string]bool {
+	t.Helper()
+	got := map[string]bool{}
+	if _, err := checker.Explore(p, m, explore.Options{}, func(e *explore.Execution) {
+		got[p.FormatState(p.Final.Show, &e.Final)] = true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
 
 // TestStatesManyLocations checks the state explorer on a program of more
@@ -180,17 +194,7 @@ func TestStatesManyLocations(t *testing.T) {
 	p.Final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue},
 		Show: []model.Observable{{Thread: 1, Reg: 0, Loc: model.NoLoc}, {Thread: 1, Reg: 1, Loc: model.NoLoc}}}
 	for _, m := range progtest.Machines() {
-		want, got := map[string]bool{}, map[string]bool{}
-		if _, err := checker.Explore(p, m, explore.Options{}, func(e *explore.Execution) {
-			want[p.FormatState(p.Final.Show, &e.Final)] = true
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := states.FinalStates(p, m, states.Config{}, func(f model.FinalState, _ []model.Status) {
-			got[p.FormatState(p.Final.Show, &f)] = true
-		}); err != nil {
-			t.Fatal(err)
-		}
+		want, got := finalsByGraphs(t, p, m), finalsByStates(t, p, m)
 		if !maps.Equal(want, got) {
 			t.Errorf("%s: states find %v, graphs %v", m.Name, got, want)
 		}
@@ -214,17 +218,7 @@ func TestStatesMatchGraphsOnShapes(t *testing.T) {
 			if m.Machine.Unsupported(p) != "" {
 				continue
 			}
-			want, got := map[string]bool{}, map[string]bool{}
-			if _, err := checker.Explore(p, m, explore.Options{}, func(e *explore.Execution) {
-				want[p.FormatState(p.Final.Show, &e.Final)] = true
-			}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := states.FinalStates(p, m, states.Config{}, func(fs model.FinalState, _ []model.Status) {
-				got[p.FormatState(p.Final.Show, &fs)] = true
-			}); err != nil {
-				t.Fatal(err)
-			}
+			want, got := finalsByGraphs(t, p, m), finalsByStates(t, p, m)
 			if !maps.Equal(want, got) {
 				t.Errorf("%s under %s: states find %v, graphs %v", filepath.Base(f), m.Name, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 			}
