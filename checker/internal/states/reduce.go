@@ -1,10 +1,6 @@
 package states
 
-import (
-	"math/bits"
-
-	"github.com/ordercheck/ordercheck/model"
-)
+import "github.com/ordercheck/ordercheck/model"
 
 // A partial-order reduction: a thread's access that no other thread can
 // ever conflict with runs at once, as part of the move before it, instead
@@ -43,19 +39,20 @@ func (x *states) independent(s *sstate, t int) (model.Way, bool) {
 	th := s.th[t]
 	a := &th.a
 	l := int(a.Loc)
-	if x.futs == nil || l >= 64 || th.n >= x.Config.MaxEvents {
+	if th.n >= x.Config.MaxEvents {
 		return model.Way{}, false
 	}
-	writes, unlock := false, false
+	// The accesses a step depends on are those a plain access of its kind
+	// races with: every write for a read, every access for a write.
+	kind, unlock := recPlainRead, false
 	switch a.Kind {
 	case model.ActRead:
 	case model.ActWrite, model.ActRMW, model.ActCAS:
-		writes = true
+		kind = recPlainWrite
 	case model.ActUnlock:
 		// A regular mutex's other actions are the others' locks, which
 		// wait until this unlock: none can come first.
-		unlock = x.mutexes[l]
-		if !unlock {
+		if unlock = x.mutexes[l]; !unlock {
 			return model.Way{}, false
 		}
 	default:
@@ -68,10 +65,12 @@ func (x *states) independent(s *sstate, t int) (model.Way, bool) {
 			}
 		}
 	}
-	held := x.held[t][th.st.PC]
-	for u := range s.th {
-		if !unlock && u != t && !x.apart(futureIn(x.futs, s, u), l, writes) && !x.guardedApart(s, u, l, writes, held) {
-			return model.Way{}, false
+	if !unlock {
+		fut, held := x.horizon(s).Futures, x.held[t][th.st.PC]
+		for u := range s.th {
+			if u != t && x.mayConflict(s, fut, u, l, kind, held) {
+				return model.Way{}, false
+			}
 		}
 	}
 	x.ways = s.mem.Ways(t, a, x.ways[:0])
@@ -79,27 +78,4 @@ func (x *states) independent(s *sstate, t int) (model.Way, bool) {
 		return model.Way{}, false
 	}
 	return x.ways[0], true
-}
-
-// apart reports whether future f keeps off location l: it never writes
-// l, nor reads it when writes is set.
-func (x *states) apart(f model.Future, l int, writes bool) bool {
-	m := f.PlainW | f.AtomW
-	if writes {
-		m |= f.PlainR | f.AtomR
-	}
-	return !model.InSet(m, l)
-}
-
-// guardedApart reports whether thread u of s keeps off location l (as
-// apart) but for what it does holding one of the mutexes held.
-func (x *states) guardedApart(s *sstate, u, l int, writes bool, held uint64) bool {
-	for held != 0 {
-		m := bits.TrailingZeros64(held)
-		held &^= 1 << uint(m)
-		if x.apart(futureIn(x.guarded[m], s, u), l, writes) {
-			return true
-		}
-	}
-	return false
 }
