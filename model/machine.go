@@ -204,11 +204,17 @@ func (m *messages) insert(l Loc, q int, n *Message) {
 	m.msgs[l] = append(ms[:q:q], append([]*Message{n}, ms[q:]...)...)
 }
 
-// drop forgets the first lo messages of l.
+// drop forgets the first lo messages of l. The first message left is
+// attached to none: nothing can come before it any more.
 func (m *messages) drop(l Loc, lo int) {
 	ms := m.msgs[l]
 	m.msgs[l] = ms[lo:len(ms):len(ms)]
 	m.base[l] += lo
+	if first := m.msgs[l][0]; first.att {
+		c := *first
+		c.att = false
+		m.set(l, 0, &c)
+	}
 }
 
 func (m *messages) MapClocks(f func(l Loc, c []uint32) ([]uint32, bool)) {

@@ -529,12 +529,60 @@ func (m *raMemory) collect(h *Horizon) {
 				}
 			}
 		}
+		lo = m.sameFrom(Loc(l), lo, h)
 		if lo <= 0 {
 			continue
 		}
 		m.drop(Loc(l), lo)
 		m.remap(Loc(l), func(p uint32) uint32 { return uint32(max(int(p)-lo, 0)) })
 	}
+}
+
+// sameFrom returns the last position of the run of messages of l from
+// lo on that no future step tells apart: the same value, race clock and
+// released view (but at l itself, which a read of the message supersedes),
+// with no thread that may still write l placed before the run's end. A
+// thread may read any message of the run from its place on, with the same
+// effect as reading the run's last, and no write can come between them:
+// the run's last stands for all of it.
+func (m *raMemory) sameFrom(l Loc, lo int, h *Horizon) int {
+	ms := m.msgs[l]
+	hi := len(ms) - 1
+	for t, run := range h.Running {
+		if run && InSet(h.Futures[t].PlainW|h.Futures[t].AtomW, int(l)) {
+			hi = min(hi, int(m.views[t].cur[l]))
+		}
+	}
+	e := lo
+	for e < hi && sameMessage(ms[lo], ms[e+1], int(l)) {
+		e++
+	}
+	return e
+}
+
+// sameMessage reports whether messages a and b of location l have the
+// same value, race clock and released view, but at l.
+func sameMessage(a, b *Message, l int) bool {
+	if a.Val != b.Val || !slices.Equal(a.Clock, b.Clock) {
+		return false
+	}
+	n := max(len(a.view), len(b.view))
+	for i := range n {
+		if i == l {
+			continue
+		}
+		var x, y uint32
+		if i < len(a.view) {
+			x = a.view[i]
+		}
+		if i < len(b.view) {
+			y = b.view[i]
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // trimViews forgets the views no future step reads: a thread's release
@@ -595,19 +643,28 @@ func (m *raMemory) trimViews(h *Horizon) {
 func (m *raMemory) AppendKey(b []byte, perm []int) []byte {
 	b = m.appendKey(b, perm)
 	for _, t := range perm {
-		v := m.views[t]
-		if v == nil {
-			b = append(b, 0)
-			continue
-		}
-		b = AppendVector(b, v.cur, nil)
-		b = AppendVector(b, v.acq, nil)
-		b = AppendVector(b, v.fence, nil)
-		for _, r := range v.rel {
-			b = AppendVector(b, r, nil)
-		}
+		b = m.appendView(b, t)
 	}
 	return b
 }
 
-func (m *raMemory) AppendThreadKey(b []byte, t int) []byte { return b }
+// appendView appends an encoding of thread t's views.
+func (m *raMemory) appendView(b []byte, t int) []byte {
+	v := m.views[t]
+	if v == nil {
+		return append(b, 0)
+	}
+	b = AppendVector(b, v.cur, nil)
+	b = AppendVector(b, v.acq, nil)
+	b = AppendVector(b, v.fence, nil)
+	for _, r := range v.rel {
+		b = AppendVector(b, r, nil)
+	}
+	return b
+}
+
+// AppendThreadKey appends thread t's views: positions in the locations'
+// lists, which name no thread.
+func (m *raMemory) AppendThreadKey(b []byte, t int) []byte {
+	return m.appendView(b, t)
+}

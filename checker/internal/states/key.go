@@ -10,8 +10,11 @@ import (
 
 // key returns the canonical form of s: interchangeable threads sorted by
 // local state, clock values by rank. The slice is reused by the next call.
-func (x *states) key(s *sstate) []byte {
-	perm := x.order(s)
+func (x *states) key(s *sstate) []byte { return x.keyIn(s, x.order(s)) }
+
+// keyIn returns the form of s with its threads in the order perm (see
+// order). The slice is reused by the next call.
+func (x *states) keyIn(s *sstate, perm []int) []byte {
 	b := x.buf[:0]
 	for _, t := range perm {
 		b = x.appendLocal(b, t, s.th[t])

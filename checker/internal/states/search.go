@@ -1,6 +1,7 @@
 package states
 
 import (
+	"bytes"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -203,7 +204,11 @@ func (w *states) expand(s *sstate, pos int64, c *claims) expansion {
 // its next action. It stops when try returns false, and reports whether
 // a thread could move but for the event bound.
 func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool) {
+	twins := x.twins(s)
 	for t, th := range s.th {
+		if twins != nil && twins[t] {
+			continue
+		}
 		if model.Internal(s.mem, t) && !try(t, option{flush: true}) {
 			return bounded
 		}
@@ -222,6 +227,48 @@ func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool)
 		}
 	}
 	return bounded
+}
+
+// twins marks the threads of s whose moves an earlier interchangeable
+// thread makes for them: swapping the two threads' names leaves s as it
+// is, so each move of the later one reaches a renaming of what the same
+// move of the earlier one reaches, the same state once sorted (and the
+// same violations, by the renamed thread). It returns nil when no thread
+// is marked.
+func (x *states) twins(s *sstate) []bool {
+	if len(x.groups) == 0 {
+		return nil
+	}
+	if s.clk == nil && s.pk.words != nil {
+		u := *s // a kept state: its clocks, unpacked, in the room
+		x.twinClk = append(x.twinClk[:0], make([]uint32, x.lay.size())...)
+		x.twinLocks = append(x.twinLocks[:0], make([]uint64, recKinds*x.lay.nl*x.lay.n)...)
+		s.pk.unpack(x.twinClk, x.twinLocks)
+		u.clk, u.locks = x.twinClk, x.twinLocks
+		s = &u
+	}
+	perm := append(x.twinPerm[:0], x.order(s)...)
+	x.twinPerm = perm
+	var twins []bool
+	for _, g := range x.groups {
+		for i := 1; i < len(g); i++ {
+			a, b := perm[g[i-1]], perm[g[i]]
+			if s.th[a].n != s.th[b].n || !bytes.Equal(x.keys[a], x.keys[b]) {
+				continue
+			}
+			x.twinKey = append(x.twinKey[:0], x.keyIn(s, perm)...)
+			perm[g[i-1]], perm[g[i]] = b, a
+			same := bytes.Equal(x.twinKey, x.keyIn(s, perm))
+			perm[g[i-1]], perm[g[i]] = a, b
+			if same {
+				if twins == nil {
+					twins = make([]bool, len(s.th))
+				}
+				twins[b] = true
+			}
+		}
+	}
+	return twins
 }
 
 func (x *states) isSeen(k []byte) bool {

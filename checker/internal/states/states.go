@@ -152,6 +152,11 @@ type room struct {
 	hz      model.Horizon
 	recs    [][]uint32 // normalize: per thread, the clock values of its records still kept
 	kept    []record   // normalize: one thread's records kept
+	// twins': a kept state's clocks, unpacked, its order and its key
+	twinPerm  []int
+	twinClk   []uint32
+	twinLocks []uint64
+	twinKey   []byte
 }
 
 func newStates(p *model.Program, m *model.Model, cfg Config) *states {
@@ -404,10 +409,11 @@ func (x *states) apply(s *sstate, t int, o option, b *builder, sp *spare) (*ssta
 	if err != nil {
 		return nil, nil, err
 	}
-	n.mem.Reduce(x.horizon(n))
+	h := x.horizon(n)
 	if n.clk != nil {
-		x.normalize(n)
+		x.normalize(n) // first: Reduce compares the messages' clocks
 	}
+	n.mem.Reduce(h)
 	return n, append(outs, more...), nil
 }
 
