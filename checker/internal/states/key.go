@@ -129,50 +129,41 @@ func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 
 // appendClocks encodes the clocks of a state (normalized: see
 // normalize), threads in the order perm: its entries that are not zero
-// (most are), in the order of the vectors' threads and then of their
-// entries' threads, each as the count of zero entries before it, its
-// value and, for an access record, the mutexes held at the access; then
-// two zeros.
+// (most are), vector by vector — each thread's (c, f, a, then rel by
+// location) in the order perm, then the access records — and in each
+// vector in the order perm, each entry as the count of zero entries
+// before it, its value and, for an access record, the mutexes held at the
+// access; then two zeros.
 func (x *states) appendClocks(b []byte, clk []uint32, locks []uint64, perm []int) []byte {
 	k := x.lay
-	n, nl := k.n, k.nl
-	inv := x.inv[:0]
-	for range n {
-		inv = append(inv, 0)
-	}
-	for i, t := range perm {
-		inv[t] = i
-	}
-	x.inv = inv
-	// Each entry's place in the order, and its index.
-	ents := x.ents[:0]
-	for i, e := range clk {
-		if e == 0 {
-			continue
+	n := k.n
+	gap := uint64(0) // zero entries since the last one encoded
+	vector := func(v int, lock bool) {
+		row := clk[v*n : (v+1)*n]
+		for _, u := range perm {
+			e := row[u]
+			if e == 0 {
+				gap++
+				continue
+			}
+			b = binary.AppendUvarint(b, gap)
+			b = binary.AppendUvarint(b, uint64(e))
+			if lock {
+				b = binary.AppendUvarint(b, locks[v*n-k.acc(0, 0)*n+u])
+			}
+			gap = 0
 		}
-		v, u := i/n, i%n
-		var at int // the vector's place
-		switch {
-		case v < 3*n: // c, f, a
-			at = inv[v%n]*(3+nl) + v/n
-		case v < 3*n+n*nl: // rel
-			at = inv[(v-3*n)/nl]*(3+nl) + 3 + (v-3*n)%nl
-		default: // acc
-			at = n*(3+nl) + v - 3*n - n*nl
-		}
-		ents = append(ents, uint64(at*n+inv[u])<<32|uint64(i))
 	}
-	slices.Sort(ents)
-	x.ents = ents
-	last := -1
-	for _, w := range ents {
-		at, i := int(w>>32), int(uint32(w))
-		b = binary.AppendUvarint(b, uint64(at-last-1))
-		b = binary.AppendUvarint(b, uint64(clk[i]))
-		last = at
-		if v := i / n; v >= 3*n+n*nl {
-			b = binary.AppendUvarint(b, locks[(v-3*n-n*nl)*n+i%n])
+	for _, t := range perm {
+		vector(k.c(t), false)
+		vector(k.f(t), false)
+		vector(k.a(t), false)
+		for l := range k.nl {
+			vector(k.rel(t, model.Loc(l)), false)
 		}
+	}
+	for v := k.acc(0, 0); v < k.vectors(); v++ {
+		vector(v, true)
 	}
 	return append(b, 0, 0)
 }

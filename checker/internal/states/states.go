@@ -144,10 +144,8 @@ type room struct {
 	buf     []byte
 	spare   spare // expand's successors
 	scratch []uint32
-	perm    []int    // order's
-	sorted  []int    // order: a group's threads, sorted
-	inv     []int    // appendClocks: per thread, its place in the order
-	ents    []uint64 // appendClocks: the entries not zero
+	perm    []int // order's
+	sorted  []int // order: a group's threads, sorted
 	ways    []model.Way
 	hz      model.Horizon
 	recs    [][]uint32 // normalize: per thread, the clock values of its records still kept
