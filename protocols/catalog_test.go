@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -18,11 +19,13 @@ import (
 var update = flag.Bool("update", false, "rewrite the compare tables under testdata/ and the traces under ../traces/ from the catalogue")
 
 // TestCatalogue checks that the expect clauses of every catalogue protocol
-// decide each configuration's variants under every registered model (the
-// verdicts themselves are TestExpectations'), and what follows from the
-// verdicts, kept beside them: the compare tables (testdata/compare-*), and one counterexample
-// trace per violated cell and property under ../traces/, each of which
-// must still reproduce when replayed. -update rewrites both.
+// decide each configuration's variants under every registered model, and
+// that every verdict is the one expected, from one comparison per
+// configuration (TestExpectations checks them again through the go test
+// helper users run); and what follows from the verdicts, kept beside them:
+// the compare tables (testdata/compare-*), and one counterexample trace
+// per violated cell and property under ../traces/, each of which must
+// still reproduce when replayed. -update rewrites both.
 func TestCatalogue(t *testing.T) {
 	for _, name := range protocols.Names() {
 		pr, err := protocols.Load(name)
@@ -36,10 +39,7 @@ func TestCatalogue(t *testing.T) {
 		for _, cfg := range configs {
 			dir := name + configSuffix(cfg)
 			t.Run(dir, func(t *testing.T) {
-				cmp, err := pr.Compare(checker.CompareOptions{Params: cfg.Overrides()})
-				if err != nil {
-					t.Fatal(err)
-				}
+				cmp := compared(t, name, checker.CompareOptions{Params: cfg.Overrides()})
 				checkCells(t, cmp, cfg)
 				for _, f := range []render.Format{render.FormatTable, render.FormatMarkdown} {
 					var b bytes.Buffer
@@ -65,16 +65,55 @@ func configSuffix(cfg lang.Config) string {
 }
 
 // checkCells makes sure an expect clause decides every cell of the
-// comparison; TestExpectations checks the verdicts.
+// comparison, and that the cell's report is what it expects.
 func checkCells(t *testing.T, cmp *checker.Comparison, cfg lang.Config) {
-	for _, in := range cmp.Cases {
-		for _, m := range cmp.Models {
+	for i, in := range cmp.Cases {
+		for j, m := range cmp.Models {
 			k := slices.IndexFunc(cfg.Cells, func(c lang.Cell) bool { return c.Variant == in.Variant && c.Model == m.Name })
 			if k < 0 || cfg.Cells[k].Clause == nil {
 				t.Errorf("%s under %s: no expect clause says what to expect", in.Variant, m.Name)
+				continue
+			}
+			res := &checker.CaseResult{Case: &checker.Case{Protocol: cmp.Protocol, Params: cfg.Params, Cell: cfg.Cells[k]}, Instance: in, Report: cmp.Reports[i][j]}
+			res.Diffs = res.Report.Differences(&res.Cell)
+			if res.Status() != checker.CasePass {
+				t.Errorf("%s under %s: %s", in.Variant, m.Name, render.CaseDetail(cmp.Protocol.Ref(), res))
 			}
 		}
 	}
+}
+
+// comparisons holds the comparisons the tests of this package made, by
+// protocol and options: the catalogue is explored once per test binary.
+var comparisons = struct {
+	sync.Mutex
+	m map[string]*checker.Comparison
+}{m: map[string]*checker.Comparison{}}
+
+// compared returns the comparison of the catalogue protocol name with
+// opt, made once.
+func compared(t *testing.T, name string, opt checker.CompareOptions) *checker.Comparison {
+	t.Helper()
+	var models []string
+	for _, m := range opt.Models {
+		models = append(models, m.Name)
+	}
+	key := fmt.Sprint(name, opt.Params, models) // fmt sorts maps' keys
+	comparisons.Lock()
+	defer comparisons.Unlock()
+	if cmp := comparisons.m[key]; cmp != nil {
+		return cmp
+	}
+	pr, err := protocols.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := pr.Compare(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comparisons.m[key] = cmp
+	return cmp
 }
 
 // traces checks that dir holds exactly one trace per violated cell and

@@ -11,7 +11,6 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // generated finds the tables a review generates: the compare command in
@@ -67,11 +66,7 @@ func compareMarkdown(t *testing.T, command string) string {
 	if len(args) < 4 || args[0] != "compare" || args[2] != "--format" || args[3] != "markdown" {
 		t.Fatalf("%q: want compare P --format markdown [--models M,...] [--param K=V]...", command)
 	}
-	pr, err := protocols.Load(args[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := checker.CompareOptions{Params: map[string]string{}}
+	opt := checker.CompareOptions{}
 	for i := 4; i+1 < len(args); i += 2 {
 		switch args[i] {
 		case "--models":
@@ -84,15 +79,15 @@ func compareMarkdown(t *testing.T, command string) string {
 			}
 		case "--param":
 			k, v, _ := strings.Cut(args[i+1], "=")
+			if opt.Params == nil {
+				opt.Params = map[string]string{}
+			}
 			opt.Params[k] = v
 		default:
 			t.Fatalf("%q: unknown flag %s", command, args[i])
 		}
 	}
-	cmp, err := pr.Compare(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmp := compared(t, args[1], opt)
 	var b bytes.Buffer
 	if err := render.Comparison(&b, cmp, render.FormatMarkdown); err != nil {
 		t.Fatal(err)
