@@ -13,7 +13,8 @@ import (
 )
 
 // TestPrograms checks the C programs under testdata against their
-// "// ordercheck: expect" clauses, and that both engines agree on them.
+// "// ordercheck: expect" clauses, and that both engines agree on them
+// (not under -short: the graph explorer's half is most of the time).
 func TestPrograms(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.c")
 	if err != nil || len(files) < 8 {
@@ -22,7 +23,9 @@ func TestPrograms(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			checkertest.Run(t, f)
-			checkertest.SameVerdicts(t, f, "sc", "tso", "rc11")
+			if !testing.Short() {
+				checkertest.SameVerdicts(t, f, "sc", "tso", "rc11")
+			}
 		})
 	}
 }
