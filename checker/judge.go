@@ -467,11 +467,15 @@ func (r *Report) Verdict() Verdict {
 }
 
 // VerdictText is the verdict in words, with the preemption bound of a
-// bounded one ("bounded(2)").
+// bounded one ("bounded(2)"), and "interrupted" for a run stopped by its
+// context (Ctrl-C), which Verdict counts as a timeout.
 func (r *Report) VerdictText() string {
 	v := r.Verdict()
-	if v == VerdictBounded && r.Stats.Limit == explore.PreemptionBound {
+	switch {
+	case v == VerdictBounded && r.Stats.Limit == explore.PreemptionBound:
 		return fmt.Sprintf("bounded(%d)", r.Stats.PreemptionBound)
+	case v == VerdictTimeout && r.Stats.Limit == explore.Interrupted:
+		return "interrupted"
 	}
 	return v.String()
 }

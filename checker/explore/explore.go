@@ -183,7 +183,11 @@ func (s *Stats) Add(o Stats) {
 // String summarises the statistics.
 func (s Stats) String() string {
 	lim := "exhaustive"
-	if s.Limit != NoLimit {
+	switch s.Limit {
+	case NoLimit:
+	case Interrupted:
+		lim = "interrupted"
+	default:
 		lim = "bounded by " + s.LimitText()
 	}
 	if s.States > 0 {

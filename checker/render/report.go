@@ -69,7 +69,7 @@ func Report(w io.Writer, r *checker.Report) {
 		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(w, "\n%s: %s\n", r.Verdict(), r.Stats)
+	fmt.Fprintf(w, "\n%s: %s\n", r.VerdictText(), r.Stats)
 	if r.Via != nil {
 		fmt.Fprintf(w, "explored under %s: every atomic is seq_cst and no %s execution races, so %s allows exactly these (DRF-SC)\n", r.Via.Name, r.Via.Name, r.Model.Name)
 	}
