@@ -50,8 +50,8 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if copt.Options, err = b.options(cmd.Context()); err != nil {
 				return err
 			}
-			if b.prog.on {
-				copt.Progress = b.prog.setCell
+			if b.prog.On() {
+				copt.Progress = b.prog.Cell
 			}
 			pr, err := cf.load(args[0])
 			if err != nil {
@@ -71,7 +71,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if copt.Progress != nil {
 				what = "cells checked"
 			}
-			r, finish, err := c.runner("ordercheck compare", what, 1, cmd.ErrOrStderr())
+			r, finish, err := c.setup(cmd, "ordercheck compare", b.prog).Runner(1, what)
 			if err != nil {
 				return err
 			}
@@ -81,7 +81,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			copt.Runner = r
 			cmp, err := pr.Compare(copt)
 			finish()
-			b.prog.clear()
+			b.prog.Clear()
 			if err != nil {
 				return checkError(err)
 			}

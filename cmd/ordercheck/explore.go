@@ -54,12 +54,12 @@ internal error.`,
 			if err := probeOutputs(map[string]string{"html": html}); err != nil {
 				return err
 			}
-			release, err := cl.explore(cmd.Context(), inst, &opt, cmd.ErrOrStderr())
+			release, err := cl.setup(cmd, "ordercheck explore", b.prog).Explore(cmd.Context(), inst, &opt)
 			if err != nil {
 				return err
 			}
 			rep, err := inst.Check(m, opt)
-			b.prog.clear()
+			b.prog.Clear()
 			release()
 			if err != nil {
 				return checkError(err)

@@ -48,7 +48,7 @@ type bounds struct {
 	json bool
 	cmd  *cobra.Command // the command the flags are on
 	// prog is the progress line options made.
-	prog *progress
+	prog *render.Progress
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
@@ -109,24 +109,11 @@ func (b *bounds) options(ctx context.Context) (explore.Options, error) {
 	if b.preempt >= 0 {
 		opt.Preemptions, opt.PreemptionBound = true, b.preempt
 	}
-	b.prog = newProgress(b.quiet || b.json)
-	if b.prog.on {
-		opt.Progress = b.prog.stats
+	b.prog = render.NewProgress(os.Stderr, b.quiet || b.json)
+	if b.prog.On() {
+		opt.Progress = b.prog.Stats
 	}
 	return opt, nil
-}
-
-// isTerminal reports whether f is a terminal, where progress is shown.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// clearProgress erases the progress line.
-func clearProgress() {
-	if isTerminal(os.Stderr) {
-		fmt.Fprint(os.Stderr, "\r\033[K")
-	}
 }
 
 // parseBytes reads a size such as 512MB, 4GB or 1048576.
