@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -55,13 +54,21 @@ func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().Int64Var(&b.maxExec, "max-executions", 0, "stop after this many executions (by execution graphs, which --engine auto then uses): the verdict is then bounded (0: no bound)")
 	cmd.Flags().Int64Var(&b.maxStates, "max-states", 0, "stop after visiting this many states, or partial graphs by execution graphs: the verdict is then bounded (0: no bound)")
 	cmd.Flags().DurationVar(&b.timeout, "timeout", 0, "stop after this long: the verdict is then timeout (0: no bound)")
-	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded (default: "+defaultMemoryText()+")")
+	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded (default: "+memoryText()+")")
 	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
 	cmd.Flags().IntVar(&b.maxDepth, "max-depth", explore.DefaultMaxEvents, "explore at most this many events per thread: a thread cut by it makes the verdict bounded")
 	b.cmd = cmd
 	workersFlag(cmd, &b.workers, "explore on this many cores (the result does not depend on it)")
 	cmd.Flags().StringVar(&b.engine, "engine", explore.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies, for programs of at most 256 locations)")
 	cmd.Flags().BoolVarP(&b.quiet, "quiet", "q", false, "no progress line on the terminal (there is none when standard error is not one, nor with JSON output)")
+}
+
+// memoryText describes the default of --max-memory for --help.
+func memoryText() string {
+	if m := explore.DefaultMaxMemory(); m > 0 {
+		return fmt.Sprintf("half the machine's memory, %.1f GB here", float64(m)/1e9)
+	}
+	return "half the machine's memory"
 }
 
 // workersFlag adds --workers to cmd, into v: by default every core, where
@@ -87,7 +94,7 @@ func (b *bounds) options(ctx context.Context) (explore.Options, error) {
 	check(b.preempt >= -1, "--preemption-bound %d: must be -1 (no bound) or more", b.preempt)
 	check(b.maxDepth >= 1, "--max-depth %d: must be at least 1", b.maxDepth)
 	check(b.workers >= 1 || !b.cmd.Flags().Changed("workers"), "--workers %d: must be at least 1", b.workers)
-	mem, err := parseBytes(b.memory)
+	mem, err := explore.ParseSize(b.memory)
 	check(err == nil, "--max-memory: %v", err)
 	eng, err := explore.ParseEngine(b.engine)
 	check(err == nil, "%v", err)
@@ -95,9 +102,9 @@ func (b *bounds) options(ctx context.Context) (explore.Options, error) {
 		return explore.Options{}, fail
 	}
 	if mem == 0 {
-		mem = defaultMemory()
+		mem = explore.DefaultMaxMemory()
 	}
-	limitMemory(mem)
+	explore.LimitMemory(mem)
 	if b.maxExec > 0 {
 		// Only execution graphs are counted as executions.
 		if eng == explore.EngineStates {
@@ -114,30 +121,6 @@ func (b *bounds) options(ctx context.Context) (explore.Options, error) {
 		opt.Progress = b.prog.Stats
 	}
 	return opt, nil
-}
-
-// parseBytes reads a size such as 512MB, 4GB or 1048576.
-func parseBytes(s string) (uint64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	units := []struct {
-		suffix string
-		scale  uint64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
-	scale := uint64(1)
-	num := s
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			num, scale = strings.TrimSuffix(s, u.suffix), u.scale
-			break
-		}
-	}
-	n, err := strconv.ParseUint(strings.TrimSpace(num), 10, 64)
-	if err != nil || n == 0 {
-		return 0, fmt.Errorf("%q is not a size like 512MB or 4GB", s)
-	}
-	return n * scale, nil
 }
 
 // target holds the flags that pick what to check: variant, model, parameters.

@@ -47,8 +47,8 @@ exploration short, 4 an internal error.`,
 			if err != nil {
 				return usageError(err)
 			}
-			opt := explore.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context(), MaxMemory: defaultMemory()}
-			limitMemory(opt.MaxMemory)
+			opt := explore.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context(), MaxMemory: explore.DefaultMaxMemory()}
+			explore.LimitMemory(opt.MaxMemory)
 			if why != "" {
 				if len(args) != 1 {
 					return usageError(fmt.Errorf("--why explains an outcome of one test"))
