@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -204,11 +203,13 @@ func (o *outputs) check(pr *checker.Protocol) error {
 	if err := probeOutputs(map[string]string{"trace": o.trace, "dot": o.dot, "svg": o.svg}); err != nil {
 		return err
 	}
-	if o.property == "" || slices.Contains(pr.PropNames(), o.property) {
+	if o.property == "" {
 		return nil
 	}
-	return usageError(fmt.Errorf("--property %s: protocol %s has no such property%s (it has: %s)", o.property, pr.Name,
-		model.DidYouMean(o.property, pr.PropNames()), strings.Join(pr.PropNames(), ", ")))
+	if err := pr.HasProp(o.property); err != nil {
+		return usageError(fmt.Errorf("--property %s: %w", o.property, err))
+	}
+	return nil
 }
 
 // write saves the counterexample of the chosen violated property, among
