@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -64,12 +63,7 @@ internal error.`,
 			if err != nil {
 				return checkError(err)
 			}
-			var names []string
-			var ws []*explore.Witness
-			for _, p := range rep.Props {
-				names, ws = append(names, p.Name), append(ws, p.Witness)
-			}
-			if err := out.write(cmd, inst, names, ws); err != nil {
+			if err := out.write(cmd, inst, rep.Witness(out.property)); err != nil {
 				return err
 			}
 			if html != "" {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -187,20 +186,21 @@ func (tg *target) load(arg string) (*checker.Instance, *model.Model, error) {
 
 // outputs holds the flags that save a counterexample.
 type outputs struct {
-	trace, dot, svg, property string
+	render.Outputs
+	property string
 }
 
 func (o *outputs) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&o.trace, "trace", "", "write the counterexample as a JSON trace, for ordercheck replay")
-	cmd.Flags().StringVar(&o.dot, "dot", "", "write the counterexample's execution graph in Graphviz DOT")
-	cmd.Flags().StringVar(&o.svg, "svg", "", "render the execution graph to SVG (needs Graphviz's dot)")
+	cmd.Flags().StringVar(&o.Trace, "trace", "", "write the counterexample as a JSON trace, for ordercheck replay")
+	cmd.Flags().StringVar(&o.DOT, "dot", "", "write the counterexample's execution graph in Graphviz DOT")
+	cmd.Flags().StringVar(&o.SVG, "svg", "", "render the execution graph to SVG (needs Graphviz's dot)")
 	cmd.Flags().StringVar(&o.property, "property", "", "which violated property to save (default: the first)")
 }
 
 // check makes sure, before any work, that --property names a property of
 // the protocol and the files can be written.
 func (o *outputs) check(pr *checker.Protocol) error {
-	if err := probeOutputs(map[string]string{"trace": o.trace, "dot": o.dot, "svg": o.svg}); err != nil {
+	if err := probeOutputs(map[string]string{"trace": o.Trace, "dot": o.DOT, "svg": o.SVG}); err != nil {
 		return err
 	}
 	if o.property == "" {
@@ -212,44 +212,18 @@ func (o *outputs) check(pr *checker.Protocol) error {
 	return nil
 }
 
-// write saves the counterexample of the chosen violated property, among
-// the witnesses by property (nil where a property holds).
-func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []string, witnesses []*explore.Witness) error {
-	if o.trace == "" && o.dot == "" && o.svg == "" {
+// write saves w, the counterexample of the chosen violated property (nil:
+// none).
+func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, w *explore.Witness) error {
+	if !o.Any() {
 		return nil
-	}
-	var w *explore.Witness
-	for i, p := range props {
-		if witnesses[i] != nil && (o.property == "" || p == o.property) {
-			w = witnesses[i]
-			break
-		}
 	}
 	if w == nil {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ordercheck: no counterexample to save: nothing is violated")
 		return nil
 	}
-	if o.trace != "" {
-		if err := writeFile(cmd, o.trace, inst.Trace(w).WriteJSON); err != nil {
-			return err
-		}
-	}
-	if o.dot != "" || o.svg != "" {
-		src, err := render.DOT(w)
-		if err != nil {
-			return err
-		}
-		if o.dot != "" {
-			if err := writeFile(cmd, o.dot, func(w io.Writer) error { _, err := w.Write(src); return err }); err != nil {
-				return err
-			}
-		}
-		if o.svg != "" {
-			if err := render.SVG(src, o.svg); err != nil {
-				return usageError(err)
-			}
-			wrote(cmd, o.svg)
-		}
+	if err := o.Save(inst, w, func(path string) { wrote(cmd, path) }); err != nil {
+		return checkError(err)
 	}
 	return nil
 }

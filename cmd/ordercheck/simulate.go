@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -91,12 +90,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 					return checkError(err)
 				}
 			}
-			var names []string
-			var ws []*explore.Witness
-			for _, p := range res.Properties {
-				names, ws = append(names, p.Name), append(ws, p.Witness)
-			}
-			if err := out.write(cmd, inst, names, ws); err != nil {
+			if err := out.write(cmd, inst, res.Witness(out.property)); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
