@@ -60,12 +60,8 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if copt.Params, err = parseParams(params); err != nil {
 				return usageError(err)
 			}
-			for _, n := range models {
-				m, err := model.Lookup(n)
-				if err != nil {
-					return usageError(err)
-				}
-				copt.Models = append(copt.Models, m)
+			if copt.Models, err = lookupModels(models); err != nil {
+				return err
 			}
 			what := ""
 			if copt.Progress != nil {
@@ -96,13 +92,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			} else if err := render.Comparison(cmd.OutOrStdout(), cmp, f); err != nil {
 				return err
 			}
-			switch violated, complete := cmp.Violated(); {
-			case violated:
-				return &exitError{code: exitViolation}
-			case !complete:
-				return &exitError{code: exitNoVerdict}
-			}
-			return nil
+			return verdictExit(cmp.Verdict())
 		},
 	}
 	cmd.Flags().StringSliceVarP(&models, "models", "m", nil, "models to compare (default: "+strings.Join(model.Names(), ",")+")")

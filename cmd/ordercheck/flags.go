@@ -130,7 +130,7 @@ type target struct {
 
 func (tg *target) add(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&tg.variant, "variant", "v", "", "variant (default: the protocol's default, the code as shipped)")
-	cmd.Flags().StringVarP(&tg.model, "model", "m", checker.DefaultModel.Name, "memory model: "+strings.Join(model.Names(), ", "))
+	modelFlag(cmd, &tg.model)
 	cmd.Flags().StringArrayVarP(&tg.params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
 	tg.cflags.add(cmd)
 }
@@ -226,6 +226,26 @@ func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, w *explore.W
 		return checkError(err)
 	}
 	return nil
+}
+
+// lookupModels returns the models names name; bad names are usage
+// errors.
+func lookupModels(names []string) ([]*model.Model, error) {
+	var out []*model.Model
+	for _, n := range names {
+		m, err := model.Lookup(n)
+		if err != nil {
+			return nil, usageError(err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// modelFlag adds --model (-m) to cmd, into v: one model, the checker's
+// default unless given.
+func modelFlag(cmd *cobra.Command, v *string) {
+	cmd.Flags().StringVarP(v, "model", "m", checker.DefaultModel.Name, "memory model: "+strings.Join(model.Names(), ", "))
 }
 
 // verdictExit returns the exit status of a verdict.

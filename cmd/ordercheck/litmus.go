@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -88,7 +87,7 @@ exploration short, 4 an internal error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&modelName, "model", "m", checker.DefaultModel.Name, "memory model: "+strings.Join(model.Names(), ", "))
+	modelFlag(cmd, &modelName)
 	cmd.Flags().Int64Var(&maxExec, "max-executions", 0, "stop after this many executions (0: no bound)")
 	workersFlag(cmd, &workers, "explore on this many cores (the results do not depend on it)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")

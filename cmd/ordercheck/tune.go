@@ -9,7 +9,6 @@ import (
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/checker/tune"
-	"github.com/ordercheck/ordercheck/model"
 )
 
 func newTuneCmd() *cobra.Command {
@@ -71,12 +70,8 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 				return usageError(err)
 			}
 			topt := tune.Options{Options: opt, Atomics: atomics, Fences: fences}
-			for _, n := range models { // none: the checker's default
-				m, err := model.Lookup(n)
-				if err != nil {
-					return usageError(err)
-				}
-				topt.Models = append(topt.Models, m)
+			if topt.Models, err = lookupModels(models); err != nil { // none: the checker's default
+				return err
 			}
 			for _, p := range props {
 				if err := pr.HasProp(p); err != nil {
@@ -109,13 +104,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			} else {
 				render.Tuning(w, t)
 			}
-			switch {
-			case t.Bounded:
-				return &exitError{code: exitNoVerdict}
-			case !t.CurrentMinimal || len(t.Unfixable) > 0:
-				return &exitError{code: exitViolation}
-			}
-			return nil
+			return verdictExit(t.Verdict())
 		},
 	}
 	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to tune (default: the protocol's default)")
