@@ -81,15 +81,13 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if err != nil {
 				return checkError(err)
 			}
-			if output != "" && f == render.FormatHTML {
-				if err := writeFile(cmd, output, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
-					return err
-				}
-			} else if output != "" {
-				if err := writeFile(cmd, output, func(w io.Writer) error { return render.Comparison(w, cmp, f) }); err != nil {
-					return err
-				}
-			} else if err := render.Comparison(cmd.OutOrStdout(), cmp, f); err != nil {
+			write := func(w io.Writer) error { return render.Comparison(w, cmp, f) }
+			if output != "" {
+				err = writeFile(cmd, output, write)
+			} else {
+				err = write(cmd.OutOrStdout())
+			}
+			if err != nil {
 				return err
 			}
 			return verdictExit(cmp.Verdict())

@@ -5,9 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
-	"github.com/ordercheck/ordercheck/model"
 )
 
 func newExploreCmd() *cobra.Command {
@@ -67,8 +65,7 @@ internal error.`,
 				return err
 			}
 			if html != "" {
-				cmp := &checker.Comparison{Protocol: inst.Protocol, Props: inst.Protocol.PropNames(), Models: []*model.Model{m}, Cases: []*checker.Instance{inst}, Reports: [][]*checker.Report{{rep}}}
-				if err := writeFile(cmd, html, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
+				if err := writeFile(cmd, html, func(w io.Writer) error { return render.ReportHTML(w, inst, m, rep) }); err != nil {
 					return err
 				}
 			}

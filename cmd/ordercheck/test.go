@@ -105,11 +105,7 @@ passes), 4 an internal error.`,
 					return err
 				}
 			} else {
-				t := checker.Tally{}
-				for _, s := range suites {
-					t.Add(s)
-				}
-				fmt.Fprintln(w, t)
+				fmt.Fprintln(w, checker.Count(suites))
 			}
 			if junit != "" {
 				if err := writeFile(cmd, junit, func(w io.Writer) error { return render.JUnit(w, suites) }); err != nil {
