@@ -160,3 +160,30 @@ func (s Setup) connect() (nc *nats.Conn, done func(), err error) {
 	}
 	return nc, nc.Close, nil
 }
+
+// Serve connects to the cluster the setup names (URL or Context) and
+// serves its jobs (Work) until ctx ends or the server goes away. With
+// parent set, the worker is one that Procs started: it stops when reading
+// parent (its standard input, whose other end the parent holds) ends, and
+// the process exits a second later — its server was the parent's, so
+// nothing a job still holds can be reported, and a search busy between
+// its checks of ctx, or a client retrying the server, must not keep it
+// alive.
+func (s Setup) Serve(ctx context.Context, parent io.Reader, opt WorkerOptions) error {
+	nc, err := Dial(s.URL, DialOptions{Creds: s.Creds, Context: s.Context, Insecure: s.Insecure, Name: s.Name})
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	if parent != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			io.Copy(io.Discard, parent) // until the parent's end closes
+			cancel()
+			time.AfterFunc(time.Second, func() { os.Exit(0) })
+		}()
+	}
+	return Work(ctx, nc, opt)
+}

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -76,31 +73,16 @@ or no server at URL.`,
 			if jobs < 1 {
 				return usageError(fmt.Errorf("--jobs %d: want at least 1", jobs))
 			}
-			nc, err := dist.Dial(c.URL, dist.DialOptions{Creds: c.Creds, Context: c.Context, Insecure: c.Insecure, Name: "ordercheck worker"})
-			if err != nil {
-				return usageError(err)
-			}
-			defer nc.Close()
 			opt := dist.WorkerOptions{Catalogue: protocols.Lookup, Name: name, Jobs: jobs}
 			if !quiet {
 				opt.Log = cmd.ErrOrStderr()
 			}
-			ctx := cmd.Context()
+			var parent io.Reader
 			if withParent {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithCancel(ctx)
-				defer cancel()
-				go func() {
-					io.Copy(io.Discard, cmd.InOrStdin()) // until the parent's end closes
-					cancel()
-					// Its server was the parent's: nothing a job still
-					// holds can be reported. A search busy between its
-					// checks of ctx, or a client retrying the server, must
-					// not keep the process alive.
-					time.AfterFunc(time.Second, func() { os.Exit(0) })
-				}()
+				parent = cmd.InOrStdin()
 			}
-			return dist.Work(ctx, nc, opt)
+			c.Name = "ordercheck worker"
+			return c.Serve(cmd.Context(), parent, opt)
 		},
 	}
 	cmd.Flags().StringVar(&c.URL, "cluster", "", "the NATS server to take jobs from (nats://HOST:PORT on loopback, tls://HOST:PORT elsewhere)")
