@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,8 +33,8 @@ type Setup struct {
 	WorkerArgs func(url, name string) []string
 	// Name names the connection in the server's monitoring.
 	Name string
-	// Log gets what the work took when it ends, and the notes of a
-	// partitioned search.
+	// Log, when set, gets what the work took when it ends, and the notes
+	// of a partitioned search.
 	Log io.Writer
 	// Line, when set, shows how far the work is.
 	Line Line
@@ -55,6 +56,7 @@ func (s Setup) Runner(jobs int, what string) (r checker.Runner, finish func(), e
 	if err != nil || nc == nil {
 		return checker.Local{Jobs: jobs}, func() {}, err
 	}
+	s.Log = cmp.Or(s.Log, io.Discard)
 	dr := &Runner{Conn: nc}
 	if what != "" {
 		dr.Options.Progress = s.queue(what)
@@ -86,6 +88,7 @@ func (s Setup) Explore(ctx context.Context, in *checker.Instance, opt *explore.O
 	if err != nil || nc == nil {
 		return func() {}, err
 	}
+	s.Log = cmp.Or(s.Log, io.Discard)
 	if opt.MaxExecutions > 0 || opt.MaxGraphs > 0 {
 		fmt.Fprintln(s.Log, "distributed: a search bounded by a count stays in this process, where the count's cut is the same from run to run")
 	}

@@ -58,7 +58,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 				return usageError(err)
 			}
 			if copt.Params, err = parseParams(params); err != nil {
-				return usageError(err)
+				return err
 			}
 			if copt.Models, err = lookupModels(models); err != nil {
 				return err

@@ -17,13 +17,13 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/c"
 )
 
-// parseParams reads NAME=VALUE flags.
+// parseParams reads NAME=VALUE flags; errors are usage errors.
 func parseParams(kvs []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, kv := range kvs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" || v == "" {
-			return nil, fmt.Errorf("--param %q: expected NAME=VALUE", kv)
+			return nil, usageError(fmt.Errorf("--param %q: expected NAME=VALUE", kv))
 		}
 		out[k] = v
 	}
@@ -173,15 +173,22 @@ func (tg *target) load(arg string) (*checker.Instance, *model.Model, error) {
 	if err != nil {
 		return nil, nil, usageError(err)
 	}
-	over, err := parseParams(tg.params)
+	inst, err := instance(pr, tg.variant, tg.params)
+	return inst, m, err
+}
+
+// instance compiles variant of pr with the NAME=VALUE params; errors are
+// usage errors.
+func instance(pr *checker.Protocol, variant string, params []string) (*checker.Instance, error) {
+	over, err := parseParams(params)
 	if err != nil {
-		return nil, nil, usageError(err)
+		return nil, err
 	}
-	inst, err := pr.Instance(tg.variant, over)
+	inst, err := pr.Instance(variant, over)
 	if err != nil {
-		return nil, nil, usageError(err)
+		return nil, usageError(err)
 	}
-	return inst, m, nil
+	return inst, nil
 }
 
 // outputs holds the flags that save a counterexample.

@@ -63,7 +63,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 			} else {
 				over, err := parseParams(params)
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 				l, err = pr.Linearize(checker.LinearizeOptions{Variant: variant, Params: over, Clients: clients, Rounds: ops, Seed: seed, Timeout: timeout})
 				if err != nil {

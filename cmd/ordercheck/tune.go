@@ -61,13 +61,9 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			if err != nil {
 				return usageError(err)
 			}
-			over, err := parseParams(params)
+			inst, err := instance(pr, variant, params)
 			if err != nil {
-				return usageError(err)
-			}
-			inst, err := pr.Instance(variant, over)
-			if err != nil {
-				return usageError(err)
+				return err
 			}
 			topt := tune.Options{Options: opt, Atomics: atomics, Fences: fences}
 			if topt.Models, err = lookupModels(models); err != nil { // none: the checker's default
