@@ -111,6 +111,18 @@ func (p *Protocol) Cells(opt CompareOptions) (*Comparison, error) {
 	return c, nil
 }
 
+// Verdict sums up the comparison: violated when some cell is, bounded
+// when some exploration was cut short, else verified.
+func (c *Comparison) Verdict() Verdict {
+	switch violated, complete := c.Violated(); {
+	case violated:
+		return VerdictViolated
+	case !complete:
+		return VerdictBounded
+	}
+	return VerdictVerified
+}
+
 // Violated reports whether any cell is violated; Complete whether every
 // exploration was exhaustive.
 func (c *Comparison) Violated() (violated, complete bool) {

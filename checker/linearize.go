@@ -3,6 +3,7 @@ package checker
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -110,4 +111,35 @@ func paramSuffix(params map[string]string) string {
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, "")
+}
+
+// Verdict sums up the check: violated when the history is not
+// linearizable or the implementation deadlocked, verified when it is
+// linearizable, timeout when porcupine gave no verdict in time.
+func (l *Linearization) Verdict() Verdict {
+	switch {
+	case l.Result == porcupine.Illegal, l.Result == porcupine.Ok && l.Deadlock != nil:
+		return VerdictViolated
+	case l.Result == porcupine.Ok:
+		return VerdictVerified
+	}
+	return VerdictTimeout
+}
+
+// CheckHistoryFile reads the history recorded in the file at path
+// (ReadHistory) and checks it as CheckHistory does.
+func (p *Protocol) CheckHistoryFile(path string, timeout time.Duration) (*Linearization, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h, err := ReadHistory(f)
+	if err == nil {
+		var l *Linearization
+		if l, err = p.CheckHistory(h, path, timeout); err == nil {
+			return l, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", path, err)
 }

@@ -1,6 +1,8 @@
 package checker
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/anishathalye/porcupine"
@@ -167,4 +169,14 @@ func (in *Instance) ParamMap() map[string]string {
 // instance under m.
 func (in *Instance) Check(m *model.Model, opt explore.Options) (*Report, error) {
 	return Check(in.Prog, m, in.Protocol.Properties(), opt)
+}
+
+// HasProp returns nil when the protocol has a property named name, else
+// an error that lists those it has.
+func (p *Protocol) HasProp(name string) error {
+	names := p.PropNames()
+	if slices.Contains(names, name) {
+		return nil
+	}
+	return fmt.Errorf("protocol %s has no such property%s (it has: %s)", p.Name, model.DidYouMean(name, names), strings.Join(names, ", "))
 }

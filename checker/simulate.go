@@ -93,6 +93,12 @@ type SimResult struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 }
 
+// Witness returns the first run that violated property prop, or any
+// property when prop is ""; nil when there is none.
+func (s *SimResult) Witness(prop string) *explore.Witness {
+	return firstWitness(len(s.Properties), func(i int) (string, *explore.Witness) { return s.Properties[i].Name, s.Properties[i].Witness }, prop)
+}
+
 // Violated reports whether some run violated a property.
 func (s *SimResult) Violated() bool {
 	for _, p := range s.Properties {

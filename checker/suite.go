@@ -52,6 +52,15 @@ func (t Tally) Add(s *Suite) {
 	}
 }
 
+// Count counts the cases of a test run by status.
+func Count(suites []*Suite) Tally {
+	t := Tally{}
+	for _, s := range suites {
+		t.Add(s)
+	}
+	return t
+}
+
 // String says "N passed, N failed, N no verdict", then the cells without
 // expectation and the errors when there are any.
 func (t Tally) String() string {
@@ -69,13 +78,12 @@ func (t Tally) String() string {
 // this order: CaseError (a protocol that did not load, or a case that
 // could not be checked), CaseFail, CaseNoVerdict, else CasePass.
 func Worst(suites []*Suite) CaseStatus {
-	t := Tally{}
 	for _, s := range suites {
 		if s.Err != nil {
 			return CaseError
 		}
-		t.Add(s)
 	}
+	t := Count(suites)
 	for _, st := range []CaseStatus{CaseError, CaseFail, CaseNoVerdict} {
 		if t[st] > 0 {
 			return st

@@ -9,6 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
 )
 
 // WriteFile writes what write writes to the file at path so that the file
@@ -137,4 +140,43 @@ func ProbeOutput(path string) error {
 	}
 	tmp.Close()
 	return os.Remove(tmp.Name())
+}
+
+// Outputs are the files a counterexample is saved to ("": none): a trace
+// for ordercheck replay, its execution graph in Graphviz DOT, and drawn
+// as SVG (with Graphviz's dot).
+type Outputs struct{ Trace, DOT, SVG string }
+
+// Any reports whether some file is asked for.
+func (o Outputs) Any() bool { return o.Trace != "" || o.DOT != "" || o.SVG != "" }
+
+// Save writes w, a counterexample of in, to the files asked for, calling
+// wrote with each file written.
+func (o Outputs) Save(in *checker.Instance, w *explore.Witness, wrote func(path string)) error {
+	if o.Trace != "" {
+		if err := WriteFile(o.Trace, in.Trace(w).WriteJSON); err != nil {
+			return err
+		}
+		wrote(o.Trace)
+	}
+	if o.DOT == "" && o.SVG == "" {
+		return nil
+	}
+	src, err := DOT(w)
+	if err != nil {
+		return err
+	}
+	if o.DOT != "" {
+		if err := WriteFile(o.DOT, func(w io.Writer) error { _, err := w.Write(src); return err }); err != nil {
+			return err
+		}
+		wrote(o.DOT)
+	}
+	if o.SVG != "" {
+		if err := SVG(src, o.SVG); err != nil {
+			return err
+		}
+		wrote(o.SVG)
+	}
+	return nil
 }

@@ -13,6 +13,12 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
+// ReportHTML writes one check's report, of in under m, as the web page
+// of a comparison of that one cell (ComparisonHTML).
+func ReportHTML(w io.Writer, in *checker.Instance, m *model.Model, r *checker.Report) error {
+	return ComparisonHTML(w, &checker.Comparison{Protocol: in.Protocol, Props: in.Protocol.PropNames(), Models: []*model.Model{m}, Cases: []*checker.Instance{in}, Reports: [][]*checker.Report{{r}}})
+}
+
 // ComparisonHTML writes a comparison as one self-contained web page for a
 // design review: a one-line summary, a compact grid (a row per variant, a
 // cell per model: "holds" or the properties violated, each linked), the

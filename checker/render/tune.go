@@ -256,3 +256,15 @@ func ordNames(os []model.Ordering) []string {
 	}
 	return out
 }
+
+// Weakening writes what weakening site i of t one step breaks: the
+// counterexample, or that nothing does.
+func Weakening(w io.Writer, t *tune.Tuning, i int) {
+	s, bw := t.Sites[i], t.Below[i]
+	if bw == nil || bw.Report == nil {
+		fmt.Fprintf(w, "%s: nothing breaks one step below %s\n", s.Pos, s.Current)
+		return
+	}
+	fmt.Fprintf(w, "%s one step weaker (%s → %s) under %s:\n\n", s.Pos, bw.From, bw.Ord, bw.Model.Name)
+	Report(w, bw.Report)
+}

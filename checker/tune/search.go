@@ -78,6 +78,20 @@ type Tuning struct {
 	One bool
 }
 
+// Verdict sums up the tuning as a check: bounded when a bound cut some
+// check short, violated when the current orderings are not minimal (too
+// weak, or stronger than needed) or some property is beyond orderings,
+// else verified.
+func (t *Tuning) Verdict() checker.Verdict {
+	switch {
+	case t.Bounded:
+		return checker.VerdictBounded
+	case !t.CurrentMinimal || len(t.Unfixable) > 0:
+		return checker.VerdictViolated
+	}
+	return checker.VerdictVerified
+}
+
 // Current says what the current orderings are: "minimal", "holds" (they
 // keep the properties but are not minimal) or "fails".
 func (t *Tuning) Current() string {

@@ -50,28 +50,24 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if copt.Options, err = b.options(cmd.Context()); err != nil {
 				return err
 			}
-			if b.prog.on {
-				copt.Progress = b.prog.setCell
+			if b.prog.On() {
+				copt.Progress = b.prog.Cell
 			}
 			pr, err := cf.load(args[0])
 			if err != nil {
 				return usageError(err)
 			}
 			if copt.Params, err = parseParams(params); err != nil {
-				return usageError(err)
+				return err
 			}
-			for _, n := range models {
-				m, err := model.Lookup(n)
-				if err != nil {
-					return usageError(err)
-				}
-				copt.Models = append(copt.Models, m)
+			if copt.Models, err = lookupModels(models); err != nil {
+				return err
 			}
 			what := ""
 			if copt.Progress != nil {
 				what = "cells checked"
 			}
-			r, finish, err := c.runner("ordercheck compare", what, 1, cmd.ErrOrStderr())
+			r, finish, err := c.setup(cmd, "ordercheck compare", b.prog).Runner(1, what)
 			if err != nil {
 				return err
 			}
@@ -81,28 +77,20 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			copt.Runner = r
 			cmp, err := pr.Compare(copt)
 			finish()
-			b.prog.clear()
+			b.prog.Clear()
 			if err != nil {
 				return checkError(err)
 			}
-			if output != "" && f == render.FormatHTML {
-				if err := writeFile(cmd, output, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
-					return err
-				}
-			} else if output != "" {
-				if err := writeFile(cmd, output, func(w io.Writer) error { return render.Comparison(w, cmp, f) }); err != nil {
-					return err
-				}
-			} else if err := render.Comparison(cmd.OutOrStdout(), cmp, f); err != nil {
+			write := func(w io.Writer) error { return render.Comparison(w, cmp, f) }
+			if output != "" {
+				err = writeFile(cmd, output, write)
+			} else {
+				err = write(cmd.OutOrStdout())
+			}
+			if err != nil {
 				return err
 			}
-			switch violated, complete := cmp.Violated(); {
-			case violated:
-				return &exitError{code: exitViolation}
-			case !complete:
-				return &exitError{code: exitNoVerdict}
-			}
-			return nil
+			return verdictExit(cmp.Verdict())
 		},
 	}
 	cmd.Flags().StringSliceVarP(&models, "models", "m", nil, "models to compare (default: "+strings.Join(model.Names(), ",")+")")

@@ -5,10 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
-	"github.com/ordercheck/ordercheck/model"
 )
 
 func newExploreCmd() *cobra.Command {
@@ -54,27 +51,21 @@ internal error.`,
 			if err := probeOutputs(map[string]string{"html": html}); err != nil {
 				return err
 			}
-			release, err := cl.explore(cmd.Context(), inst, &opt, cmd.ErrOrStderr())
+			release, err := cl.setup(cmd, "ordercheck explore", b.prog).Explore(cmd.Context(), inst, &opt)
 			if err != nil {
 				return err
 			}
 			rep, err := inst.Check(m, opt)
-			b.prog.clear()
+			b.prog.Clear()
 			release()
 			if err != nil {
 				return checkError(err)
 			}
-			var names []string
-			var ws []*explore.Witness
-			for _, p := range rep.Props {
-				names, ws = append(names, p.Name), append(ws, p.Witness)
-			}
-			if err := out.write(cmd, inst, names, ws); err != nil {
+			if err := out.write(cmd, inst, rep.Witness(out.property)); err != nil {
 				return err
 			}
 			if html != "" {
-				cmp := &checker.Comparison{Protocol: inst.Protocol, Props: inst.Protocol.PropNames(), Models: []*model.Model{m}, Cases: []*checker.Instance{inst}, Reports: [][]*checker.Report{{rep}}}
-				if err := writeFile(cmd, html, func(w io.Writer) error { return render.ComparisonHTML(w, cmp) }); err != nil {
+				if err := writeFile(cmd, html, func(w io.Writer) error { return render.ReportHTML(w, inst, m, rep) }); err != nil {
 					return err
 				}
 			}

@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,13 +17,13 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/c"
 )
 
-// parseParams reads NAME=VALUE flags.
+// parseParams reads NAME=VALUE flags; errors are usage errors.
 func parseParams(kvs []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, kv := range kvs {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" || v == "" {
-			return nil, fmt.Errorf("--param %q: expected NAME=VALUE", kv)
+			return nil, usageError(fmt.Errorf("--param %q: expected NAME=VALUE", kv))
 		}
 		out[k] = v
 	}
@@ -48,20 +45,28 @@ type bounds struct {
 	json bool
 	cmd  *cobra.Command // the command the flags are on
 	// prog is the progress line options made.
-	prog *progress
+	prog *render.Progress
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
 	cmd.Flags().Int64Var(&b.maxExec, "max-executions", 0, "stop after this many executions (by execution graphs, which --engine auto then uses): the verdict is then bounded (0: no bound)")
 	cmd.Flags().Int64Var(&b.maxStates, "max-states", 0, "stop after visiting this many states, or partial graphs by execution graphs: the verdict is then bounded (0: no bound)")
 	cmd.Flags().DurationVar(&b.timeout, "timeout", 0, "stop after this long: the verdict is then timeout (0: no bound)")
-	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded (default: "+defaultMemoryText()+")")
+	cmd.Flags().StringVar(&b.memory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded (default: "+memoryText()+")")
 	cmd.Flags().IntVar(&b.preempt, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
 	cmd.Flags().IntVar(&b.maxDepth, "max-depth", explore.DefaultMaxEvents, "explore at most this many events per thread: a thread cut by it makes the verdict bounded")
 	b.cmd = cmd
 	workersFlag(cmd, &b.workers, "explore on this many cores (the result does not depend on it)")
 	cmd.Flags().StringVar(&b.engine, "engine", explore.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies, for programs of at most 256 locations)")
 	cmd.Flags().BoolVarP(&b.quiet, "quiet", "q", false, "no progress line on the terminal (there is none when standard error is not one, nor with JSON output)")
+}
+
+// memoryText describes the default of --max-memory for --help.
+func memoryText() string {
+	if m := explore.DefaultMaxMemory(); m > 0 {
+		return fmt.Sprintf("half the machine's memory, %.1f GB here", float64(m)/1e9)
+	}
+	return "half the machine's memory"
 }
 
 // workersFlag adds --workers to cmd, into v: by default every core, where
@@ -87,7 +92,7 @@ func (b *bounds) options(ctx context.Context) (explore.Options, error) {
 	check(b.preempt >= -1, "--preemption-bound %d: must be -1 (no bound) or more", b.preempt)
 	check(b.maxDepth >= 1, "--max-depth %d: must be at least 1", b.maxDepth)
 	check(b.workers >= 1 || !b.cmd.Flags().Changed("workers"), "--workers %d: must be at least 1", b.workers)
-	mem, err := parseBytes(b.memory)
+	mem, err := explore.ParseSize(b.memory)
 	check(err == nil, "--max-memory: %v", err)
 	eng, err := explore.ParseEngine(b.engine)
 	check(err == nil, "%v", err)
@@ -95,9 +100,9 @@ func (b *bounds) options(ctx context.Context) (explore.Options, error) {
 		return explore.Options{}, fail
 	}
 	if mem == 0 {
-		mem = defaultMemory()
+		mem = explore.DefaultMaxMemory()
 	}
-	limitMemory(mem)
+	explore.LimitMemory(mem)
 	if b.maxExec > 0 {
 		// Only execution graphs are counted as executions.
 		if eng == explore.EngineStates {
@@ -109,48 +114,11 @@ func (b *bounds) options(ctx context.Context) (explore.Options, error) {
 	if b.preempt >= 0 {
 		opt.Preemptions, opt.PreemptionBound = true, b.preempt
 	}
-	b.prog = newProgress(b.quiet || b.json)
-	if b.prog.on {
-		opt.Progress = b.prog.stats
+	b.prog = render.NewProgress(os.Stderr, b.quiet || b.json)
+	if b.prog.On() {
+		opt.Progress = b.prog.Stats
 	}
 	return opt, nil
-}
-
-// isTerminal reports whether f is a terminal, where progress is shown.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// clearProgress erases the progress line.
-func clearProgress() {
-	if isTerminal(os.Stderr) {
-		fmt.Fprint(os.Stderr, "\r\033[K")
-	}
-}
-
-// parseBytes reads a size such as 512MB, 4GB or 1048576.
-func parseBytes(s string) (uint64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	units := []struct {
-		suffix string
-		scale  uint64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
-	scale := uint64(1)
-	num := s
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			num, scale = strings.TrimSuffix(s, u.suffix), u.scale
-			break
-		}
-	}
-	n, err := strconv.ParseUint(strings.TrimSpace(num), 10, 64)
-	if err != nil || n == 0 {
-		return 0, fmt.Errorf("%q is not a size like 512MB or 4GB", s)
-	}
-	return n * scale, nil
 }
 
 // target holds the flags that pick what to check: variant, model, parameters.
@@ -162,7 +130,7 @@ type target struct {
 
 func (tg *target) add(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&tg.variant, "variant", "v", "", "variant (default: the protocol's default, the code as shipped)")
-	cmd.Flags().StringVarP(&tg.model, "model", "m", checker.DefaultModel.Name, "memory model: "+strings.Join(model.Names(), ", "))
+	modelFlag(cmd, &tg.model)
 	cmd.Flags().StringArrayVarP(&tg.params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
 	tg.cflags.add(cmd)
 }
@@ -205,82 +173,86 @@ func (tg *target) load(arg string) (*checker.Instance, *model.Model, error) {
 	if err != nil {
 		return nil, nil, usageError(err)
 	}
-	over, err := parseParams(tg.params)
+	inst, err := instance(pr, tg.variant, tg.params)
+	return inst, m, err
+}
+
+// instance compiles variant of pr with the NAME=VALUE params; errors are
+// usage errors.
+func instance(pr *checker.Protocol, variant string, params []string) (*checker.Instance, error) {
+	over, err := parseParams(params)
 	if err != nil {
-		return nil, nil, usageError(err)
+		return nil, err
 	}
-	inst, err := pr.Instance(tg.variant, over)
+	inst, err := pr.Instance(variant, over)
 	if err != nil {
-		return nil, nil, usageError(err)
+		return nil, usageError(err)
 	}
-	return inst, m, nil
+	return inst, nil
 }
 
 // outputs holds the flags that save a counterexample.
 type outputs struct {
-	trace, dot, svg, property string
+	render.Outputs
+	property string
 }
 
 func (o *outputs) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&o.trace, "trace", "", "write the counterexample as a JSON trace, for ordercheck replay")
-	cmd.Flags().StringVar(&o.dot, "dot", "", "write the counterexample's execution graph in Graphviz DOT")
-	cmd.Flags().StringVar(&o.svg, "svg", "", "render the execution graph to SVG (needs Graphviz's dot)")
+	cmd.Flags().StringVar(&o.Trace, "trace", "", "write the counterexample as a JSON trace, for ordercheck replay")
+	cmd.Flags().StringVar(&o.DOT, "dot", "", "write the counterexample's execution graph in Graphviz DOT")
+	cmd.Flags().StringVar(&o.SVG, "svg", "", "render the execution graph to SVG (needs Graphviz's dot)")
 	cmd.Flags().StringVar(&o.property, "property", "", "which violated property to save (default: the first)")
 }
 
 // check makes sure, before any work, that --property names a property of
 // the protocol and the files can be written.
 func (o *outputs) check(pr *checker.Protocol) error {
-	if err := probeOutputs(map[string]string{"trace": o.trace, "dot": o.dot, "svg": o.svg}); err != nil {
+	if err := probeOutputs(map[string]string{"trace": o.Trace, "dot": o.DOT, "svg": o.SVG}); err != nil {
 		return err
 	}
-	if o.property == "" || slices.Contains(pr.PropNames(), o.property) {
+	if o.property == "" {
 		return nil
 	}
-	return usageError(fmt.Errorf("--property %s: protocol %s has no such property%s (it has: %s)", o.property, pr.Name,
-		model.DidYouMean(o.property, pr.PropNames()), strings.Join(pr.PropNames(), ", ")))
+	if err := pr.HasProp(o.property); err != nil {
+		return usageError(fmt.Errorf("--property %s: %w", o.property, err))
+	}
+	return nil
 }
 
-// write saves the counterexample of the chosen violated property, among
-// the witnesses by property (nil where a property holds).
-func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, props []string, witnesses []*explore.Witness) error {
-	if o.trace == "" && o.dot == "" && o.svg == "" {
+// write saves w, the counterexample of the chosen violated property (nil:
+// none).
+func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, w *explore.Witness) error {
+	if !o.Any() {
 		return nil
-	}
-	var w *explore.Witness
-	for i, p := range props {
-		if witnesses[i] != nil && (o.property == "" || p == o.property) {
-			w = witnesses[i]
-			break
-		}
 	}
 	if w == nil {
 		fmt.Fprintln(cmd.ErrOrStderr(), "ordercheck: no counterexample to save: nothing is violated")
 		return nil
 	}
-	if o.trace != "" {
-		if err := writeFile(cmd, o.trace, inst.Trace(w).WriteJSON); err != nil {
-			return err
-		}
-	}
-	if o.dot != "" || o.svg != "" {
-		src, err := render.DOT(w)
-		if err != nil {
-			return err
-		}
-		if o.dot != "" {
-			if err := writeFile(cmd, o.dot, func(w io.Writer) error { _, err := w.Write(src); return err }); err != nil {
-				return err
-			}
-		}
-		if o.svg != "" {
-			if err := render.SVG(src, o.svg); err != nil {
-				return usageError(err)
-			}
-			wrote(cmd, o.svg)
-		}
+	if err := o.Save(inst, w, func(path string) { wrote(cmd, path) }); err != nil {
+		return checkError(err)
 	}
 	return nil
+}
+
+// lookupModels returns the models names name; bad names are usage
+// errors.
+func lookupModels(names []string) ([]*model.Model, error) {
+	var out []*model.Model
+	for _, n := range names {
+		m, err := model.Lookup(n)
+		if err != nil {
+			return nil, usageError(err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// modelFlag adds --model (-m) to cmd, into v: one model, the checker's
+// default unless given.
+func modelFlag(cmd *cobra.Command, v *string) {
+	cmd.Flags().StringVarP(v, "model", "m", checker.DefaultModel.Name, "memory model: "+strings.Join(model.Names(), ", "))
 }
 
 // verdictExit returns the exit status of a verdict.

@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"time"
 
-	"github.com/anishathalye/porcupine"
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -59,22 +57,13 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 			}
 			var l *checker.Linearization
 			if history != "" {
-				f, err := os.Open(history)
-				if err != nil {
+				if l, err = pr.CheckHistoryFile(history, timeout); err != nil {
 					return usageError(err)
-				}
-				defer f.Close()
-				hf, err := checker.ReadHistory(f)
-				if err != nil {
-					return usageError(fmt.Errorf("%s: %w", history, err))
-				}
-				if l, err = pr.CheckHistory(hf, history, timeout); err != nil {
-					return usageError(fmt.Errorf("%s: %w", history, err))
 				}
 			} else {
 				over, err := parseParams(params)
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 				l, err = pr.Linearize(checker.LinearizeOptions{Variant: variant, Params: over, Clients: clients, Rounds: ops, Seed: seed, Timeout: timeout})
 				if err != nil {
@@ -88,13 +77,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 				wrote(cmd, html)
 			}
 			render.Linearization(cmd.OutOrStdout(), pr.Name, l, timeout.String())
-			switch {
-			case l.Result == porcupine.Illegal, l.Result == porcupine.Ok && l.Deadlock != nil:
-				return &exitError{code: exitViolation}
-			case l.Result == porcupine.Ok:
-				return nil
-			}
-			return &exitError{code: exitNoVerdict}
+			return verdictExit(l.Verdict())
 		},
 	}
 	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant of the Go implementation (default: original)")

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
 
+	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/protocols"
 )
 
@@ -21,17 +19,7 @@ func newListCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "%s  %s\n", pr.Name, pr.Title)
-				var vs []string
-				for _, v := range pr.Variants {
-					n := v.Name
-					if v.Default {
-						n += " (default)"
-					}
-					vs = append(vs, n)
-				}
-				fmt.Fprintf(w, "  variants:   %s\n", strings.Join(vs, ", "))
-				fmt.Fprintf(w, "  properties: %s\n", strings.Join(pr.PropNames(), ", "))
+				render.ProtocolSummary(w, pr)
 			}
 			return nil
 		},

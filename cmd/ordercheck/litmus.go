@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,8 +46,8 @@ exploration short, 4 an internal error.`,
 			if err != nil {
 				return usageError(err)
 			}
-			opt := explore.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context(), MaxMemory: defaultMemory()}
-			limitMemory(opt.MaxMemory)
+			opt := explore.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context(), MaxMemory: explore.DefaultMaxMemory()}
+			explore.LimitMemory(opt.MaxMemory)
 			if why != "" {
 				if len(args) != 1 {
 					return usageError(fmt.Errorf("--why explains an outcome of one test"))
@@ -88,7 +87,7 @@ exploration short, 4 an internal error.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&modelName, "model", "m", checker.DefaultModel.Name, "memory model: "+strings.Join(model.Names(), ", "))
+	modelFlag(cmd, &modelName)
 	cmd.Flags().Int64Var(&maxExec, "max-executions", 0, "stop after this many executions (0: no bound)")
 	workersFlag(cmd, &workers, "explore on this many cores (the results do not depend on it)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")

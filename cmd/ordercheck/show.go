@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/spf13/cobra"
-
-	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 func newShowCmd() *cobra.Command {
@@ -37,40 +34,7 @@ func newShowCmd() *cobra.Command {
 				fmt.Fprint(w, pr.Source)
 				return nil
 			}
-			fmt.Fprintf(w, "protocol %s: %s\n\nparameters:\n", pr.Name, pr.Title)
-			for _, p := range pr.Params {
-				fmt.Fprintf(w, "  %-8s = %-8s %s\n", p.Name, p.Default.Text, p.Doc)
-			}
-			fmt.Fprintln(w, "\nvariants:")
-			for _, v := range pr.Variants {
-				binds := lang.BindTexts(v.Binds)
-				var blocks []string
-				for name := range v.Replace {
-					blocks = append(blocks, "replaces "+name)
-				}
-				sort.Strings(blocks)
-				binds = append(binds, blocks...)
-				def := ""
-				if v.Default {
-					def = " (default)"
-				}
-				fmt.Fprintf(w, "  %s%s: %s\n    %s\n", v.Name, def, v.Doc, strings.Join(binds, ", "))
-			}
-			fmt.Fprintln(w, "\nproperties:")
-			for _, p := range pr.Props {
-				fmt.Fprintf(w, "  %-10s %s\n", p.Name, p.Doc)
-			}
-			fmt.Fprintln(w, "\nthreads:")
-			for _, t := range pr.Threads {
-				n := t.Name
-				if t.Count != nil {
-					n += "[...]"
-				}
-				if t.Spawned {
-					n += " (spawned)"
-				}
-				fmt.Fprintf(w, "  %s\n", n)
-			}
+			render.Protocol(w, pr)
 			return nil
 		},
 	}

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -60,12 +58,9 @@ verdict); with one it exits 1 and prints the counterexample.`,
 				Minimized: func(prop string, from, to int) {
 					fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: %s: counterexample shrunk from %d to %d events by exhaustive search\n", prop, from, to)
 				}}
-			if isTerminal(os.Stderr) {
-				sim.Progress = func(done int, el time.Duration) {
-					rate := float64(done) / el.Seconds()
-					fmt.Fprintf(os.Stderr, "\r\033[K%d/%d runs, %.0f runs/s, %s elapsed, ETA %s", done, runs, rate, el.Round(time.Second),
-						(time.Duration(float64(runs-done)/rate) * time.Second).Round(time.Second))
-				}
+			prog := render.NewProgress(os.Stderr, false)
+			if prog.On() {
+				sim.Progress = prog.Runs(runs)
 			}
 			// The other side of --against: another variant, or another model.
 			other, om, label := inst, m, ""
@@ -85,7 +80,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 				}
 			}
 			res, err := inst.Simulate(m, sim)
-			clearProgress()
+			prog.Clear()
 			if err != nil {
 				return checkError(err)
 			}
@@ -95,12 +90,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 					return checkError(err)
 				}
 			}
-			var names []string
-			var ws []*explore.Witness
-			for _, p := range res.Properties {
-				names, ws = append(names, p.Name), append(ws, p.Witness)
-			}
-			if err := out.write(cmd, inst, names, ws); err != nil {
+			if err := out.write(cmd, inst, res.Witness(out.property)); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()

@@ -75,7 +75,7 @@ passes), 4 an internal error.`,
 			if err != nil {
 				return usageError(err)
 			}
-			r, finish, err := cl.runner("ordercheck test", "", jobs, cmd.ErrOrStderr())
+			r, finish, err := cl.setup(cmd, "ordercheck test", b.prog).Runner(jobs, "")
 			if err != nil {
 				return err
 			}
@@ -85,7 +85,7 @@ passes), 4 an internal error.`,
 				topt.Case = func(s *checker.Suite, r *checker.CaseResult) { render.Case(w, s.Ref, r) }
 				topt.Suite = func(s *checker.Suite) { render.SuiteLine(w, s) }
 			}
-			stop := b.prog.countCases(&topt)
+			stop := b.prog.CountCases(&topt)
 			load := func(ref string) (*checker.Protocol, error) {
 				if strings.HasSuffix(ref, ".c") {
 					return cf.load(ref) // -D, -I and --unroll are the C files'
@@ -105,11 +105,7 @@ passes), 4 an internal error.`,
 					return err
 				}
 			} else {
-				t := checker.Tally{}
-				for _, s := range suites {
-					t.Add(s)
-				}
-				fmt.Fprintln(w, t)
+				fmt.Fprintln(w, checker.Count(suites))
 			}
 			if junit != "" {
 				if err := writeFile(cmd, junit, func(w io.Writer) error { return render.JUnit(w, suites) }); err != nil {

@@ -3,35 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/checker/tune"
-	"github.com/ordercheck/ordercheck/model"
 )
-
-// siteMatches reports whether arg, as --explain takes it, names the site
-// at pos (FILE:LINE:COL): the whole of it, its path relative to the
-// current folder ("./" or not), or its LINE:COL.
-func siteMatches(pos, arg string) bool {
-	if pos == arg {
-		return true
-	}
-	file, _, ok := strings.Cut(arg, ":")
-	if !ok {
-		return false // no line: not a site
-	}
-	if file != "" && !strings.ContainsAny(file[:1], "0123456789") {
-		arg = filepath.Clean(file) + arg[len(file):]
-		return pos == arg || strings.HasSuffix(pos, "/"+arg)
-	}
-	return strings.Count(arg, ":") == 1 && strings.HasSuffix(pos, ":"+arg)
-}
 
 func newTuneCmd() *cobra.Command {
 	var variant, explain, html string
@@ -83,25 +61,17 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			if err != nil {
 				return usageError(err)
 			}
-			over, err := parseParams(params)
+			inst, err := instance(pr, variant, params)
 			if err != nil {
-				return usageError(err)
-			}
-			inst, err := pr.Instance(variant, over)
-			if err != nil {
-				return usageError(err)
+				return err
 			}
 			topt := tune.Options{Options: opt, Atomics: atomics, Fences: fences}
-			for _, n := range models { // none: the checker's default
-				m, err := model.Lookup(n)
-				if err != nil {
-					return usageError(err)
-				}
-				topt.Models = append(topt.Models, m)
+			if topt.Models, err = lookupModels(models); err != nil { // none: the checker's default
+				return err
 			}
 			for _, p := range props {
-				if !slices.Contains(pr.PropNames(), p) {
-					return usageError(fmt.Errorf("--property %s: protocol %s has no such property%s (it has: %s)", p, pr.Name, model.DidYouMean(p, pr.PropNames()), strings.Join(pr.PropNames(), ", ")))
+				if err := pr.HasProp(p); err != nil {
+					return usageError(fmt.Errorf("--property %s: %w", p, err))
 				}
 			}
 			topt.Props = props
@@ -111,24 +81,12 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			}
 			w := cmd.OutOrStdout()
 			if explain != "" {
-				for i, s := range t.Sites {
-					if !siteMatches(s.Pos.String(), explain) {
-						continue
-					}
-					bw := t.Below[i]
-					if bw == nil || bw.Report == nil {
-						fmt.Fprintf(w, "%s: nothing breaks one step below %s\n", s.Pos, s.Current)
-						return nil
-					}
-					fmt.Fprintf(w, "%s one step weaker (%s → %s) under %s:\n\n", s.Pos, bw.From, bw.Ord, bw.Model.Name)
-					render.Report(w, bw.Report)
-					return nil
+				i, err := t.Site(explain)
+				if err != nil {
+					return usageError(fmt.Errorf("--explain %w", err))
 				}
-				var at []string
-				for _, s := range t.Sites {
-					at = append(at, s.Pos.String())
-				}
-				return usageError(fmt.Errorf("--explain %s: not a site (the sites are %s)", explain, strings.Join(at, ", ")))
+				render.Weakening(w, t, i)
+				return nil
 			}
 			if html != "" {
 				if err := writeFile(cmd, html, func(w io.Writer) error { return render.TuningHTML(w, t) }); err != nil {
@@ -142,13 +100,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			} else {
 				render.Tuning(w, t)
 			}
-			switch {
-			case t.Bounded:
-				return &exitError{code: exitNoVerdict}
-			case !t.CurrentMinimal || len(t.Unfixable) > 0:
-				return &exitError{code: exitViolation}
-			}
-			return nil
+			return verdictExit(t.Verdict())
 		},
 	}
 	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to tune (default: the protocol's default)")

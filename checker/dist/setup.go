@@ -1,0 +1,192 @@
+package dist
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
+)
+
+// Setup says where a command's work goes: to the workers of a cluster the
+// user runs (URL or Context), to Procs worker processes of this machine
+// around an embedded server, or, with neither, nowhere but this process.
+// Its fields are the ordercheck command's flags of the same names, and
+// its errors name them.
+type Setup struct {
+	URL, Creds, Context string // --cluster, --creds, --context
+	Insecure            bool   // --insecure
+	Procs               int    // --procs
+	// Parts splits a state search into partitions (--parts; default one
+	// per Procs process, required with URL).
+	Parts int
+	// WorkerArgs returns the arguments that make this process's
+	// executable a worker of the server at url, named name (Procs).
+	WorkerArgs func(url, name string) []string
+	// Name names the connection in the server's monitoring.
+	Name string
+	// Log, when set, gets what the work took when it ends, and the notes
+	// of a partitioned search.
+	Log io.Writer
+	// Line, when set, shows how far the work is.
+	Line Line
+}
+
+// Line is a progress line (render.Progress): Show replaces its text,
+// Clear erases it.
+type Line interface {
+	Show(text string)
+	Clear()
+}
+
+// Runner returns where cells are checked: on the workers when the setup
+// names some (showing, when what is not "", how many of what are done on
+// s.Line), else on jobs goroutines of this process. finish reports on
+// s.Log what the workers took and lets the cluster go.
+func (s Setup) Runner(jobs int, what string) (r checker.Runner, finish func(), err error) {
+	nc, release, err := s.connect()
+	if err != nil || nc == nil {
+		return checker.Local{Jobs: jobs}, func() {}, err
+	}
+	s.Log = cmp.Or(s.Log, io.Discard)
+	dr := &Runner{Conn: nc}
+	if what != "" {
+		dr.Options.Progress = s.queue(what)
+	}
+	return dr, func() {
+		s.clear()
+		release()
+		fmt.Fprintf(s.Log, "distributed: %s\n", dr.Stats())
+	}, nil
+}
+
+// Explore sets opt.Cluster when the setup names workers: the state
+// searches of checks of in then go to s.Parts partitions. When opt has a
+// progress line, the partitions' progress replaces it on s.Line. finish
+// reports on s.Log what the searches took and lets the cluster go.
+func (s Setup) Explore(ctx context.Context, in *checker.Instance, opt *explore.Options) (finish func(), err error) {
+	parts := s.Parts
+	switch {
+	case parts < 0:
+		return nil, fmt.Errorf("--parts %d: want a number of partitions, at least 1", parts)
+	case parts > 0 && s.URL == "" && s.Context == "" && s.Procs == 0:
+		return nil, errors.New("--parts splits a search among workers: give --procs or --cluster too")
+	case parts == 0 && (s.URL != "" || s.Context != ""):
+		return nil, errors.New("--cluster needs --parts P: the partitions of the search, one per job slot of the workers")
+	case parts == 0:
+		parts = s.Procs
+	}
+	nc, done, err := s.connect()
+	if err != nil || nc == nil {
+		return func() {}, err
+	}
+	s.Log = cmp.Or(s.Log, io.Discard)
+	if opt.MaxExecutions > 0 || opt.MaxGraphs > 0 {
+		fmt.Fprintln(s.Log, "distributed: a search bounded by a count stays in this process, where the count's cut is the same from run to run")
+	}
+	dopt := Options{Log: s.Log}
+	if opt.Progress != nil {
+		dopt.Progress = s.queue("subtrees explored")
+	}
+	cl, err := NewCluster(ctx, nc, in, parts, dopt)
+	if err != nil {
+		done()
+		return nil, err
+	}
+	opt.Cluster = cl
+	if opt.Progress != nil && s.Line != nil {
+		opt.Progress = func(st explore.Stats) {
+			cs := cl.Stats()
+			s.Line.Show(fmt.Sprintf("%d states, level %d, %s · %s", st.States, cs.Levels, st.Elapsed.Round(time.Second), cs.Workers()))
+		}
+	}
+	return func() {
+		switch st := cl.Stats(); {
+		case st.Searches > 0:
+			fmt.Fprintf(s.Log, "distributed: %d partitions, %s\n", parts, st)
+		case st.Subtrees > 0:
+			fmt.Fprintf(s.Log, "distributed: %s\n", st)
+		}
+		done()
+	}, nil
+}
+
+// queue returns a progress line of jobs (what they are, done) and of the
+// job queue.
+func (s Setup) queue(what string) func(Progress) {
+	return func(p Progress) {
+		if s.Line != nil {
+			s.Line.Show(fmt.Sprintf("%d of %d %s; the queue: %d running, %d waiting", p.Done, p.Total, what, p.Running, p.Queued))
+		}
+	}
+}
+
+// clear erases the progress line.
+func (s Setup) clear() {
+	if s.Line != nil {
+		s.Line.Clear()
+	}
+}
+
+// connect reaches the cluster the setup names, starting an embedded
+// server and worker processes for Procs; it returns a nil connection when
+// it names none. done closes what it opened.
+func (s Setup) connect() (nc *nats.Conn, done func(), err error) {
+	remote := s.URL != "" || s.Context != ""
+	switch {
+	case remote && s.Procs > 0:
+		return nil, nil, errors.New("--cluster (or --context) and --procs exclude each other: --procs starts a cluster of its own")
+	case s.Procs < 0:
+		return nil, nil, fmt.Errorf("--procs %d: want a number of processes, at least 1", s.Procs)
+	case !remote && s.Procs == 0:
+		return nil, nil, nil
+	}
+	dopt := DialOptions{Creds: s.Creds, Context: s.Context, Insecure: s.Insecure, Name: s.Name}
+	if s.Procs > 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, nil, err
+		}
+		return Procs(s.Procs, func(url, name string) *exec.Cmd { return exec.Command(exe, s.WorkerArgs(url, name)...) }, dopt)
+	}
+	nc, err = Dial(s.URL, dopt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nc, nc.Close, nil
+}
+
+// Serve connects to the cluster the setup names (URL or Context) and
+// serves its jobs (Work) until ctx ends or the server goes away. With
+// parent set, the worker is one that Procs started: it stops when reading
+// parent (its standard input, whose other end the parent holds) ends, and
+// the process exits a second later — its server was the parent's, so
+// nothing a job still holds can be reported, and a search busy between
+// its checks of ctx, or a client retrying the server, must not keep it
+// alive.
+func (s Setup) Serve(ctx context.Context, parent io.Reader, opt WorkerOptions) error {
+	nc, err := Dial(s.URL, DialOptions{Creds: s.Creds, Context: s.Context, Insecure: s.Insecure, Name: s.Name})
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	if parent != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			io.Copy(io.Discard, parent) // until the parent's end closes
+			cancel()
+			time.AfterFunc(time.Second, func() { os.Exit(0) })
+		}()
+	}
+	return Work(ctx, nc, opt)
+}

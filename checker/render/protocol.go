@@ -1,0 +1,67 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/protocols/lang"
+)
+
+// Protocol describes a protocol: its title, parameters with their
+// defaults, variants with what they bind and replace, properties and
+// threads.
+func Protocol(w io.Writer, pr *checker.Protocol) {
+	fmt.Fprintf(w, "protocol %s: %s\n\nparameters:\n", pr.Name, pr.Title)
+	for _, p := range pr.Params {
+		fmt.Fprintf(w, "  %-8s = %-8s %s\n", p.Name, p.Default.Text, p.Doc)
+	}
+	fmt.Fprintln(w, "\nvariants:")
+	for _, v := range pr.Variants {
+		binds := lang.BindTexts(v.Binds)
+		var blocks []string
+		for name := range v.Replace {
+			blocks = append(blocks, "replaces "+name)
+		}
+		sort.Strings(blocks)
+		binds = append(binds, blocks...)
+		def := ""
+		if v.Default {
+			def = " (default)"
+		}
+		fmt.Fprintf(w, "  %s%s: %s\n    %s\n", v.Name, def, v.Doc, strings.Join(binds, ", "))
+	}
+	fmt.Fprintln(w, "\nproperties:")
+	for _, p := range pr.Props {
+		fmt.Fprintf(w, "  %-10s %s\n", p.Name, p.Doc)
+	}
+	fmt.Fprintln(w, "\nthreads:")
+	for _, t := range pr.Threads {
+		n := t.Name
+		if t.Count != nil {
+			n += "[...]"
+		}
+		if t.Spawned {
+			n += " (spawned)"
+		}
+		fmt.Fprintf(w, "  %s\n", n)
+	}
+}
+
+// ProtocolSummary writes a protocol in three lines, as a catalogue lists
+// it: name and title, variants (the default marked), properties.
+func ProtocolSummary(w io.Writer, pr *checker.Protocol) {
+	fmt.Fprintf(w, "%s  %s\n", pr.Name, pr.Title)
+	var vs []string
+	for _, v := range pr.Variants {
+		n := v.Name
+		if v.Default {
+			n += " (default)"
+		}
+		vs = append(vs, n)
+	}
+	fmt.Fprintf(w, "  variants:   %s\n", strings.Join(vs, ", "))
+	fmt.Fprintf(w, "  properties: %s\n", strings.Join(pr.PropNames(), ", "))
+}
