@@ -94,7 +94,7 @@ func (p *Protocol) Cells(opt CompareOptions) (*Comparison, error) {
 	}
 	variants := opt.Variants
 	if variants == nil {
-		for _, v := range p.Variants {
+		for _, v := range p.File.Variants {
 			variants = append(variants, v.Name)
 		}
 		if len(variants) == 0 {

@@ -15,7 +15,7 @@ import (
 // registered model: one configuration per set of parameter overrides, each
 // with the expected verdicts of its cells (variant × model).
 func (p *Protocol) Expectations() ([]lang.Config, error) {
-	return p.Protocol.Expectations(model.Names())
+	return p.File.Expectations(model.Names())
 }
 
 // Deviation is one way a report differs from a cell's expectation.

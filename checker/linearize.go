@@ -48,17 +48,17 @@ type Linearization struct {
 // records the history of their operations, and checks it with porcupine
 // against the protocol's sequential specification.
 func (p *Protocol) Linearize(opt LinearizeOptions) (*Linearization, error) {
-	if p.Spec == nil {
-		return nil, fmt.Errorf("protocol %q has no sequential specification", p.Name)
+	if p.File.Spec == nil {
+		return nil, fmt.Errorf("protocol %q has no sequential specification", p.File.Name)
 	}
 	if p.Impl == nil {
-		return nil, fmt.Errorf("protocol %q has no Go implementation", p.Name)
+		return nil, fmt.Errorf("protocol %q has no Go implementation", p.File.Name)
 	}
 	if opt.Variant == "" {
 		opt.Variant = "original"
 	}
 	if !slices.Contains(p.Impl.Variants, opt.Variant) {
-		return nil, fmt.Errorf("the Go implementation of %s has no variant %q (it has %v)", p.Name, opt.Variant, p.Impl.Variants)
+		return nil, fmt.Errorf("the Go implementation of %s has no variant %q (it has %v)", p.File.Name, opt.Variant, p.Impl.Variants)
 	}
 	h, err := p.Impl.Stress(harness.Config{Variant: opt.Variant, Params: opt.Params, Clients: opt.Clients, Rounds: opt.Rounds, Seed: opt.Seed})
 	if err != nil && !errors.Is(err, harness.ErrDeadlock) {
@@ -75,13 +75,13 @@ func (p *Protocol) Linearize(opt LinearizeOptions) (*Linearization, error) {
 // says where the history came from. Operations the specification lacks,
 // and outputs it never gives, are refused before porcupine runs.
 func (p *Protocol) CheckHistory(h *HistoryFile, source string, timeout time.Duration) (*Linearization, error) {
-	if p.Spec == nil {
-		return nil, fmt.Errorf("protocol %q has no sequential specification", p.Name)
+	if p.File.Spec == nil {
+		return nil, fmt.Errorf("protocol %q has no sequential specification", p.File.Name)
 	}
-	if h.Protocol != p.Name {
-		return nil, fmt.Errorf("%s records protocol %s, not %s", source, h.Protocol, p.Name)
+	if h.Protocol != p.File.Name {
+		return nil, fmt.Errorf("%s records protocol %s, not %s", source, h.Protocol, p.File.Name)
 	}
-	if err := h.Validate(p.Spec); err != nil {
+	if err := h.Validate(p.File.Spec); err != nil {
 		return nil, err
 	}
 	l := p.check(h.History(), timeout)
@@ -90,7 +90,7 @@ func (p *Protocol) CheckHistory(h *HistoryFile, source string, timeout time.Dura
 }
 
 func (p *Protocol) check(h []porcupine.Operation, timeout time.Duration) *Linearization {
-	return CheckRecorded(p.Spec, h, timeout)
+	return CheckRecorded(p.File.Spec, h, timeout)
 }
 
 // CheckRecorded checks a history recorded from a Go implementation (by

@@ -19,7 +19,9 @@ import (
 // variants, properties, threads, expectations) and, for a catalogue
 // protocol, its sequential specification and Go implementation.
 type Protocol struct {
-	*lang.Protocol
+	// File is the parsed protocol: its name, parameters, variants,
+	// properties, threads, specification and expect clauses.
+	File *lang.Protocol
 	// Path is the protocol file's path; "" for a catalogue protocol.
 	Path string
 	// Source is the protocol file's text.
@@ -76,7 +78,7 @@ func Parse(file, src string) (*Protocol, error) {
 			return nil, &syntax.Error{Pos: prop.Pos, Msg: "property linearizability needs the sequential specification histories are checked against: add a spec section (docs/protocol-language.md, \"Sequential specifications\")"}
 		}
 	}
-	return &Protocol{Protocol: pr, Path: file, Source: src}, nil
+	return &Protocol{File: pr, Path: file, Source: src}, nil
 }
 
 // LoadC reads a C program (see package protocols/c) with the command
@@ -96,7 +98,7 @@ func ParseC(file, src string, opt c.Options) (*Protocol, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Protocol{Protocol: pr, Path: file, Source: src, C: &opt}, nil
+	return &Protocol{File: pr, Path: file, Source: src, C: &opt}, nil
 }
 
 // Ref is the name a trace or a command line gives the protocol: the
@@ -105,13 +107,13 @@ func (p *Protocol) Ref() string {
 	if p.Path != "" {
 		return p.Path
 	}
-	return p.Protocol.Name
+	return p.File.Name
 }
 
 // PropNames lists the protocol's properties, in the order of the file.
 func (p *Protocol) PropNames() []string {
 	var out []string
-	for _, pp := range p.Props {
+	for _, pp := range p.File.Props {
 		out = append(out, pp.Name)
 	}
 	return out
@@ -125,10 +127,10 @@ func (p *Protocol) Properties() []Property { return Properties(p.SeqSpec(), p.Pr
 // section, which linearizability checks histories against, or nil when it
 // has none.
 func (p *Protocol) SeqSpec() model.Spec {
-	if p.Spec == nil {
+	if p.File.Spec == nil {
 		return nil
 	}
-	return p.Spec
+	return p.File.Spec
 }
 
 // Instance is one variant of a protocol with its parameters bound,
@@ -141,7 +143,7 @@ type Instance struct {
 // Instance compiles a variant ("": the default one) with parameter
 // overrides (nil: none).
 func (p *Protocol) Instance(variant string, params map[string]string) (*Instance, error) {
-	inst, err := p.Compile(variant, params)
+	inst, err := p.File.Compile(variant, params)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +152,7 @@ func (p *Protocol) Instance(variant string, params map[string]string) (*Instance
 
 // Doc is the variant's description ("" when it has none).
 func (in *Instance) Doc() string {
-	if v := in.Protocol.Variant(in.Variant); v != nil {
+	if v := in.Protocol.File.Variant(in.Variant); v != nil {
 		return v.Doc
 	}
 	return ""
@@ -178,5 +180,5 @@ func (p *Protocol) HasProp(name string) error {
 	if slices.Contains(names, name) {
 		return nil
 	}
-	return fmt.Errorf("protocol %s has no such property%s (it has: %s)", p.Name, model.DidYouMean(name, names), strings.Join(names, ", "))
+	return fmt.Errorf("protocol %s has no such property%s (it has: %s)", p.File.Name, model.DidYouMean(name, names), strings.Join(names, ", "))
 }

@@ -132,9 +132,9 @@ func RunTests(refs []string, load func(ref string) (*Protocol, error), opt TestO
 		if err == nil {
 			var cs []Case
 			cs, err = pr.Cases()
-			s.Expects = len(pr.Expects)
+			s.Expects = len(pr.File.Expects)
 			for _, c := range cs {
-				if err == nil && s.Expects > 0 && (opt.Select == nil || opt.Select.MatchString(ref+"/"+c.Name()) || opt.Select.MatchString(pr.Name+"/"+c.Name())) {
+				if err == nil && s.Expects > 0 && (opt.Select == nil || opt.Select.MatchString(ref+"/"+c.Name()) || opt.Select.MatchString(pr.File.Name+"/"+c.Name())) {
 					cases = append(cases, c)
 					owner = append(owner, len(suites)-1)
 				}

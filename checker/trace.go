@@ -425,14 +425,14 @@ func Replay(t *Trace, cat Catalogue) (*Replayed, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pr.Protocol.Name != t.Protocol && t.Source == "" {
-		return nil, &MismatchError{"protocol", fmt.Sprintf("the trace names %s, the protocol is %s", t.Protocol, pr.Protocol.Name)}
+	if pr.File.Name != t.Protocol && t.Source == "" {
+		return nil, &MismatchError{"protocol", fmt.Sprintf("the trace names %s, the protocol is %s", t.Protocol, pr.File.Name)}
 	}
 	if !slices.Contains(pr.PropNames(), t.Property) {
-		return nil, &MismatchError{"property", fmt.Sprintf("protocol %s has no property %s%s (it has: %s)", pr.Protocol.Name, t.Property, model.DidYouMean(t.Property, pr.PropNames()), strings.Join(pr.PropNames(), ", "))}
+		return nil, &MismatchError{"property", fmt.Sprintf("protocol %s has no property %s%s (it has: %s)", pr.File.Name, t.Property, model.DidYouMean(t.Property, pr.PropNames()), strings.Join(pr.PropNames(), ", "))}
 	}
-	if t.Variant == "" && len(pr.Variants) > 0 {
-		return nil, &MismatchError{"variant", fmt.Sprintf("missing: protocol %s has variants", pr.Protocol.Name)}
+	if t.Variant == "" && len(pr.File.Variants) > 0 {
+		return nil, &MismatchError{"variant", fmt.Sprintf("missing: protocol %s has variants", pr.File.Name)}
 	}
 	m, err := model.Lookup(t.Model)
 	if err != nil {

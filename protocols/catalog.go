@@ -54,7 +54,7 @@ func Lookup(name string) (*checker.Protocol, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &checker.Protocol{Protocol: pr, Source: e.source, Impl: e.impl}, nil
+			return &checker.Protocol{File: pr, Source: e.source, Impl: e.impl}, nil
 		}
 	}
 	return nil, fmt.Errorf("unknown protocol %q%s (the catalogue has: %s; or give a protocol file)", name, model.DidYouMean(name, Names()), strings.Join(Names(), ", "))
@@ -73,7 +73,7 @@ func Load(ref string) (*checker.Protocol, error) {
 		return nil, err
 	}
 	for _, e := range catalogue {
-		if pr.C == nil && e.name == pr.Name && e.source == pr.Source {
+		if pr.C == nil && e.name == pr.File.Name && e.source == pr.Source {
 			pr.Impl = e.impl
 		}
 	}

@@ -16,7 +16,7 @@ func TestFormatRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := pr.Format()
+			text := pr.File.Format()
 			again, err := lang.Parse(name+".printed", text)
 			if err != nil {
 				t.Fatalf("the printed protocol does not parse: %v\n%s", err, text)
@@ -24,8 +24,8 @@ func TestFormatRoundTrip(t *testing.T) {
 			if again.Format() != text {
 				t.Errorf("printing is not stable:\n%s\nthen\n%s", text, again.Format())
 			}
-			for _, v := range pr.Variants {
-				a, err := pr.Compile(v.Name, nil)
+			for _, v := range pr.File.Variants {
+				a, err := pr.File.Compile(v.Name, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -27,13 +27,13 @@ func TestWamrSpecInTheLanguage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pr.Spec == nil {
+		if pr.File.Spec == nil {
 			t.Fatalf("%s.oc has no spec section", name)
 		}
-		specs = append(specs, pr.Spec.Model())
+		specs = append(specs, pr.File.Spec.Model())
 		flat := *pr
-		flat.Params, flat.Variants, flat.Shared, flat.Mutexes, flat.Props, flat.Procs, flat.Threads, flat.Finals, flat.Expects = nil, nil, nil, nil, nil, nil, nil, nil, nil
-		text := flat.Format()
+		flat.File.Params, flat.File.Variants, flat.File.Shared, flat.File.Mutexes, flat.File.Props, flat.File.Procs, flat.File.Threads, flat.File.Finals, flat.File.Expects = nil, nil, nil, nil, nil, nil, nil, nil, nil
+		text := flat.File.Format()
 		texts = append(texts, text[strings.Index(text, "\nspec {"):])
 	}
 	if texts[0] != texts[1] {

@@ -62,7 +62,7 @@ func RunProtocol(t *testing.T, pr *checker.Protocol, opt explore.Options) {
 	// package: each names the caller's line too.
 	at := caller()
 	ref := pr.Ref()
-	if len(pr.Expects) == 0 {
+	if len(pr.File.Expects) == 0 {
 		t.Fatalf("%s has no expect clauses: nothing to check", ref)
 	}
 	cases, err := pr.Cases()
@@ -193,7 +193,7 @@ func SameVerdicts(t *testing.T, path string, models ...string) {
 		t.Fatal(err)
 	}
 	variants := []string{""} // the protocol itself
-	for i, v := range pr.Variants {
+	for i, v := range pr.File.Variants {
 		if i == 0 {
 			variants = nil
 		}

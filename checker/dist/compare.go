@@ -71,7 +71,7 @@ func jobQueue(ctx context.Context, nc *nats.Conn, ackWait time.Duration) (jetstr
 func newJob(run string, cell int, in *checker.Instance) job {
 	j := job{Run: run, Cell: cell, Params: in.ParamMap(), Variant: in.Variant}
 	if pr := in.Protocol; pr.Path == "" {
-		j.Name = pr.Name
+		j.Name = pr.File.Name
 	} else {
 		j.Path, j.Source, j.C = pr.Path, pr.Source, pr.C
 	}

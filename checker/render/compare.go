@@ -162,7 +162,7 @@ func count(r *checker.Report, unit string) string {
 // model, one row per variant, one column per property (ok, FAIL, or ?
 // when a bound left it unknown).
 func comparisonTable(w io.Writer, c *checker.Comparison) {
-	fmt.Fprintf(w, "protocol %s: %s\n\n", c.Protocol.Name, legend)
+	fmt.Fprintf(w, "protocol %s: %s\n\n", c.Protocol.File.Name, legend)
 	// One block per model keeps the table narrow.
 	for j, m := range c.Models {
 		widths := []int{len("variant")}
@@ -239,7 +239,7 @@ type JSONComparison struct {
 }
 
 func comparisonJSON(w io.Writer, c *checker.Comparison) error {
-	out := JSONComparison{Protocol: c.Protocol.Name, Results: []JSONResult{}}
+	out := JSONComparison{Protocol: c.Protocol.File.Name, Results: []JSONResult{}}
 	for i, cs := range c.Cases {
 		for _, r := range c.Reports[i] {
 			out.Results = append(out.Results, ReportJSON(r, cs, false))

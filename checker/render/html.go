@@ -31,7 +31,7 @@ func ReportHTML(w io.Writer, in *checker.Instance, m *model.Model, r *checker.Re
 // network, no script needed to read it (the script only opens what a
 // link names and adds the step-through); a print stylesheet.
 func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
-	page := htmlPage{Title: "ordercheck: " + c.Protocol.Protocol.Name, Protocol: c.Protocol.Protocol.Name, ProtocolTitle: c.Protocol.Title, Props: c.Props, Notes: elsewhere(c)}
+	page := htmlPage{Title: "ordercheck: " + c.Protocol.File.Name, Protocol: c.Protocol.File.Name, ProtocolTitle: c.Protocol.File.Title, Props: c.Props, Notes: elsewhere(c)}
 	for _, m := range c.Models {
 		page.Models = append(page.Models, m.Name)
 	}
@@ -39,7 +39,7 @@ func ComparisonHTML(w io.Writer, c *checker.Comparison) error {
 		page.Params = c.Cases[0].ParamString()
 	}
 	shipped := ""
-	if v := c.Protocol.ShippedVariant(); v != nil {
+	if v := c.Protocol.File.ShippedVariant(); v != nil {
 		shipped = v.Name
 		page.Shipped = true
 	}

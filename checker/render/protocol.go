@@ -14,12 +14,12 @@ import (
 // defaults, variants with what they bind and replace, properties and
 // threads.
 func Protocol(w io.Writer, pr *checker.Protocol) {
-	fmt.Fprintf(w, "protocol %s: %s\n\nparameters:\n", pr.Name, pr.Title)
-	for _, p := range pr.Params {
+	fmt.Fprintf(w, "protocol %s: %s\n\nparameters:\n", pr.File.Name, pr.File.Title)
+	for _, p := range pr.File.Params {
 		fmt.Fprintf(w, "  %-8s = %-8s %s\n", p.Name, p.Default.Text, p.Doc)
 	}
 	fmt.Fprintln(w, "\nvariants:")
-	for _, v := range pr.Variants {
+	for _, v := range pr.File.Variants {
 		binds := lang.BindTexts(v.Binds)
 		var blocks []string
 		for name := range v.Replace {
@@ -34,11 +34,11 @@ func Protocol(w io.Writer, pr *checker.Protocol) {
 		fmt.Fprintf(w, "  %s%s: %s\n    %s\n", v.Name, def, v.Doc, strings.Join(binds, ", "))
 	}
 	fmt.Fprintln(w, "\nproperties:")
-	for _, p := range pr.Props {
+	for _, p := range pr.File.Props {
 		fmt.Fprintf(w, "  %-10s %s\n", p.Name, p.Doc)
 	}
 	fmt.Fprintln(w, "\nthreads:")
-	for _, t := range pr.Threads {
+	for _, t := range pr.File.Threads {
 		n := t.Name
 		if t.Count != nil {
 			n += "[...]"
@@ -53,9 +53,9 @@ func Protocol(w io.Writer, pr *checker.Protocol) {
 // ProtocolSummary writes a protocol in three lines, as a catalogue lists
 // it: name and title, variants (the default marked), properties.
 func ProtocolSummary(w io.Writer, pr *checker.Protocol) {
-	fmt.Fprintf(w, "%s  %s\n", pr.Name, pr.Title)
+	fmt.Fprintf(w, "%s  %s\n", pr.File.Name, pr.File.Title)
 	var vs []string
-	for _, v := range pr.Variants {
+	for _, v := range pr.File.Variants {
 		n := v.Name
 		if v.Default {
 			n += " (default)"

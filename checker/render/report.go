@@ -31,7 +31,7 @@ func Header(w io.Writer, in *checker.Instance, m *model.Model) {
 	if ps := in.ParamString(); ps != "" {
 		params = ", " + ps
 	}
-	fmt.Fprintf(w, "protocol %s%s\nmodel %s%s\n\n", in.Protocol.Name, variant, m.Name, params)
+	fmt.Fprintf(w, "protocol %s%s\nmodel %s%s\n\n", in.Protocol.File.Name, variant, m.Name, params)
 }
 
 // Report writes a report for people: one line per property, the
@@ -434,7 +434,7 @@ func ReportJSON(r *checker.Report, in *checker.Instance, named bool) JSONResult 
 		out.Stats.Via = r.Via.Name
 	}
 	if named {
-		out.Protocol = in.Protocol.Name
+		out.Protocol = in.Protocol.File.Name
 	}
 	for _, p := range r.Props {
 		jp := JSONProp{Name: p.Name, Status: p.Status, Message: p.Message, Violations: p.Violations}

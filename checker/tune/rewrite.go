@@ -29,7 +29,7 @@ func (t *Tuning) Rewrite(k int) Rewrite {
 	pr := t.Instance.Protocol
 	lines := strings.SplitAfter(pr.Source, "\n")
 	params := map[string]bool{}
-	for _, p := range pr.Params {
+	for _, p := range pr.File.Params {
 		params[p.Name] = true
 	}
 	out := Rewrite{Binds: map[string]string{}}
@@ -161,7 +161,7 @@ func cExplicit(lines []string, site Site, pr *checker.Protocol, o model.Ordering
 // ownFile reports whether the site is in the protocol's own file (not a
 // header it includes), the text Rewrite edits.
 func ownFile(pr *checker.Protocol, site Site) bool {
-	return pr.File == "" || site.Pos.File == pr.File
+	return pr.File.File == "" || site.Pos.File == pr.File.File
 }
 
 // spellFence writes a fence statement as the protocol's source does.

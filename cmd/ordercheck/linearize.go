@@ -52,7 +52,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 			if err != nil {
 				return usageError(err)
 			}
-			if pr.Spec == nil {
+			if pr.File.Spec == nil {
 				return usageError(fmt.Errorf("protocol %q has no sequential specification", args[0]))
 			}
 			var l *checker.Linearization
@@ -71,12 +71,12 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 				}
 			}
 			if html != "" {
-				if err := render.LinearizationHTML(html, pr.Spec.Model(), l); err != nil {
+				if err := render.LinearizationHTML(html, pr.File.Spec.Model(), l); err != nil {
 					return usageError(err)
 				}
 				wrote(cmd, html)
 			}
-			render.Linearization(cmd.OutOrStdout(), pr.Name, l, timeout.String())
+			render.Linearization(cmd.OutOrStdout(), pr.File.Name, l, timeout.String())
 			return verdictExit(l.Verdict())
 		},
 	}

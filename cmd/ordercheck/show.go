@@ -23,7 +23,7 @@ func newShowCmd() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			if cmd.Flags().Changed("variant") {
-				text, err := pr.FormatVariant(variant)
+				text, err := pr.File.FormatVariant(variant)
 				if err != nil {
 					return usageError(err)
 				}

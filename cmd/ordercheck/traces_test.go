@@ -56,7 +56,7 @@ func TestHistoryFixtures(t *testing.T) {
 	}
 	for _, name := range protocols.Names() {
 		for _, kind := range []string{".ok", ".bad"} {
-			if pr, _ := protocols.Load(name); pr.Spec != nil && !kinds[name+kind] {
+			if pr, _ := protocols.Load(name); pr.File.Spec != nil && !kinds[name+kind] {
 				t.Errorf("no %s history of %s under %s", kind, name, root)
 			}
 		}
@@ -92,7 +92,7 @@ func writeHistories(t *testing.T, root string) {
 	goBad := func(protocol, variant string) {
 		source, h := goRun(protocol, variant, 4, 200)
 		pr, _ := protocols.Lookup(protocol)
-		spec := pr.Spec.Model()
+		spec := pr.File.Spec.Model()
 		for _, part := range spec.Partition(h) {
 			if !porcupine.CheckOperations(*spec, part) {
 				obj, _ := lang.Split(part[0].Input)
@@ -114,7 +114,7 @@ func writeHistories(t *testing.T, root string) {
 		m, _ := model.Lookup(modelName)
 		var bad []porcupine.Operation
 		_, err = checker.Explore(inst.Prog, m, explore.Options{}, func(e *explore.Execution) {
-			if h := timedHistory(e); bad == nil && !porcupine.CheckOperations(*pr.Spec.Model(), h) {
+			if h := timedHistory(e); bad == nil && !porcupine.CheckOperations(*pr.File.Spec.Model(), h) {
 				bad = h
 			}
 		})

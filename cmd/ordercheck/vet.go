@@ -33,7 +33,7 @@ Exit status: 0 nothing to report, 1 something reported, 2 bad input.`,
 				if err != nil {
 					return checkError(err)
 				}
-				for _, f := range pr.Vet() {
+				for _, f := range pr.File.Vet() {
 					found = true
 					fmt.Fprintln(cmd.OutOrStdout(), f)
 				}

@@ -174,7 +174,7 @@ func (tb Table) row(t *testing.T, pr *checker.Protocol, rd *harnesstest.RaceDete
 	if c.goDeadlock != (c.deadlock == checker.Violated) {
 		t.Errorf("the Go version blocks: %v (%v); the model's deadlock: %s", c.goDeadlock, err, c.deadlock)
 	}
-	c.lin = porcupine.CheckOperationsTimeout(*pr.Spec.Model(), h, 10*time.Second)
+	c.lin = porcupine.CheckOperationsTimeout(*pr.File.Spec.Model(), h, 10*time.Second)
 	if c.lin == porcupine.Unknown {
 		t.Errorf("porcupine timed out: no verdict")
 	}
