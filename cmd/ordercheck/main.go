@@ -49,6 +49,10 @@ func (e *exitError) Error() string {
 	return e.err.Error()
 }
 
+// Unwrap gives the error carried, so that an internal error marked as
+// anything else still exits 4.
+func (e *exitError) Unwrap() error { return e.err }
+
 // usageError marks bad input: exit status 2.
 func usageError(err error) error { return &exitError{exitUsage, err} }
 
@@ -151,7 +155,12 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	return exitStatus(stderr, args, root.Execute())
+}
+
+// exitStatus reports err, what the command args returned, on stderr and
+// returns the exit status it means.
+func exitStatus(stderr io.Writer, args []string, err error) int {
 	if err == nil {
 		return exitOK
 	}

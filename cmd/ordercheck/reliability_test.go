@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ordercheck/ordercheck/checker/explore"
 )
 
 // TestBadFlagsFast checks that a flag out of its range is refused before
@@ -451,6 +454,32 @@ func TestProgressLine(t *testing.T) {
 			shown := strings.Contains(string(out), "\r\x1b[K")
 			if tc.want == "" && shown || tc.want != "" && (!shown || !strings.Contains(string(out), tc.want)) {
 				t.Errorf("progress shown %v, want %q:\n%q", shown, tc.want, out)
+			}
+		})
+	}
+}
+
+// TestInternalErrorsExit4 checks that an internal error exits 4 with the
+// request to report it, however a command marked it on the way out.
+func TestInternalErrorsExit4(t *testing.T) {
+	bug := &explore.InternalError{Msg: "a step without a way"}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"bare", bug, exitInternal},
+		{"as usage", usageError(fmt.Errorf("compiling: %w", bug)), exitInternal},
+		{"checked", checkError(bug), exitInternal},
+		{"usage", usageError(errors.New("no such protocol")), exitUsage},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr strings.Builder
+			if got := exitStatus(&stderr, []string{"explore", "x"}, tc.err); got != tc.want {
+				t.Errorf("exit %d, want %d (%s)", got, tc.want, stderr.String())
+			}
+			if tc.want == exitInternal && !strings.Contains(stderr.String(), "This is a bug of ordercheck") {
+				t.Errorf("stderr %q does not ask for a report", stderr.String())
 			}
 		})
 	}
