@@ -136,8 +136,8 @@ func (x *states) appendSignature(b []byte, clk []uint32, t int) []byte {
 // access; then two zeros.
 func (x *states) appendClocks(b []byte, clk []uint32, locks []uint64, perm []int) []byte {
 	k := x.lay
-	n := k.n
-	gap := uint64(0) // zero entries since the last one encoded
+	n, acc := k.n, k.acc(0, 0) // acc: the first access record's vector
+	gap := uint64(0)           // zero entries since the last one encoded
 	vector := func(v int, lock bool) {
 		row := clk[v*n : (v+1)*n]
 		for _, u := range perm {
@@ -149,7 +149,7 @@ func (x *states) appendClocks(b []byte, clk []uint32, locks []uint64, perm []int
 			b = binary.AppendUvarint(b, gap)
 			b = binary.AppendUvarint(b, uint64(e))
 			if lock {
-				b = binary.AppendUvarint(b, locks[v*n-k.acc(0, 0)*n+u])
+				b = binary.AppendUvarint(b, locks[(v-acc)*n+u])
 			}
 			gap = 0
 		}
@@ -162,7 +162,7 @@ func (x *states) appendClocks(b []byte, clk []uint32, locks []uint64, perm []int
 			vector(k.rel(t, model.Loc(l)), false)
 		}
 	}
-	for v := k.acc(0, 0); v < k.vectors(); v++ {
+	for v := acc; v < k.vectors(); v++ {
 		vector(v, true)
 	}
 	return append(b, 0, 0)

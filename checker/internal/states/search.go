@@ -183,6 +183,7 @@ func (w *states) expand(s *sstate, pos int64, c *claims) expansion {
 		j++
 		if k := w.key(n); !w.isSeen(k) {
 			if key, ok := c.claim(k, pos+int64(sc.j)); ok {
+				n.twins, n.twinsKnown = w.twinsIn(n, w.perm), true // w.perm and w.keys: n's, from key
 				n.keep(t)
 				sc.s, sc.key = n, key
 			}
@@ -204,7 +205,10 @@ func (w *states) expand(s *sstate, pos int64, c *claims) expansion {
 // its next action. It stops when try returns false, and reports whether
 // a thread could move but for the event bound.
 func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool) {
-	twins := x.twins(s)
+	twins := s.twins
+	if !s.twinsKnown {
+		twins = x.twinsIn(s, x.order(s))
+	}
 	for t, th := range s.th {
 		if twins != nil && twins[t] {
 			continue
@@ -229,34 +233,30 @@ func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool)
 	return bounded
 }
 
-// twins marks the threads of s whose moves an earlier interchangeable
+// twinsIn marks the threads of s whose moves an earlier interchangeable
 // thread makes for them: swapping the two threads' names leaves s as it
 // is, so each move of the later one reaches a renaming of what the same
 // move of the earlier one reaches, the same state once sorted (and the
-// same violations, by the renamed thread). It returns nil when no thread
-// is marked.
-func (x *states) twins(s *sstate) []bool {
+// same violations, by the renamed thread). perm is s's order, and x.keys
+// the sort keys order made for it; s's clocks are unpacked. It returns
+// nil when no thread is marked.
+func (x *states) twinsIn(s *sstate, perm []int) []bool {
 	if len(x.groups) == 0 {
 		return nil
 	}
-	if s.clk == nil && s.pk.words != nil {
-		u := *s // a kept state: its clocks, unpacked, in the room
-		x.twinClk = append(x.twinClk[:0], make([]uint32, x.lay.size())...)
-		x.twinLocks = append(x.twinLocks[:0], make([]uint64, recKinds*x.lay.nl*x.lay.n)...)
-		s.pk.unpack(x.twinClk, x.twinLocks)
-		u.clk, u.locks = x.twinClk, x.twinLocks
-		s = &u
-	}
-	perm := append(x.twinPerm[:0], x.order(s)...)
+	perm = append(x.twinPerm[:0], perm...)
 	x.twinPerm = perm
 	var twins []bool
+	keyed := false
 	for _, g := range x.groups {
 		for i := 1; i < len(g); i++ {
 			a, b := perm[g[i-1]], perm[g[i]]
 			if s.th[a].n != s.th[b].n || !bytes.Equal(x.keys[a], x.keys[b]) {
 				continue
 			}
-			x.twinKey = append(x.twinKey[:0], x.keyIn(s, perm)...)
+			if !keyed { // s's key, once
+				x.twinKey, keyed = append(x.twinKey[:0], x.keyIn(s, perm)...), true
+			}
 			perm[g[i-1]], perm[g[i]] = b, a
 			same := bytes.Equal(x.twinKey, x.keyIn(s, perm))
 			perm[g[i-1]], perm[g[i]] = a, b

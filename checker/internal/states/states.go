@@ -67,6 +67,11 @@ type sstate struct {
 	clk   []uint32 // vector clocks (see clocks), when races are tracked
 	locks []uint64 // per access record (as clk's acc): the regular mutexes held at the access
 	pk    packed   // clk and locks, packed, once the state is kept (see keep)
+	// twins, once known, marks the threads whose moves an earlier
+	// interchangeable thread makes for them (see twins): expand notes it
+	// when it keeps the state, from the order its key was made in.
+	twins      []bool
+	twinsKnown bool
 }
 
 // finalState returns the registers and the memory of s's nl locations.
@@ -141,20 +146,17 @@ type states struct {
 
 // room is the scratch space of a worker, reused from state to state.
 type room struct {
-	buf     []byte
-	spare   spare // expand's successors
-	scratch []uint32
-	perm    []int // order's
-	sorted  []int // order: a group's threads, sorted
-	ways    []model.Way
-	hz      model.Horizon
-	recs    [][]uint32 // normalize: per thread, the clock values of its records still kept
-	kept    []record   // normalize: one thread's records kept
-	// twins': a kept state's clocks, unpacked, its order and its key
-	twinPerm  []int
-	twinClk   []uint32
-	twinLocks []uint64
-	twinKey   []byte
+	buf      []byte
+	spare    spare // expand's successors
+	scratch  []uint32
+	perm     []int // order's
+	sorted   []int // order: a group's threads, sorted
+	ways     []model.Way
+	hz       model.Horizon
+	recs     [][]uint32 // normalize: per thread, the clock values of its records still kept
+	kept     []record   // normalize: one thread's records kept
+	twinPerm []int      // twins': the order of the state
+	twinKey  []byte     // twins': the state's key in that order
 }
 
 func newStates(p *model.Program, m *model.Model, cfg Config) *states {

@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/checkertest"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/checker/internal/states"
@@ -250,15 +251,7 @@ thread inc[%d] {
 }
 final total: x == %d, "an increment was lost"
 `, n, n)
-				pr, err := checker.Parse("cs.oc", src)
-				if err != nil {
-					t.Fatal(err)
-				}
-				in, err := pr.Instance("", nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rep, err := in.Check(m, explore.Options{Engine: explore.EngineStates})
+				rep, err := checkertest.Instance(t, src).Check(m, explore.Options{Engine: explore.EngineStates})
 				if err != nil {
 					t.Fatal(err)
 				}
