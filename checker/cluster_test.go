@@ -43,9 +43,10 @@ type memCluster struct {
 
 type killAt struct{ part, level int }
 
-// Subtrees explores each subtree here, as a worker would.
+// SubtreeJobs is the number of subtrees the test drew for a split.
 func (c *memCluster) SubtreeJobs() int { return c.jobs }
 
+// Subtrees explores each subtree here, as a worker would.
 func (c *memCluster) Subtrees(job []byte, paths [][]int32, accept func(int, []byte) error) error {
 	c.subtrees += len(paths)
 	c.job, c.paths = job, paths

@@ -135,11 +135,12 @@ func (p *Protocol) CheckHistoryFile(path string, timeout time.Duration) (*Linear
 	}
 	defer f.Close()
 	h, err := ReadHistory(f)
-	if err == nil {
-		var l *Linearization
-		if l, err = p.CheckHistory(h, path, timeout); err == nil {
-			return l, nil
-		}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return nil, fmt.Errorf("%s: %w", path, err)
+	l, err := p.CheckHistory(h, path, timeout)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return l, nil
 }

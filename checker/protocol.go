@@ -180,5 +180,5 @@ func (p *Protocol) HasProp(name string) error {
 	if slices.Contains(names, name) {
 		return nil
 	}
-	return fmt.Errorf("protocol %s has no such property%s (it has: %s)", p.File.Name, model.DidYouMean(name, names), strings.Join(names, ", "))
+	return fmt.Errorf("protocol %s has no property %s%s (it has: %s)", p.File.Name, name, model.DidYouMean(name, names), strings.Join(names, ", "))
 }

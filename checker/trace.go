@@ -428,8 +428,8 @@ func Replay(t *Trace, cat Catalogue) (*Replayed, error) {
 	if pr.File.Name != t.Protocol && t.Source == "" {
 		return nil, &MismatchError{"protocol", fmt.Sprintf("the trace names %s, the protocol is %s", t.Protocol, pr.File.Name)}
 	}
-	if !slices.Contains(pr.PropNames(), t.Property) {
-		return nil, &MismatchError{"property", fmt.Sprintf("protocol %s has no property %s%s (it has: %s)", pr.File.Name, t.Property, model.DidYouMean(t.Property, pr.PropNames()), strings.Join(pr.PropNames(), ", "))}
+	if err := pr.HasProp(t.Property); err != nil {
+		return nil, &MismatchError{"property", err.Error()}
 	}
 	if t.Variant == "" && len(pr.File.Variants) > 0 {
 		return nil, &MismatchError{"variant", fmt.Sprintf("missing: protocol %s has variants", pr.File.Name)}

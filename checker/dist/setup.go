@@ -149,7 +149,7 @@ func (s Setup) connect() (nc *nats.Conn, done func(), err error) {
 	case !remote && s.Procs == 0:
 		return nil, nil, nil
 	}
-	dopt := DialOptions{Creds: s.Creds, Context: s.Context, Insecure: s.Insecure, Name: s.Name}
+	dopt := s.dialOptions()
 	if s.Procs > 0 {
 		exe, err := os.Executable()
 		if err != nil {
@@ -164,6 +164,11 @@ func (s Setup) connect() (nc *nats.Conn, done func(), err error) {
 	return nc, nc.Close, nil
 }
 
+// dialOptions says how to reach the cluster the setup names.
+func (s Setup) dialOptions() DialOptions {
+	return DialOptions{Creds: s.Creds, Context: s.Context, Insecure: s.Insecure, Name: s.Name}
+}
+
 // Serve connects to the cluster the setup names (URL or Context) and
 // serves its jobs (Work) until ctx ends or the server goes away. With
 // parent set, the worker is one that Procs started: it stops when reading
@@ -173,7 +178,7 @@ func (s Setup) connect() (nc *nats.Conn, done func(), err error) {
 // its checks of ctx, or a client retrying the server, must not keep it
 // alive.
 func (s Setup) Serve(ctx context.Context, parent io.Reader, opt WorkerOptions) error {
-	nc, err := Dial(s.URL, DialOptions{Creds: s.Creds, Context: s.Context, Insecure: s.Insecure, Name: s.Name})
+	nc, err := Dial(s.URL, s.dialOptions())
 	if err != nil {
 		return err
 	}

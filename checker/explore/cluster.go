@@ -14,7 +14,8 @@ type Cluster interface {
 	// partitions.
 	Begin(job []byte, whole bool) (Search, error)
 	// Subtrees explores, on workers, the subtrees of a graph search of
-	// what job describes that paths name (see Subtree), and gives accept
+	// what job describes that paths name (each a path of choices from the
+	// root), and gives accept
 	// what each found (the checker's encoding) with its index in paths,
 	// once per subtree. A report accept returns an error for is not
 	// the subtree's: it is set aside, and the subtree's is waited for.

@@ -163,7 +163,7 @@ func (s Stats) LimitText() string {
 }
 
 // Add adds the counts of o, a part of the same exploration, to s, and the
-// bound that cut it, as SetLimit and the bounds of Step would have.
+// bound that cut it: the first one, but the event bound over any other.
 func (s *Stats) Add(o Stats) {
 	s.Executions += o.Executions
 	s.Blocked += o.Blocked

@@ -1,6 +1,10 @@
 package explore
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ordercheck/ordercheck/model"
+)
 
 func TestParseSize(t *testing.T) {
 	for in, want := range map[string]uint64{"": 0, "1048576": 1 << 20, "512MB": 512e6, "4GB": 4e9, "2GiB": 2 << 30, "3M": 3 << 20, "7 K": 7 << 10, "10B": 10} {
@@ -15,8 +19,14 @@ func TestParseSize(t *testing.T) {
 	}
 }
 
+// TestDefaultMaxMemory checks the default bound against the memory this
+// process may use: MemoryShare of it, never more.
 func TestDefaultMaxMemory(t *testing.T) {
-	if m := DefaultMaxMemory(); m == 0 {
+	all := model.MachineMemory()
+	if all == 0 {
 		t.Skip("this machine's memory is unknown")
+	}
+	if m := DefaultMaxMemory(); m == 0 || m > all || m != uint64(float64(all)*MemoryShare) {
+		t.Errorf("DefaultMaxMemory() = %d of %d", m, all)
 	}
 }

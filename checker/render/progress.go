@@ -29,11 +29,11 @@ type Progress struct {
 // NewProgress returns the progress line on f, which shows nothing when
 // off is set or f is not a terminal.
 func NewProgress(f *os.File, off bool) *Progress {
-	return &Progress{w: f, on: !off && IsTerminal(f)}
+	return &Progress{w: f, on: !off && isTerminal(f)}
 }
 
-// IsTerminal reports whether f is a terminal, where progress is shown.
-func IsTerminal(f *os.File) bool {
+// isTerminal reports whether f is a terminal, where progress is shown.
+func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
@@ -75,6 +75,9 @@ func (p *Progress) Cell(done, total int, name string) {
 // checker.SimOptions.Progress.
 func (p *Progress) Runs(total int) func(done int, el time.Duration) {
 	return func(done int, el time.Duration) {
+		if done == 0 || el <= 0 {
+			return // no rate yet
+		}
 		rate := float64(done) / el.Seconds()
 		p.Show(fmt.Sprintf("%d/%d runs, %.0f runs/s, %s elapsed, ETA %s", done, total, rate, el.Round(time.Second),
 			(time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second)))

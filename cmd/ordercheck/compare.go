@@ -79,7 +79,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			finish()
 			b.prog.Clear()
 			if err != nil {
-				return checkError(err)
+				return usageError(err)
 			}
 			write := func(w io.Writer) error { return render.Comparison(w, cmp, f) }
 			if output != "" {

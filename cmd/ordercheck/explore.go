@@ -59,7 +59,7 @@ internal error.`,
 			b.prog.Clear()
 			release()
 			if err != nil {
-				return checkError(err)
+				return usageError(err)
 			}
 			if err := out.write(cmd, inst, rep.Witness(out.property)); err != nil {
 				return err

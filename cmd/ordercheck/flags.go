@@ -70,7 +70,7 @@ func memoryText() string {
 }
 
 // workersFlag adds --workers to cmd, into v: by default every core, where
-// the graph explorer leaves one to Go's collector (checker.AllCores).
+// the graph explorer leaves one to Go's collector (explore.AllCores).
 func workersFlag(cmd *cobra.Command, v *int, usage string) {
 	cmd.Flags().IntVar(v, "workers", explore.AllCores, strings.TrimSuffix(usage, ")")+"; by execution graphs the default leaves one core to Go's collector)")
 	cmd.Flags().Lookup("workers").DefValue = "every core"
@@ -214,7 +214,7 @@ func (o *outputs) check(pr *checker.Protocol) error {
 		return nil
 	}
 	if err := pr.HasProp(o.property); err != nil {
-		return usageError(fmt.Errorf("--property %s: %w", o.property, err))
+		return usageError(fmt.Errorf("--property: %w", err))
 	}
 	return nil
 }
@@ -230,7 +230,7 @@ func (o *outputs) write(cmd *cobra.Command, inst *checker.Instance, w *explore.W
 		return nil
 	}
 	if err := o.Save(inst, w, func(path string) { wrote(cmd, path) }); err != nil {
-		return checkError(err)
+		return usageError(err)
 	}
 	return nil
 }

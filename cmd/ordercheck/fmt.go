@@ -46,7 +46,7 @@ Exit status: 0 done (with -l or -d: and every file was already formatted),
 				}
 				out, err := lang.FormatSource(f, src)
 				if err != nil {
-					return checkError(err)
+					return usageError(err)
 				}
 				changed := out != src
 				unformatted = unformatted || changed

@@ -67,7 +67,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 				}
 				l, err = pr.Linearize(checker.LinearizeOptions{Variant: variant, Params: over, Clients: clients, Rounds: ops, Seed: seed, Timeout: timeout})
 				if err != nil {
-					return checkError(err)
+					return usageError(err)
 				}
 			}
 			if html != "" {

@@ -63,7 +63,7 @@ exploration short, 4 an internal error.`,
 				opt.Workers = 0
 				x, err := checker.Explain(p, m, c, opt)
 				if err != nil {
-					return checkError(err)
+					return usageError(err)
 				}
 				render.Explanation(cmd.OutOrStdout(), x)
 				return nil
@@ -76,7 +76,7 @@ exploration short, 4 an internal error.`,
 				}
 				res, err := checker.RunLitmus(p, m, opt)
 				if err != nil {
-					return checkError(fmt.Errorf("%s: %w", path, err))
+					return usageError(fmt.Errorf("%s: %w", path, err))
 				}
 				render.Herd(cmd.OutOrStdout(), res)
 				bounded = bounded || !res.Stats.Exhaustive()

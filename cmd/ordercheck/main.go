@@ -53,18 +53,9 @@ func (e *exitError) Error() string {
 // anything else still exits 4.
 func (e *exitError) Unwrap() error { return e.err }
 
-// usageError marks bad input: exit status 2.
+// usageError marks bad input: exit status 2 (an internal error it
+// carries still exits 4: see exitStatus).
 func usageError(err error) error { return &exitError{exitUsage, err} }
-
-// checkError classifies an error of the library: a bug of ordercheck, or
-// bad input.
-func checkError(err error) error {
-	var ie *explore.InternalError
-	if errors.As(err, &ie) {
-		return err
-	}
-	return usageError(err)
-}
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{

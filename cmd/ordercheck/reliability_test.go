@@ -40,7 +40,7 @@ func TestBadFlagsFast(t *testing.T) {
 		{[]string{"compare", "execenv", "--workers", "0"}, "--workers 0"},
 		{[]string{"simulate", "dlsym", "--runs", "0"}, "--runs 0"},
 		{[]string{"simulate", "dlsym", "--depth", "0"}, "--depth 0"},
-		{[]string{"simulate", "dlsym", "--property", "nope"}, "no such property"},
+		{[]string{"simulate", "dlsym", "--property", "nope"}, "--property: protocol dlsym has no property nope"},
 		{[]string{"linearize", "dlsym", "--clients", "0"}, "--clients 0"},
 		{[]string{"linearize", "dlsym", "--ops", "-1"}, "--ops -1"},
 		{[]string{"linearize", "dlsym", "--timeout", "-1s"}, "--timeout -1s"},
@@ -470,7 +470,7 @@ func TestInternalErrorsExit4(t *testing.T) {
 	}{
 		{"bare", bug, exitInternal},
 		{"as usage", usageError(fmt.Errorf("compiling: %w", bug)), exitInternal},
-		{"checked", checkError(bug), exitInternal},
+		{"marked", usageError(bug), exitInternal},
 		{"usage", usageError(errors.New("no such protocol")), exitUsage},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -34,7 +34,7 @@ does not fit the protocol any more (or is not a trace), 4 an internal error.`,
 			}
 			r, err := checker.Replay(t, protocols.Lookup)
 			if err != nil {
-				return checkError(fmt.Errorf("%s: %w", args[0], err))
+				return usageError(fmt.Errorf("%s: %w", args[0], err))
 			}
 			if t.Source != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: replaying %s\n", r.From)

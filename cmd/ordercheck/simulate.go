@@ -82,12 +82,12 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			res, err := inst.Simulate(m, sim)
 			prog.Clear()
 			if err != nil {
-				return checkError(err)
+				return usageError(err)
 			}
 			var diff checker.Difference
 			if against != "" {
 				if _, diff, err = res.Against(other.Prog, om, other.Protocol.Properties(), sim); err != nil {
-					return checkError(err)
+					return usageError(err)
 				}
 			}
 			if err := out.write(cmd, inst, res.Witness(out.property)); err != nil {

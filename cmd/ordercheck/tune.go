@@ -71,13 +71,13 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			}
 			for _, p := range props {
 				if err := pr.HasProp(p); err != nil {
-					return usageError(fmt.Errorf("--property %s: %w", p, err))
+					return usageError(fmt.Errorf("--property: %w", err))
 				}
 			}
 			topt.Props = props
 			t, err := tune.Run(inst, topt)
 			if err != nil {
-				return checkError(err)
+				return usageError(err)
 			}
 			w := cmd.OutOrStdout()
 			if explain != "" {

@@ -31,7 +31,7 @@ Exit status: 0 nothing to report, 1 something reported, 2 bad input.`,
 			for _, ref := range refs {
 				pr, err := protocols.Load(ref)
 				if err != nil {
-					return checkError(err)
+					return usageError(err)
 				}
 				for _, f := range pr.File.Vet() {
 					found = true
