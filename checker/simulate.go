@@ -190,14 +190,15 @@ func (in *Instance) Simulate(m *model.Model, opt SimOptions) (*SimResult, error)
 }
 
 // minimize replaces each simulated counterexample by the shortest one a
-// bounded exhaustive search finds, when it is shorter.
+// bounded exhaustive search finds, when it is shorter. Cancelling the
+// simulation's context stops it too, the counterexamples as they are.
 func minimize(p *model.Program, m *model.Model, props []Property, res *SimResult, opt SimOptions) {
 	for i := range res.Properties {
 		sp := &res.Properties[i]
-		if sp.Witness == nil {
+		if sp.Witness == nil || opt.Context != nil && opt.Context.Err() != nil {
 			continue
 		}
-		rep, err := Check(p, m, []Property{props[i]}, explore.Options{MaxExecutions: 100000, Timeout: 30 * time.Second})
+		rep, err := Check(p, m, []Property{props[i]}, explore.Options{MaxExecutions: 100000, Timeout: 30 * time.Second, Context: opt.Context})
 		if err != nil || rep.Props[0].Witness == nil {
 			continue
 		}

@@ -1,9 +1,13 @@
 package checker_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
+
+	"github.com/ordercheck/ordercheck/protocols"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
@@ -123,5 +127,45 @@ func TestHomogeneity(t *testing.T) {
 	}
 	if d := checker.Homogeneity(a, c); d.P > 1e-6 || d.DF != 3 {
 		t.Errorf("relaxed and seq_cst SB do not differ: p = %g, df %d", d.P, d.DF)
+	}
+}
+
+// cancelling reports every outcome as a violation and cancels a context
+// at its first: a simulation that is interrupted just as it finds one.
+type cancelling struct{ cancel context.CancelFunc }
+
+func (cancelling) Name() string { return "any" }
+
+func (c cancelling) Judge(*explore.Outcome) (bool, *explore.Violation) {
+	c.cancel()
+	return true, &explore.Violation{Prop: "any", Msg: "every execution"}
+}
+
+// TestMinimizeInterrupted checks that an interrupted simulation does not
+// go on to shrink its counterexample by an exhaustive search (of seconds
+// here, dlsym with seven callers under rc11): Ctrl-C stops simulate
+// --minimize at once, with the counterexample found.
+func TestMinimizeInterrupted(t *testing.T) {
+	pr, err := protocols.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Instance("fixed", map[string]string{"N": "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	start := time.Now()
+	res, err := checker.Simulate(inst.Prog, model.RC11, []checker.Property{cancelling{cancel}}, checker.SimOptions{Runs: 100, Minimize: true, Context: ctx,
+		Minimized: func(string, int, int) { t.Errorf("a counterexample was shrunk after the interrupt") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("interrupted simulation took %v", took)
+	}
+	if !res.Interrupted || res.Runs != 1 || res.Witness("any") == nil {
+		t.Errorf("interrupted after %d runs (interrupted %v), witness %v: want 1 run and its counterexample", res.Runs, res.Interrupted, res.Witness("any"))
 	}
 }
