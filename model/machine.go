@@ -239,11 +239,26 @@ func (m *messages) appendKey(b []byte, perm []int) []byte {
 				att = 1
 			}
 			b = append(b, att)
-			b = AppendVector(b, msg.view, nil)
+			b = m.appendPlaces(b, msg.view)
 			b = AppendVector(b, msg.Clock, perm)
 		}
 	}
 	return b
+}
+
+// appendPlaces appends an encoding of view v (as AppendVector does): the
+// places in the locations' lists its absolute positions hold, a position
+// before the first message kept holding it (see raMemory.at).
+func (m *messages) appendPlaces(b []byte, v []uint32) []byte {
+	if v == nil {
+		return append(b, 0)
+	}
+	var buf [64]uint32
+	places := buf[:0]
+	for l, p := range v {
+		places = append(places, uint32(m.at(Loc(l), p)))
+	}
+	return AppendSparse(append(b, 1), places, nil)
 }
 
 // chooseWays appends the values a choice among n may take.

@@ -296,7 +296,7 @@ type raMemory struct {
 	nl   int
 }
 
-// tview is a thread's views (positions per location).
+// tview is a thread's views: positions per location, absolute (see at).
 type tview struct {
 	cur, acq, fence []uint32
 	rel             [][]uint32 // per location; nil: no release write there yet
@@ -336,6 +336,16 @@ func (m *raMemory) view(t int) *tview {
 	}
 	return m.views[t]
 }
+
+// at returns the place in l's list of the message at absolute position p:
+// views hold the place a message had when the view was set plus the
+// messages dropped before it (base), so that dropping messages (collect)
+// changes no view; a position before the first message kept stands for
+// it. Making room in the middle of a list (shift) moves the views after.
+func (m *messages) at(l Loc, p uint32) int { return max(int(p)-m.base[l], 0) }
+
+// abs returns the absolute position of place q of l's list (see at).
+func (m *messages) abs(l Loc, q int) uint32 { return uint32(m.base[l] + q) }
 
 // join sets dst to the entrywise maximum of dst and src.
 func join[V int32 | uint32](dst, src []V) {
@@ -385,10 +395,10 @@ func (m *raMemory) Ways(t int, a *Action, dst []Way) []Way {
 	case ActChoose:
 		return chooseWays(a.N, dst)
 	case ActRead, ActRMW, ActCAS, ActLock:
-		return readWays(m.msgs[a.Loc], int(m.views[t].cur[a.Loc]), a, dst)
+		return readWays(m.msgs[a.Loc], m.at(a.Loc, m.views[t].cur[a.Loc]), a, dst)
 	case ActWrite, ActUnlock:
 		ms := m.msgs[a.Loc]
-		for q := len(ms); q > int(m.views[t].cur[a.Loc]); q-- {
+		for q := len(ms); q > m.at(a.Loc, m.views[t].cur[a.Loc]); q-- {
 			if q == len(ms) || !ms[q].att {
 				dst = append(dst, Way{Pos: q})
 			}
@@ -406,7 +416,7 @@ func (m *raMemory) Peek(t int, l Loc, w Way) *Message { return m.msgs[l][w.Pos] 
 func (m *raMemory) Read(t int, l Loc, w Way, o Ordering) (*Message, Source) {
 	msg := m.msgs[l][w.Pos]
 	v := m.view(t)
-	v.cur[l] = max(v.cur[l], uint32(w.Pos))
+	v.cur[l] = max(v.cur[l], m.abs(l, w.Pos))
 	if o.Atomic() && o != Con && msg.view != nil {
 		join(v.acq, msg.view)
 		if o.IsAcquire() {
@@ -426,7 +436,7 @@ func (m *raMemory) Write(t int, l Loc, w Way, val int64, o Ordering, read *Messa
 	n := &Message{Val: val, Clock: clock, att: read != nil}
 	m.shift(l, q)
 	v := m.view(t)
-	v.cur[l] = uint32(q)
+	v.cur[l] = m.abs(l, q)
 	join(v.acq, v.cur)
 	switch {
 	case o == Con:
@@ -461,24 +471,15 @@ func (m *raMemory) Fence(t int, o Ordering) {
 	}
 }
 
-// shift makes room at position q of location l: every view at or after q
-// moves up one.
+// shift makes room at place q of location l: every view at or after it
+// moves up one, in the threads' views and the messages' (a changed
+// message is a new one).
 func (m *raMemory) shift(l Loc, q int) {
-	m.remap(l, func(p uint32) uint32 {
-		if p >= uint32(q) {
-			return p + 1
-		}
-		return p
-	})
-}
-
-// remap replaces every view's position p of location l by f(p), in the
-// threads' views and the messages' (a changed message is a new one).
-func (m *raMemory) remap(l Loc, f func(uint32) uint32) {
-	changes := func(v []uint32) bool { return v != nil && f(v[l]) != v[l] }
+	from := m.abs(l, q)
+	changes := func(v []uint32) bool { return v != nil && v[l] >= from }
 	set := func(v []uint32) {
-		if v != nil {
-			v[l] = f(v[l])
+		if v != nil && v[l] >= from {
+			v[l]++
 		}
 	}
 	for t, v := range m.views {
@@ -495,10 +496,10 @@ func (m *raMemory) remap(l Loc, f func(uint32) uint32) {
 	}
 	for k, ms := range m.msgs {
 		for i, msg := range ms {
-			if msg.view != nil && f(msg.view[l]) != msg.view[l] {
+			if changes(msg.view) {
 				c := *msg
 				c.view = slices.Clone(msg.view)
-				c.view[l] = f(msg.view[l])
+				c.view[l]++
 				m.set(Loc(k), i, &c)
 			}
 		}
@@ -517,15 +518,15 @@ func (m *raMemory) Reduce(h *Horizon) {
 // (a spawner counts as accessing every location: its new thread starts
 // with its views), keeping each location's last message (its final
 // value), and of a regular mutex only its last. Views below the first
-// message kept become that message: they only meet views at or after it
-// again.
+// message kept stand for that message (see at): they only meet views at
+// or after it again.
 func (m *raMemory) collect(h *Horizon) {
 	for l, ms := range m.msgs {
 		lo := len(ms) - 1
 		if !h.Regular[l] {
 			for t, run := range h.Running {
 				if run && h.Futures[t].Touches(l) {
-					lo = min(lo, int(m.views[t].cur[l]))
+					lo = min(lo, m.at(Loc(l), m.views[t].cur[l]))
 				}
 			}
 		}
@@ -534,7 +535,6 @@ func (m *raMemory) collect(h *Horizon) {
 			continue
 		}
 		m.drop(Loc(l), lo)
-		m.remap(Loc(l), func(p uint32) uint32 { return uint32(max(int(p)-lo, 0)) })
 	}
 }
 
@@ -550,11 +550,11 @@ func (m *raMemory) sameFrom(l Loc, lo int, h *Horizon) int {
 	hi := len(ms) - 1
 	for t, run := range h.Running {
 		if run && InSet(h.Futures[t].PlainW|h.Futures[t].AtomW, int(l)) {
-			hi = min(hi, int(m.views[t].cur[l]))
+			hi = min(hi, m.at(l, m.views[t].cur[l]))
 		}
 	}
 	e := lo
-	for e < hi && sameMessage(ms[lo], ms[e+1], int(l)) {
+	for e < hi && m.sameMessage(ms[lo], ms[e+1], int(l)) {
 		e++
 	}
 	return e
@@ -562,23 +562,31 @@ func (m *raMemory) sameFrom(l Loc, lo int, h *Horizon) int {
 
 // sameMessage reports whether messages a and b of location l have the
 // same value, race clock and released view, but at l.
-func sameMessage(a, b *Message, l int) bool {
+func (m *raMemory) sameMessage(a, b *Message, l int) bool {
 	if a.Val != b.Val || !slices.Equal(a.Clock, b.Clock) {
 		return false
 	}
-	n := max(len(a.view), len(b.view))
-	for i := range n {
-		if i == l {
-			continue
+	for i := range max(len(a.view), len(b.view)) {
+		if i != l && m.place(a.view, i) != m.place(b.view, i) {
+			return false
 		}
-		var x, y uint32
-		if i < len(a.view) {
-			x = a.view[i]
-		}
-		if i < len(b.view) {
-			y = b.view[i]
-		}
-		if x != y {
+	}
+	return true
+}
+
+// place returns the place in location i's list that view v holds (see
+// at); a view without entries (nil) holds the first.
+func (m *raMemory) place(v []uint32, i int) int {
+	if i >= len(v) {
+		return 0
+	}
+	return m.at(Loc(i), v[i])
+}
+
+// samePlaces reports whether views a and b hold the same places.
+func (m *raMemory) samePlaces(a, b []uint32) bool {
+	for i := range max(len(a), len(b)) {
+		if m.place(a, i) != m.place(b, i) {
 			return false
 		}
 	}
@@ -617,12 +625,12 @@ func (m *raMemory) trimViews(h *Horizon) {
 				own().fence = nil
 			}
 			for l := range v.cur {
-				if !f.Touches(l) && v.cur[l] != 0 {
+				if !f.Touches(l) && m.at(Loc(l), v.cur[l]) != 0 {
 					own().cur[l] = 0
 				}
 			}
 		}
-		if !f.AcqFence && !slices.Equal(v.acq, v.cur) {
+		if !f.AcqFence && !m.samePlaces(v.acq, v.cur) {
 			copy(own().acq, v.cur)
 		}
 	}
@@ -654,11 +662,11 @@ func (m *raMemory) appendView(b []byte, t int) []byte {
 	if v == nil {
 		return append(b, 0)
 	}
-	b = AppendVector(b, v.cur, nil)
-	b = AppendVector(b, v.acq, nil)
-	b = AppendVector(b, v.fence, nil)
+	b = m.appendPlaces(b, v.cur)
+	b = m.appendPlaces(b, v.acq)
+	b = m.appendPlaces(b, v.fence)
 	for _, r := range v.rel {
-		b = AppendVector(b, r, nil)
+		b = m.appendPlaces(b, r)
 	}
 	return b
 }
