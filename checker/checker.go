@@ -34,6 +34,20 @@ import (
 // C11 as compilers implement it.
 var DefaultModel = model.RC11
 
+// LookupModels returns the models names names (model.Lookup), in order;
+// none for none.
+func LookupModels(names []string) ([]*model.Model, error) {
+	var out []*model.Model
+	for _, n := range names {
+		m, err := model.Lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
 // autoStates reports whether EngineAuto explores p under m by states:
 // when the state explorer can, and p has at most 256 locations. Every
 // state holds every location, so a program with a large pool of memory an

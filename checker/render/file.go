@@ -144,8 +144,9 @@ func ProbeOutput(path string) error {
 
 // Outputs are the files a counterexample is saved to ("": none): a trace
 // for ordercheck replay, its execution graph in Graphviz DOT, and drawn
-// as SVG (with Graphviz's dot).
-type Outputs struct{ Trace, DOT, SVG string }
+// as SVG (with Graphviz's dot); Property names the violated property
+// whose counterexample a caller saves ("": the first).
+type Outputs struct{ Trace, DOT, SVG, Property string }
 
 // Any reports whether some file is asked for.
 func (o Outputs) Any() bool { return o.Trace != "" || o.DOT != "" || o.SVG != "" }

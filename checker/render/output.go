@@ -1,0 +1,112 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
+)
+
+// Output is where a command's result goes: its standard output (Out), as
+// text or as JSON, the files it writes besides (each written whole, by
+// WriteFile, and announced on Log), and a counterexample's files
+// (Outputs). Its fields are the ordercheck command's flags of the same
+// names, and its errors name them.
+type Output struct {
+	Out, Log io.Writer
+	JSON     bool   // --json: JSON rather than text
+	HTML     string // --html: also write the result as a web page ("": none)
+	Outputs
+}
+
+// Probe checks, before any work, that the files flags names (flag name
+// to path; "": no file) can be written, so that a bad path is bad usage
+// at once rather than after the work. Its error names the flag.
+func Probe(flags map[string]string) error {
+	names := make([]string, 0, len(flags))
+	for flag := range flags {
+		names = append(names, flag)
+	}
+	sort.Strings(names)
+	for _, flag := range names {
+		if path := flags[flag]; path != "" {
+			if err := ProbeOutput(path); err != nil {
+				return fmt.Errorf("--%s: %v", flag, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Check makes sure, before any work, that the files o names can be
+// written and, when pr is not nil, that o.Property names a property of
+// pr.
+func (o Output) Check(pr *checker.Protocol) error {
+	if err := Probe(map[string]string{"trace": o.Trace, "dot": o.DOT, "svg": o.SVG}); err != nil {
+		return err
+	}
+	if pr != nil && o.Property != "" {
+		if err := pr.HasProp(o.Property); err != nil {
+			return fmt.Errorf("--property: %w", err)
+		}
+	}
+	return Probe(map[string]string{"html": o.HTML})
+}
+
+// Write writes what write writes to the file at path (File), or, when
+// path is "", to Out.
+func (o Output) Write(path string, write func(io.Writer) error) error {
+	if path == "" {
+		return write(o.Out)
+	}
+	return o.File(path, write)
+}
+
+// File writes what write writes to the file at path, whole (WriteFile),
+// and says so on Log; with path "", nothing.
+func (o Output) File(path string, write func(io.Writer) error) error {
+	if path == "" {
+		return nil
+	}
+	if err := WriteFile(path, write); err != nil {
+		return err
+	}
+	o.wrote(path)
+	return nil
+}
+
+// wrote says on Log that a file was written, so that no file appears
+// unannounced.
+func (o Output) wrote(path string) {
+	fmt.Fprintf(o.Log, "ordercheck: wrote %s\n", path)
+}
+
+// Print writes a result: page's web page to HTML when both are set, then
+// on Out json's value as JSON when JSON is set, else text.
+func (o Output) Print(text func(io.Writer), json func() any, page func(io.Writer) error) error {
+	if page != nil {
+		if err := o.File(o.HTML, page); err != nil {
+			return err
+		}
+	}
+	if o.JSON {
+		return JSON(o.Out, json())
+	}
+	text(o.Out)
+	return nil
+}
+
+// Counterexample saves w, a counterexample of in (nil: none, which Log
+// says), to the files Outputs names.
+func (o Output) Counterexample(in *checker.Instance, w *explore.Witness) error {
+	if !o.Any() {
+		return nil
+	}
+	if w == nil {
+		fmt.Fprintln(o.Log, "ordercheck: no counterexample to save: nothing is violated")
+		return nil
+	}
+	return o.Outputs.Save(in, w, o.wrote)
+}
