@@ -68,10 +68,10 @@ or no server at URL.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if c.URL == "" && c.Context == "" {
-				return usageError(errors.New("worker needs --cluster URL (or --context): the NATS server to take jobs from"))
+				return errors.New("worker needs --cluster URL (or --context): the NATS server to take jobs from")
 			}
 			if jobs < 1 {
-				return usageError(fmt.Errorf("--jobs %d: want at least 1", jobs))
+				return fmt.Errorf("--jobs %d: want at least 1", jobs)
 			}
 			opt := dist.WorkerOptions{Catalogue: protocols.Lookup, Name: name, Jobs: jobs}
 			if !quiet {

@@ -10,8 +10,6 @@ import (
 
 func newExploreCmd() *cobra.Command {
 	var tg target
-	var asJSON bool
-	var html string
 	var out outputs
 	var b bounds
 	var cl cluster
@@ -36,19 +34,17 @@ internal error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The bounds first: bad flags cost nothing, and the memory
 			// bound holds while the protocol loads too.
-			b.json = asJSON
-			opt, err := b.options(cmd.Context())
+			b.json = out.JSON
+			opt, err := b.options()
 			if err != nil {
 				return err
 			}
-			inst, m, err := tg.load(args[0])
+			inst, m, err := tg.Instance(args[0])
 			if err != nil {
 				return err
 			}
-			if err := out.check(inst.Protocol); err != nil {
-				return err
-			}
-			if err := probeOutputs(map[string]string{"html": html}); err != nil {
+			o := out.output(cmd)
+			if err := o.Check(inst.Protocol); err != nil {
 				return err
 			}
 			release, err := cl.setup(cmd, "ordercheck explore", b.prog).Explore(cmd.Context(), inst, &opt)
@@ -59,31 +55,24 @@ internal error.`,
 			b.prog.Clear()
 			release()
 			if err != nil {
-				return usageError(err)
-			}
-			if err := out.write(cmd, inst, rep.Witness(out.property)); err != nil {
 				return err
 			}
-			if html != "" {
-				if err := writeFile(cmd, html, func(w io.Writer) error { return render.ReportHTML(w, inst, m, rep) }); err != nil {
-					return err
-				}
+			if err := o.Counterexample(inst, rep.Witness(o.Property)); err != nil {
+				return err
 			}
-			w := cmd.OutOrStdout()
-			if asJSON {
-				if err := render.JSON(w, render.ReportJSON(rep, inst, true)); err != nil {
-					return err
-				}
-			} else {
+			err = o.Print(func(w io.Writer) {
 				render.Header(w, inst, m)
 				render.Report(w, rep)
+			}, func() any { return render.ReportJSON(rep, inst, true) }, func(w io.Writer) error { return render.ReportHTML(w, inst, m, rep) })
+			if err != nil {
+				return err
 			}
 			return verdictExit(rep.Verdict())
 		},
 	}
 	tg.add(cmd)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
-	cmd.Flags().StringVar(&html, "html", "", "also write the result as a web page, its counterexamples drawn, to this file")
+	cmd.Flags().BoolVar(&out.JSON, "json", false, "print the result as JSON")
+	cmd.Flags().StringVar(&out.HTML, "html", "", "also write the result as a web page, its counterexamples drawn, to this file")
 	out.add(cmd)
 	b.add(cmd)
 	cl.add(cmd)

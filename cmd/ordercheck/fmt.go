@@ -31,22 +31,22 @@ Exit status: 0 done (with -l or -d: and every file was already formatted),
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if write && diff {
-				return usageError(fmt.Errorf("-w and -d: choose one"))
+				return fmt.Errorf("-w and -d: choose one")
 			}
 			files, err := findProtocols(args, cmd.ErrOrStderr(), false)
 			if err != nil {
-				return usageError(err)
+				return err
 			}
 			w := cmd.OutOrStdout()
 			unformatted := false
 			for _, f := range files {
 				src, err := syntax.ReadFile(f)
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 				out, err := lang.FormatSource(f, src)
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 				changed := out != src
 				unformatted = unformatted || changed
@@ -60,7 +60,7 @@ Exit status: 0 done (with -l or -d: and every file was already formatted),
 				case write:
 					if changed {
 						if err := render.WriteFileUnchanged(f, []byte(src), func(w io.Writer) error { _, err := io.WriteString(w, out); return err }); err != nil {
-							return usageError(err)
+							return err
 						}
 					}
 				default:

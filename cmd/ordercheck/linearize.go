@@ -39,42 +39,42 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case clients < 1:
-				return usageError(fmt.Errorf("--clients %d: must be at least 1", clients))
+				return fmt.Errorf("--clients %d: must be at least 1", clients)
 			case ops < 1:
-				return usageError(fmt.Errorf("--ops %d: must be at least 1", ops))
+				return fmt.Errorf("--ops %d: must be at least 1", ops)
 			case timeout < 0:
-				return usageError(fmt.Errorf("--timeout %v: must not be negative (0: no limit)", timeout))
+				return fmt.Errorf("--timeout %v: must not be negative (0: no limit)", timeout)
 			}
-			if err := probeOutputs(map[string]string{"html": html}); err != nil {
+			if err := render.Probe(map[string]string{"html": html}); err != nil {
 				return err
 			}
 			pr, err := protocols.Load(args[0])
 			if err != nil {
-				return usageError(err)
+				return err
 			}
 			if pr.File.Spec == nil {
-				return usageError(fmt.Errorf("protocol %q has no sequential specification", args[0]))
+				return fmt.Errorf("protocol %q has no sequential specification", args[0])
 			}
 			var l *checker.Linearization
 			if history != "" {
 				if l, err = pr.CheckHistoryFile(history, timeout); err != nil {
-					return usageError(err)
+					return err
 				}
 			} else {
-				over, err := parseParams(params)
+				over, err := protocols.ParseParams(params)
 				if err != nil {
 					return err
 				}
 				l, err = pr.Linearize(checker.LinearizeOptions{Variant: variant, Params: over, Clients: clients, Rounds: ops, Seed: seed, Timeout: timeout})
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 			}
 			if html != "" {
 				if err := render.LinearizationHTML(html, pr.File.Spec.Model(), l); err != nil {
-					return usageError(err)
+					return err
 				}
-				wrote(cmd, html)
+				fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: wrote %s\n", html)
 			}
 			render.Linearization(cmd.OutOrStdout(), pr.File.Name, l, timeout.String())
 			return verdictExit(l.Verdict())

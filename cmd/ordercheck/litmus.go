@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,10 +14,8 @@ import (
 
 func newLitmusCmd() *cobra.Command {
 	var modelName string
-	var maxExec int64
-	var timeout time.Duration
+	bs := explore.NewBounds()
 	var why string
-	var workers int
 	cmd := &cobra.Command{
 		Use:   "litmus [--model MODEL] FILE...",
 		Short: "Run C litmus tests and print herd7-style results",
@@ -34,36 +31,30 @@ exploration short, 4 an internal error.`,
   ordercheck litmus --why "1:r0=1 /\ 1:r1=0" MP+rel+acq.litmus`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case maxExec < 0:
-				return usageError(fmt.Errorf("--max-executions %d: must not be negative (0: no bound)", maxExec))
-			case timeout < 0:
-				return usageError(fmt.Errorf("--timeout %v: must not be negative (0: no bound)", timeout))
-			case workers < 1 && cmd.Flags().Changed("workers"):
-				return usageError(fmt.Errorf("--workers %d: must be at least 1", workers))
+			opt, err := limit(cmd, bs)
+			if err != nil {
+				return err
 			}
 			m, err := model.Lookup(modelName)
 			if err != nil {
-				return usageError(err)
+				return err
 			}
-			opt := explore.Options{MaxExecutions: maxExec, Timeout: timeout, Workers: workers, Context: cmd.Context(), MaxMemory: explore.DefaultMaxMemory()}
-			explore.LimitMemory(opt.MaxMemory)
 			if why != "" {
 				if len(args) != 1 {
-					return usageError(fmt.Errorf("--why explains an outcome of one test"))
+					return fmt.Errorf("--why explains an outcome of one test")
 				}
 				p, err := litmus.ParseFile(args[0])
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 				c, err := litmus.ParseCondition(p, why)
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 				opt.Workers = 0
 				x, err := checker.Explain(p, m, c, opt)
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 				render.Explanation(cmd.OutOrStdout(), x)
 				return nil
@@ -72,11 +63,11 @@ exploration short, 4 an internal error.`,
 			for _, path := range args {
 				p, err := litmus.ParseFile(path)
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 				res, err := checker.RunLitmus(p, m, opt)
 				if err != nil {
-					return usageError(fmt.Errorf("%s: %w", path, err))
+					return fmt.Errorf("%s: %w", path, err)
 				}
 				render.Herd(cmd.OutOrStdout(), res)
 				bounded = bounded || !res.Stats.Exhaustive()
@@ -88,9 +79,9 @@ exploration short, 4 an internal error.`,
 		},
 	}
 	modelFlag(cmd, &modelName)
-	cmd.Flags().Int64Var(&maxExec, "max-executions", 0, "stop after this many executions (0: no bound)")
-	workersFlag(cmd, &workers, "explore on this many cores (the results do not depend on it)")
-	cmd.Flags().DurationVar(&timeout, "timeout", 0, "stop after this long (0: no bound)")
+	cmd.Flags().Int64Var(&bs.MaxExecutions, "max-executions", 0, "stop after this many executions (0: no bound)")
+	workersFlag(cmd, &bs.Workers, "explore on this many cores (the results do not depend on it)")
+	cmd.Flags().DurationVar(&bs.Timeout, "timeout", 0, "stop after this long (0: no bound)")
 	cmd.Flags().StringVar(&why, "why", "", "explain why an outcome (\"1:r0=1 /\\ 1:r1=0\") is allowed or forbidden")
 	return cmd
 }

@@ -36,26 +36,12 @@ const (
 	exitInternal  = 4 // a bug of ordercheck
 )
 
-// exitError carries an exit status out of a command.
-type exitError struct {
-	code int
-	err  error
-}
+// exitError carries an exit status out of a command, with nothing to
+// say: any other error is said and exits 2 (bad input or usage), but an
+// internal error (4) and a memory bound's (3) (see exitStatus).
+type exitError struct{ code int }
 
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-
-// Unwrap gives the error carried, so that an internal error marked as
-// anything else still exits 4.
-func (e *exitError) Unwrap() error { return e.err }
-
-// usageError marks bad input: exit status 2 (an internal error it
-// carries still exits 4: see exitStatus).
-func usageError(err error) error { return &exitError{exitUsage, err} }
+func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
@@ -92,11 +78,11 @@ internal error of ordercheck (please report it).`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
 		if !ok {
-			return usageError(err)
+			return err
 		}
 		var known []string
 		c.Flags().VisitAll(func(f *pflag.Flag) { known = append(known, f.Name) })
-		return usageError(fmt.Errorf("unknown flag --%s%s", name, strings.Replace(model.DidYouMean(name, known), "mean ", "mean --", 1)))
+		return fmt.Errorf("unknown flag --%s%s", name, strings.Replace(model.DidYouMean(name, known), "mean ", "mean --", 1))
 	})
 	return root
 }
@@ -161,16 +147,14 @@ func exitStatus(stderr io.Writer, args []string, err error) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.err != nil {
-			fmt.Fprintln(stderr, "ordercheck:", syntax.Shorten(dist.Redact(ee.err.Error())))
-		}
-		if errors.Is(ee.err, model.ErrMemoryBound) {
-			return exitNoVerdict // a bound cut the work short, wherever it was
-		}
 		return ee.code
 	}
-	// Flag and argument errors from cobra are usage errors.
 	fmt.Fprintln(stderr, "ordercheck:", syntax.Shorten(dist.Redact(err.Error())))
+	if errors.Is(err, model.ErrMemoryBound) {
+		return exitNoVerdict // a bound cut the work short, wherever it was
+	}
+	// Flag and argument errors from cobra, and the library's errors, are
+	// usage errors.
 	return exitUsage
 }
 

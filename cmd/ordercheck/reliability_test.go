@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/model"
 )
 
 // TestBadFlagsFast checks that a flag out of its range is refused before
@@ -460,7 +461,8 @@ func TestProgressLine(t *testing.T) {
 }
 
 // TestInternalErrorsExit4 checks that an internal error exits 4 with the
-// request to report it, however a command marked it on the way out.
+// request to report it, however a command wrapped it on the way out, and
+// that the other errors exit as exitStatus says.
 func TestInternalErrorsExit4(t *testing.T) {
 	bug := &explore.InternalError{Msg: "a step without a way"}
 	for _, tc := range []struct {
@@ -469,9 +471,10 @@ func TestInternalErrorsExit4(t *testing.T) {
 		want int
 	}{
 		{"bare", bug, exitInternal},
-		{"as usage", usageError(fmt.Errorf("compiling: %w", bug)), exitInternal},
-		{"marked", usageError(bug), exitInternal},
-		{"usage", usageError(errors.New("no such protocol")), exitUsage},
+		{"wrapped", fmt.Errorf("compiling: %w", bug), exitInternal},
+		{"usage", errors.New("no such protocol"), exitUsage},
+		{"memory bound", fmt.Errorf("compiling: %w", model.ErrMemoryBound), exitNoVerdict},
+		{"status", &exitError{code: exitViolation}, exitViolation},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stderr strings.Builder

@@ -25,16 +25,16 @@ does not fit the protocol any more (or is not a trace), 4 an internal error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := os.Open(args[0])
 			if err != nil {
-				return usageError(err)
+				return err
 			}
 			defer f.Close()
 			t, err := checker.ReadTrace(f)
 			if err != nil {
-				return usageError(fmt.Errorf("%s: %w", args[0], err))
+				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			r, err := checker.Replay(t, protocols.Lookup)
 			if err != nil {
-				return usageError(fmt.Errorf("%s: %w", args[0], err))
+				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if t.Source != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: replaying %s\n", r.From)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -18,7 +19,6 @@ func newSimulateCmd() *cobra.Command {
 	var tg target
 	var runs, depth int
 	var seed uint64
-	var asJSON bool
 	var out outputs
 	cmd := &cobra.Command{
 		Use:   "simulate PROTOCOL|FILE",
@@ -37,22 +37,23 @@ verdict); with one it exits 1 and prints the counterexample.`,
   ordercheck simulate dlsym --variant unordered --against model=sc`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			inst, m, err := tg.load(args[0])
+			inst, m, err := tg.Instance(args[0])
 			if err != nil {
 				return err
 			}
-			if err := out.check(inst.Protocol); err != nil {
+			o := out.output(cmd)
+			if err := o.Check(inst.Protocol); err != nil {
 				return err
 			}
 			sched, err := checker.ParseScheduler(scheduler)
 			if err != nil {
-				return usageError(err)
+				return err
 			}
 			if runs <= 0 {
-				return usageError(fmt.Errorf("--runs %d: the number of runs must be positive", runs))
+				return fmt.Errorf("--runs %d: the number of runs must be positive", runs)
 			}
 			if depth < 1 {
-				return usageError(fmt.Errorf("--depth %d: must be at least 1", depth))
+				return fmt.Errorf("--depth %d: must be at least 1", depth)
 			}
 			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: sched, Depth: depth, Minimize: minimize, Context: cmd.Context(),
 				Minimized: func(prop string, from, to int) {
@@ -67,13 +68,13 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			if against != "" {
 				if name, ok := strings.CutPrefix(against, "model="); ok {
 					if om, err = model.Lookup(name); err != nil {
-						return usageError(err)
+						return err
 					}
 					label = "model " + name
 				} else {
 					alt := tg
-					alt.variant = against
-					if other, _, err = alt.load(args[0]); err != nil {
+					alt.Variant = against
+					if other, _, err = alt.Instance(args[0]); err != nil {
 						return err
 					}
 					label = "variant " + against
@@ -82,32 +83,30 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			res, err := inst.Simulate(m, sim)
 			prog.Clear()
 			if err != nil {
-				return usageError(err)
+				return err
 			}
 			var diff checker.Difference
 			if against != "" {
 				if _, diff, err = res.Against(other.Prog, om, other.Protocol.Properties(), sim); err != nil {
-					return usageError(err)
+					return err
 				}
 			}
-			if err := out.write(cmd, inst, res.Witness(out.property)); err != nil {
+			if err := o.Counterexample(inst, res.Witness(o.Property)); err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
 			var vs *render.Against
 			if against != "" {
 				vs = &render.Against{Label: label, Difference: diff}
 			}
-			if asJSON {
-				if err := render.JSON(w, render.SimulationJSON{SimResult: res, Against: vs}); err != nil {
-					return err
-				}
-			} else {
+			err = o.Print(func(w io.Writer) {
 				render.Header(w, inst, m)
 				render.Simulation(w, res, m)
 				if vs != nil {
 					render.Difference(w, vs)
 				}
+			}, func() any { return render.SimulationJSON{SimResult: res, Against: vs} }, nil)
+			if err != nil {
+				return err
 			}
 			if res.Violated() {
 				return &exitError{code: exitViolation}
@@ -121,7 +120,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 	cmd.Flags().StringVar(&scheduler, "scheduler", "uniform", "thread scheduler: uniform or pct")
 	cmd.Flags().IntVar(&depth, "depth", 3, "PCT depth: priority change points plus one")
 	cmd.Flags().StringVar(&against, "against", "", "also simulate another variant (or model=NAME) and test whether the final-state distributions differ (chi-square)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the statistics as JSON")
+	cmd.Flags().BoolVar(&out.JSON, "json", false, "print the statistics as JSON")
 	cmd.Flags().BoolVar(&minimize, "minimize", false, "shrink each counterexample found by a bounded exhaustive search for a shorter one")
 	out.add(cmd)
 	return cmd

@@ -6,7 +6,6 @@ import (
 	"io"
 	"regexp"
 	"runtime"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,11 +16,12 @@ import (
 
 func newTestCmd() *cobra.Command {
 	var run, junit string
-	var asJSON, all bool
+	var all bool
 	var jobs int
 	var b bounds
 	var cl cluster
-	var cf cflags
+	var tg target
+	var out outputs
 	cmd := &cobra.Command{
 		Use:   "test [PATH|PROTOCOL...]",
 		Short: "Check every expect clause of the protocol files under the paths",
@@ -50,18 +50,18 @@ passes), 4 an internal error.`,
 			if run != "" {
 				var err error
 				if sel, err = regexp.Compile(run); err != nil {
-					return usageError(fmt.Errorf("--run: %v", err))
+					return fmt.Errorf("--run: %v", err)
 				}
 			}
 			if jobs < 1 {
-				return usageError(fmt.Errorf("--jobs %d: must be at least 1", jobs))
+				return fmt.Errorf("--jobs %d: must be at least 1", jobs)
 			}
-			b.json = asJSON
-			opt, err := b.options(cmd.Context())
+			b.json = out.JSON
+			opt, err := b.options()
 			if err != nil {
 				return err
 			}
-			if err := probeOutputs(map[string]string{"junit": junit}); err != nil {
+			if err := render.Probe(map[string]string{"junit": junit}); err != nil {
 				return err
 			}
 			if !cmd.Flags().Changed("workers") {
@@ -73,44 +73,33 @@ passes), 4 an internal error.`,
 			}
 			refs, err := findProtocols(args, cmd.ErrOrStderr(), true)
 			if err != nil {
-				return usageError(err)
+				return err
 			}
 			r, finish, err := cl.setup(cmd, "ordercheck test", b.prog).Runner(jobs, "")
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
+			o := out.output(cmd)
 			topt := checker.TestOptions{Select: sel, All: all, Options: opt, Runner: r}
-			if !asJSON {
-				topt.Case = func(s *checker.Suite, r *checker.CaseResult) { render.Case(w, s.Ref, r) }
-				topt.Suite = func(s *checker.Suite) { render.SuiteLine(w, s) }
+			if !o.JSON {
+				topt.Case = func(s *checker.Suite, r *checker.CaseResult) { render.Case(o.Out, s.Ref, r) }
+				topt.Suite = func(s *checker.Suite) { render.SuiteLine(o.Out, s) }
 			}
 			stop := b.prog.CountCases(&topt)
-			load := func(ref string) (*checker.Protocol, error) {
-				if strings.HasSuffix(ref, ".c") {
-					return cf.load(ref) // -D, -I and --unroll are the C files'
-				}
-				return protocols.Load(ref)
-			}
-			suites, err := checker.RunTests(refs, load, topt)
+			suites, err := checker.RunTests(refs, tg.Load, topt)
 			stop()
 			finish()
 			if errors.Is(err, checker.ErrNoCell) {
-				return usageError(fmt.Errorf("--run %w", err))
+				return fmt.Errorf("--run %w", err)
 			} else if err != nil {
 				return err
 			}
-			if asJSON {
-				if err := render.JSON(w, render.TestJSON(suites)); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprintln(w, checker.Count(suites))
+			err = o.Print(func(w io.Writer) { fmt.Fprintln(w, checker.Count(suites)) }, func() any { return render.TestJSON(suites) }, nil)
+			if err != nil {
+				return err
 			}
-			if junit != "" {
-				if err := writeFile(cmd, junit, func(w io.Writer) error { return render.JUnit(w, suites) }); err != nil {
-					return err
-				}
+			if err := o.File(junit, func(w io.Writer) error { return render.JUnit(w, suites) }); err != nil {
+				return err
 			}
 			switch checker.Worst(suites) {
 			case checker.CaseError:
@@ -124,13 +113,13 @@ passes), 4 an internal error.`,
 		},
 	}
 	cmd.Flags().StringVar(&run, "run", "", "check only the cells whose PROTOCOL/VARIANT/MODEL[/PARAMS] matches this regular expression")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as one JSON document: a record per protocol and per cell")
+	cmd.Flags().BoolVar(&out.JSON, "json", false, "print the results as one JSON document: a record per protocol and per cell")
 	cmd.Flags().BoolVar(&all, "all", false, "also explore the cells no expect clause selects (they are reported as skipped, and by default not explored)")
 	cmd.Flags().StringVar(&junit, "junit", "", "also write the results as JUnit XML to this file, for CI systems")
 	cmd.Flags().IntVar(&jobs, "jobs", runtime.NumCPU(), "check this many cells at once")
 	b.add(cmd)
 	cl.add(cmd)
-	cf.add(cmd)
+	tg.addC(cmd)
 	cmd.Flags().Lookup("workers").Usage = "explore each cell on this many cores (default 1: the cells run in parallel instead)"
 	return cmd
 }

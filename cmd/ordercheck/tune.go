@@ -12,11 +12,12 @@ import (
 )
 
 func newTuneCmd() *cobra.Command {
-	var variant, explain, html string
-	var models, props, params []string
-	var asJSON, atomics, fences bool
+	var explain string
+	var models, props []string
+	var atomics, fences bool
 	var b bounds
-	var cf cflags
+	var tg target
+	var out outputs
 	cmd := &cobra.Command{
 		Use:   "tune PROTOCOL|FILE",
 		Short: "Find the weakest orderings that keep every property",
@@ -49,70 +50,58 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
   ordercheck tune dlsym --variant fixed --explain protocols/dlsym/dlsym.oc:68:11`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt, err := b.options(cmd.Context())
+			opt, err := b.options()
 			if err != nil {
 				return err
 			}
 			opt.Progress = nil
-			if err := probeOutputs(map[string]string{"html": html}); err != nil {
+			o := out.output(cmd)
+			if err := o.Check(nil); err != nil {
 				return err
 			}
-			pr, err := cf.load(args[0])
-			if err != nil {
-				return usageError(err)
-			}
-			inst, err := instance(pr, variant, params)
+			inst, _, err := tg.Instance(args[0])
 			if err != nil {
 				return err
 			}
 			topt := tune.Options{Options: opt, Atomics: atomics, Fences: fences}
-			if topt.Models, err = lookupModels(models); err != nil { // none: the checker's default
+			if topt.Models, err = checker.LookupModels(models); err != nil { // none: the checker's default
 				return err
 			}
 			for _, p := range props {
-				if err := pr.HasProp(p); err != nil {
-					return usageError(fmt.Errorf("--property: %w", err))
+				if err := inst.Protocol.HasProp(p); err != nil {
+					return fmt.Errorf("--property: %w", err)
 				}
 			}
 			topt.Props = props
 			t, err := tune.Run(inst, topt)
 			if err != nil {
-				return usageError(err)
+				return err
 			}
-			w := cmd.OutOrStdout()
 			if explain != "" {
 				i, err := t.Site(explain)
 				if err != nil {
-					return usageError(fmt.Errorf("--explain %w", err))
+					return fmt.Errorf("--explain %w", err)
 				}
-				render.Weakening(w, t, i)
+				render.Weakening(o.Out, t, i)
 				return nil
 			}
-			if html != "" {
-				if err := writeFile(cmd, html, func(w io.Writer) error { return render.TuningHTML(w, t) }); err != nil {
-					return err
-				}
-			}
-			if asJSON {
-				if err := render.JSON(w, render.TuningJSON(t)); err != nil {
-					return err
-				}
-			} else {
-				render.Tuning(w, t)
+			err = o.Print(func(w io.Writer) { render.Tuning(w, t) }, func() any { return render.TuningJSON(t) }, func(w io.Writer) error { return render.TuningHTML(w, t) })
+			if err != nil {
+				return err
 			}
 			return verdictExit(t.Verdict())
 		},
 	}
-	cmd.Flags().StringVarP(&variant, "variant", "v", "", "variant to tune (default: the protocol's default)")
+	cmd.Flags().StringVarP(&tg.Variant, "variant", "v", "", "variant to tune (default: the protocol's default)")
 	cmd.Flags().StringSliceVarP(&models, "model", "m", nil, "models every property must hold under (default: "+checker.DefaultModel.Name+")")
 	cmd.Flags().StringSliceVar(&props, "property", nil, "properties to keep (default: all the protocol's)")
-	cmd.Flags().StringArrayVarP(&params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
-	cmd.Flags().StringVar(&html, "html", "", "also write the result as a web page, with each weakening's counterexample, to this file")
+	cmd.Flags().StringArrayVarP(&tg.Params, "param", "p", nil, "set a parameter, NAME=VALUE (repeatable)")
+	cmd.Flags().BoolVar(&out.JSON, "json", false, "print the result as JSON")
+	cmd.Flags().StringVar(&out.HTML, "html", "", "also write the result as a web page, with each weakening's counterexample, to this file")
 	cmd.Flags().BoolVar(&atomics, "atomics", false, "also make plain accesses atomic where that can remove a data race (they may stay plain)")
 	cmd.Flags().BoolVar(&fences, "fences", false, "also consider a fence before each access that follows another in its thread (fewer fences first)")
 	cmd.Flags().StringVar(&explain, "explain", "", "print the counterexample one step weaker at this site (FILE:LINE:COL)")
 	b.add(cmd)
-	cf.add(cmd)
+	tg.addC(cmd)
 	return cmd
 }

@@ -25,13 +25,13 @@ Exit status: 0 nothing to report, 1 something reported, 2 bad input.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			refs, err := findProtocols(args, cmd.ErrOrStderr(), false)
 			if err != nil {
-				return usageError(err)
+				return err
 			}
 			found := false
 			for _, ref := range refs {
 				pr, err := protocols.Load(ref)
 				if err != nil {
-					return usageError(err)
+					return err
 				}
 				for _, f := range pr.File.Vet() {
 					found = true
