@@ -125,6 +125,19 @@ var caseStatusNames = [...]string{"pass", "fail", "no verdict", "no expectation"
 
 func (s CaseStatus) String() string { return caseStatusNames[s] }
 
+// Verdict is the verdict a status stands for: violated for a failed
+// case, verified for a passed one or one without expectation, else
+// bounded: no verdict, as for a case that could not be checked.
+func (s CaseStatus) Verdict() Verdict {
+	switch s {
+	case CaseFail:
+		return VerdictViolated
+	case CasePass, CaseNoExpectation:
+		return VerdictVerified
+	}
+	return VerdictBounded
+}
+
 // MarshalText writes the status as its name.
 func (s CaseStatus) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 

@@ -109,6 +109,15 @@ func (s *SimResult) Violated() bool {
 	return false
 }
 
+// Verdict sums up the simulation: violated when some run violated a
+// property, else bounded, since random runs prove nothing.
+func (s *SimResult) Verdict() Verdict {
+	if s.Violated() {
+		return VerdictViolated
+	}
+	return VerdictBounded
+}
+
 // Simulate runs p under m opt.Runs times, each time walking one execution:
 // a scheduler picks the thread, and each read or write takes one of its
 // consistent choices uniformly at random; each run is judged on props.

@@ -409,6 +409,34 @@ type Replayed struct {
 	Reason  string
 }
 
+// Verdict is violated when the replayed execution still violates the
+// trace's property, else verified.
+func (r *Replayed) Verdict() Verdict {
+	if r.Witness != nil {
+		return VerdictViolated
+	}
+	return VerdictVerified
+}
+
+// ReplayFile reads the trace in the file at path (ReadTrace) and replays
+// it (Replay); its errors name the file.
+func ReplayFile(path string, cat Catalogue) (*Trace, *Replayed, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	t, err := ReadTrace(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r, err := Replay(t, cat)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, r, nil
+}
+
 // Replay rebuilds a trace's execution on its protocol, deterministically,
 // and judges it again under the trace's model. The protocol is cat's for
 // a trace of a catalogue protocol (cat may be nil for other traces), or

@@ -44,6 +44,19 @@ func Names() []string {
 	return out
 }
 
+// All returns the catalogue's protocols, in the order of Names.
+func All() ([]*checker.Protocol, error) {
+	var out []*checker.Protocol
+	for _, name := range Names() {
+		pr, err := Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pr)
+	}
+	return out, nil
+}
+
 // Lookup returns the catalogue's protocol called name, with its Go
 // implementation; it is the checker.Catalogue that replays traces and
 // serves jobs naming catalogue protocols.

@@ -3,21 +3,25 @@ package protocols
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
 // Find returns the protocols paths name, as a command line gives them:
 // the *.oc files under each folder (sorted) — with withC also the C files
 // that carry an "// ordercheck: expect" comment —, each file named, each
 // catalogue protocol named. Folders named testdata, or starting with "."
-// or "_", are skipped unless named. It also returns the special files (a
-// FIFO, a device) it passed over in the folders; a special file named is
+// or "_", are skipped unless named. The special files (a FIFO, a device)
+// it passes over in the folders it says on warn; a special file named is
 // bad input when it is read.
-func Find(paths []string, withC bool) (refs, skipped []string, err error) {
+func Find(paths []string, withC bool, warn io.Writer) (refs []string, err error) {
+	var skipped []string
 	seen := map[string]bool{}
 	add := func(ref string) {
 		if !seen[ref] {
@@ -32,7 +36,7 @@ func Find(paths []string, withC bool) (refs, skipped []string, err error) {
 				add(arg)
 				continue
 			}
-			return nil, nil, err
+			return nil, err
 		}
 		if !st.IsDir() {
 			add(fileRef(arg))
@@ -57,17 +61,35 @@ func Find(paths []string, withC bool) (refs, skipped []string, err error) {
 			return nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if len(files) == 0 {
-			return nil, nil, fmt.Errorf("%s: no protocol files (*.oc%s)", arg, map[bool]string{true: ", or *.c with an // ordercheck: expect comment"}[withC])
+			return nil, fmt.Errorf("%s: no protocol files (*.oc%s)", arg, map[bool]string{true: ", or *.c with an // ordercheck: expect comment"}[withC])
 		}
 		sort.Strings(files)
 		for _, f := range files {
 			add(fileRef(f))
 		}
 	}
-	return refs, skipped, nil
+	for _, f := range skipped {
+		fmt.Fprintf(warn, "ordercheck: skipped %s: not a regular file\n", f)
+	}
+	return refs, nil
+}
+
+// Vet loads the protocols refs names and returns what vet finds in them
+// (lang.Protocol.Vet), in order; when one does not load, what it found
+// in those before it, and the error.
+func Vet(refs []string) ([]lang.Finding, error) {
+	var out []lang.Finding
+	for _, ref := range refs {
+		pr, err := Load(ref)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, pr.File.Vet()...)
+	}
+	return out, nil
 }
 
 // expectsIn reports whether the C file at path says what it expects (an

@@ -54,6 +54,19 @@ func (t Target) Instance(ref string) (*checker.Instance, *model.Model, error) {
 	return inst, m, err
 }
 
+// Against returns what --against names to compare t's instance in (of
+// ref, under m) with, and a label that says it: "model=NAME" is in under
+// that model, another name another variant of ref under m.
+func (t Target) Against(ref, against string, in *checker.Instance, m *model.Model) (*checker.Instance, *model.Model, string, error) {
+	if name, ok := strings.CutPrefix(against, "model="); ok {
+		om, err := model.Lookup(name)
+		return in, om, "model " + name, err
+	}
+	t.Variant = against
+	other, _, err := t.Instance(ref)
+	return other, m, "variant " + against, err
+}
+
 // Load reads the protocol ref names as package Load does, a C program (a
 // .c file) with t.C: as a test run reads each of its protocols
 // (checker.RunTests), where the C options are the C files'. Protocol

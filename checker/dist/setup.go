@@ -14,6 +14,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/model"
 )
 
 // Setup says where a command's work goes: to the workers of a cluster the
@@ -66,6 +67,53 @@ func (s Setup) Runner(jobs int, what string) (r checker.Runner, finish func(), e
 		release()
 		fmt.Fprintf(s.Log, "distributed: %s\n", dr.Stats())
 	}, nil
+}
+
+// Compare compares the variants of pr under the models (Protocol.Compare)
+// on the Runner the setup gives: on its workers, their queue on s.Line
+// in place of opt.Progress, else in this process.
+func (s Setup) Compare(pr *checker.Protocol, opt checker.CompareOptions) (*checker.Comparison, error) {
+	what := ""
+	if opt.Progress != nil {
+		what = "cells checked"
+	}
+	r, finish, err := s.Runner(1, what)
+	if err != nil {
+		return nil, err
+	}
+	defer finish()
+	if _, remote := r.(*Runner); remote {
+		opt.Progress = nil // the queue's progress line says it
+	}
+	opt.Runner = r
+	return pr.Compare(opt)
+}
+
+// RunTests checks the expect clauses of the protocols refs names
+// (checker.RunTests) on the Runner the setup gives: its workers, else
+// jobs goroutines of this process.
+func (s Setup) RunTests(refs []string, load func(ref string) (*checker.Protocol, error), jobs int, opt checker.TestOptions) ([]*checker.Suite, error) {
+	r, finish, err := s.Runner(jobs, "")
+	if err != nil {
+		return nil, err
+	}
+	defer finish()
+	opt.Runner = r
+	return checker.RunTests(refs, load, opt)
+}
+
+// Check checks in under m (Instance.Check), its state searches split
+// among the workers the setup names (Explore); the progress line is
+// cleared before what the workers took is said.
+func (s Setup) Check(in *checker.Instance, m *model.Model, opt explore.Options) (*checker.Report, error) {
+	finish, err := s.Explore(cmp.Or(opt.Context, context.Background()), in, &opt)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := in.Check(m, opt)
+	s.clear()
+	finish()
+	return rep, err
 }
 
 // Explore sets opt.Cluster when the setup names workers: the state

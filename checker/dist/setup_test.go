@@ -97,3 +97,43 @@ func TestSetupRunner(t *testing.T) {
 		t.Errorf("progress %q, cleared %d times", ln.shown, ln.cleared)
 	}
 }
+
+// TestSetupWork: Compare, RunTests and Check keep the work in this
+// process when the setup names no cluster, and send Compare's cells to
+// the workers, their queue on the line, when it names one.
+func TestSetupWork(t *testing.T) {
+	pr, err := protocols.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copt := checker.CompareOptions{Models: []*model.Model{model.SC}, Variants: []string{"fixed", "unordered"}}
+	cells := 0
+	copt.Progress = func(done, total int, name string) { cells++ }
+	cmp, err := dist.Setup{}.Compare(pr, copt)
+	if err != nil || cmp.Verdict() != checker.VerdictViolated || cells == 0 {
+		t.Fatalf("local Compare: %v, %d cells reported", err, cells)
+	}
+	suites, err := dist.Setup{}.RunTests([]string{"dlsym"}, protocols.Load, 2, checker.TestOptions{})
+	if err != nil || len(suites) != 1 || len(suites[0].Cases) == 0 {
+		t.Fatalf("local RunTests: %v, %v", suites, err)
+	}
+	in, err := pr.Instance("fixed", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ln line
+	rep, err := dist.Setup{Line: &ln}.Check(in, model.SC, explore.Options{})
+	if err != nil || rep.Verdict() != checker.VerdictVerified || ln.cleared == 0 {
+		t.Fatalf("local Check: %v, cleared %d times", err, ln.cleared)
+	}
+	s := startServer(t)
+	startWorkers(t, s.URL(), 2)
+	cells = 0
+	cmp, err = dist.Setup{URL: s.URL(), Log: &bytes.Buffer{}, Line: &ln}.Compare(pr, copt)
+	if err != nil || cmp.Verdict() != checker.VerdictViolated {
+		t.Fatalf("Compare on workers: %v", err)
+	}
+	if cells != 0 || len(ln.shown) == 0 || !strings.Contains(ln.shown[len(ln.shown)-1], "cells checked; the queue: ") {
+		t.Errorf("on workers: %d cells reported in this process, line %q: want the queue's line only", cells, ln.shown)
+	}
+}

@@ -1,0 +1,62 @@
+package checker_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
+)
+
+// TestVerdicts: a simulation's, a replay's and a test case's verdicts,
+// and a trace replayed from its file.
+func TestVerdicts(t *testing.T) {
+	if v := (&checker.SimResult{}).Verdict(); v != checker.VerdictBounded {
+		t.Errorf("a simulation without violation: %s, want bounded", v)
+	}
+	if v := (&checker.SimResult{Properties: []checker.SimProp{{Violations: 1}}}).Verdict(); v != checker.VerdictViolated {
+		t.Errorf("a simulation with a violation: %s, want violated", v)
+	}
+	for st, want := range map[checker.CaseStatus]checker.Verdict{
+		checker.CasePass: checker.VerdictVerified, checker.CaseNoExpectation: checker.VerdictVerified,
+		checker.CaseFail: checker.VerdictViolated, checker.CaseNoVerdict: checker.VerdictBounded, checker.CaseError: checker.VerdictBounded,
+	} {
+		if v := st.Verdict(); v != want {
+			t.Errorf("%s: %s, want %s", st, v, want)
+		}
+	}
+	pr, err := protocols.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance("unordered", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := in.Check(model.RC11, explore.Options{})
+	if err != nil || rep.Verdict() != checker.VerdictViolated {
+		t.Fatalf("dlsym unordered: %v", err)
+	}
+	var buf strings.Builder
+	if err := in.Trace(rep.Witness("")).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.json")
+	if err := os.WriteFile(path, []byte(buf.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, r, err := checker.ReplayFile(path, protocols.Lookup)
+	if err != nil || tr.Property == "" || r.Verdict() != checker.VerdictViolated {
+		t.Fatalf("ReplayFile: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := checker.ReplayFile(path, protocols.Lookup); err == nil || !strings.HasPrefix(err.Error(), path+": ") {
+		t.Errorf("ReplayFile of a broken trace: %v, want an error naming the file", err)
+	}
+}
