@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/checker/dist"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -62,20 +61,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 			if copt.Models, err = checker.LookupModels(models); err != nil {
 				return err
 			}
-			what := ""
-			if copt.Progress != nil {
-				what = "cells checked"
-			}
-			r, finish, err := c.setup(cmd, "ordercheck compare", b.prog).Runner(1, what)
-			if err != nil {
-				return err
-			}
-			if _, remote := r.(*dist.Runner); remote {
-				copt.Progress = nil // the queue's progress line says it
-			}
-			copt.Runner = r
-			cmp, err := pr.Compare(copt)
-			finish()
+			cmp, err := c.setup(cmd, "ordercheck compare", b.prog).Compare(pr, copt)
 			b.prog.Clear()
 			if err != nil {
 				return err

@@ -47,13 +47,8 @@ internal error.`,
 			if err := o.Check(inst.Protocol); err != nil {
 				return err
 			}
-			release, err := cl.setup(cmd, "ordercheck explore", b.prog).Explore(cmd.Context(), inst, &opt)
-			if err != nil {
-				return err
-			}
-			rep, err := inst.Check(m, opt)
+			rep, err := cl.setup(cmd, "ordercheck explore", b.prog).Check(inst, m, opt)
 			b.prog.Clear()
-			release()
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
@@ -33,7 +34,7 @@ Exit status: 0 done (with -l or -d: and every file was already formatted),
 			if write && diff {
 				return fmt.Errorf("-w and -d: choose one")
 			}
-			files, err := findProtocols(args, cmd.ErrOrStderr(), false)
+			files, err := protocols.Find(args, false, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

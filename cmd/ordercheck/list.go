@@ -13,13 +13,12 @@ func newListCmd() *cobra.Command {
 		Short: "List the catalogue's protocols, their variants and properties",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w := cmd.OutOrStdout()
-			for _, name := range protocols.Names() {
-				pr, err := protocols.Load(name)
-				if err != nil {
-					return err
-				}
-				render.ProtocolSummary(w, pr)
+			prs, err := protocols.All()
+			if err != nil {
+				return err
+			}
+			for _, pr := range prs {
+				render.ProtocolSummary(cmd.OutOrStdout(), pr)
 			}
 			return nil
 		},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -23,27 +22,15 @@ does not fit the protocol any more (or is not a trace), 4 an internal error.`,
 		Example: "  ordercheck explore dlsym --variant unordered --trace t.json\n  ordercheck replay t.json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := os.Open(args[0])
+			t, r, err := checker.ReplayFile(args[0], protocols.Lookup)
 			if err != nil {
 				return err
-			}
-			defer f.Close()
-			t, err := checker.ReadTrace(f)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			r, err := checker.Replay(t, protocols.Lookup)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if t.Source != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: replaying %s\n", r.From)
 			}
 			render.Replayed(cmd.OutOrStdout(), r, t.Property)
-			if r.Witness == nil {
-				return nil
-			}
-			return &exitError{code: exitViolation}
+			return verdictExit(r.Verdict())
 		},
 	}
 }

@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
-	"github.com/ordercheck/ordercheck/model"
 )
 
 func newSimulateCmd() *cobra.Command {
@@ -66,18 +64,8 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			// The other side of --against: another variant, or another model.
 			other, om, label := inst, m, ""
 			if against != "" {
-				if name, ok := strings.CutPrefix(against, "model="); ok {
-					if om, err = model.Lookup(name); err != nil {
-						return err
-					}
-					label = "model " + name
-				} else {
-					alt := tg
-					alt.Variant = against
-					if other, _, err = alt.Instance(args[0]); err != nil {
-						return err
-					}
-					label = "variant " + against
+				if other, om, label, err = tg.Against(args[0], against, inst, m); err != nil {
+					return err
 				}
 			}
 			res, err := inst.Simulate(m, sim)
@@ -108,10 +96,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			if err != nil {
 				return err
 			}
-			if res.Violated() {
-				return &exitError{code: exitViolation}
-			}
-			return &exitError{code: exitNoVerdict}
+			return verdictExit(res.Verdict())
 		},
 	}
 	tg.add(cmd)

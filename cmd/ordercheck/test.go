@@ -71,24 +71,19 @@ passes), 4 an internal error.`,
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			refs, err := findProtocols(args, cmd.ErrOrStderr(), true)
-			if err != nil {
-				return err
-			}
-			r, finish, err := cl.setup(cmd, "ordercheck test", b.prog).Runner(jobs, "")
+			refs, err := protocols.Find(args, true, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			o := out.output(cmd)
-			topt := checker.TestOptions{Select: sel, All: all, Options: opt, Runner: r}
+			topt := checker.TestOptions{Select: sel, All: all, Options: opt}
 			if !o.JSON {
 				topt.Case = func(s *checker.Suite, r *checker.CaseResult) { render.Case(o.Out, s.Ref, r) }
 				topt.Suite = func(s *checker.Suite) { render.SuiteLine(o.Out, s) }
 			}
 			stop := b.prog.CountCases(&topt)
-			suites, err := checker.RunTests(refs, tg.Load, topt)
+			suites, err := cl.setup(cmd, "ordercheck test", b.prog).RunTests(refs, tg.Load, jobs, topt)
 			stop()
-			finish()
 			if errors.Is(err, checker.ErrNoCell) {
 				return fmt.Errorf("--run %w", err)
 			} else if err != nil {
@@ -101,15 +96,11 @@ passes), 4 an internal error.`,
 			if err := o.File(junit, func(w io.Writer) error { return render.JUnit(w, suites) }); err != nil {
 				return err
 			}
-			switch checker.Worst(suites) {
-			case checker.CaseError:
-				return &exitError{code: exitUsage}
-			case checker.CaseFail:
-				return &exitError{code: exitViolation}
-			case checker.CaseNoVerdict:
-				return &exitError{code: exitNoVerdict}
+			w := checker.Worst(suites)
+			if w == checker.CaseError {
+				return &exitError{code: exitUsage} // a protocol did not load, or a case could not be checked
 			}
-			return nil
+			return verdictExit(w.Verdict())
 		},
 	}
 	cmd.Flags().StringVar(&run, "run", "", "check only the cells whose PROTOCOL/VARIANT/MODEL[/PARAMS] matches this regular expression")
@@ -122,14 +113,4 @@ passes), 4 an internal error.`,
 	tg.addC(cmd)
 	cmd.Flags().Lookup("workers").Usage = "explore each cell on this many cores (default 1: the cells run in parallel instead)"
 	return cmd
-}
-
-// findProtocols returns the protocols the arguments name (protocols.Find)
-// and says on warn which special files it passed over.
-func findProtocols(args []string, warn io.Writer, withC bool) ([]string, error) {
-	refs, skipped, err := protocols.Find(args, withC)
-	for _, f := range skipped {
-		fmt.Fprintf(warn, "ordercheck: skipped %s: not a regular file\n", f)
-	}
-	return refs, err
 }

@@ -23,22 +23,18 @@ Exit status: 0 nothing to report, 1 something reported, 2 bad input.`,
   ordercheck vet locks/once.oc`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			refs, err := findProtocols(args, cmd.ErrOrStderr(), false)
+			refs, err := protocols.Find(args, false, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			found := false
-			for _, ref := range refs {
-				pr, err := protocols.Load(ref)
-				if err != nil {
-					return err
-				}
-				for _, f := range pr.File.Vet() {
-					found = true
-					fmt.Fprintln(cmd.OutOrStdout(), f)
-				}
+			found, err := protocols.Vet(refs)
+			for _, f := range found {
+				fmt.Fprintln(cmd.OutOrStdout(), f)
 			}
-			if found {
+			if err != nil {
+				return err
+			}
+			if len(found) > 0 {
 				return &exitError{code: exitViolation}
 			}
 			return nil
