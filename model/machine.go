@@ -74,14 +74,15 @@ type Memory interface {
 	// MapClocks replaces the clock of every message: f returns the new
 	// clock and whether it differs from the old one.
 	MapClocks(f func(l Loc, c []uint32) ([]uint32, bool))
-	// AppendKey appends to b an encoding of the memory in which threads
-	// come in the order perm (perm[i] is the i-th thread) and clocks'
-	// entries too: equal keys, equal futures.
-	AppendKey(b []byte, perm []int) []byte
 	// AppendThreadKey appends to b what the memory holds of thread t
 	// alone that does not depend on the other threads' names (its store
-	// buffer), to sort interchangeable threads.
+	// buffer, its views), to sort interchangeable threads.
 	AppendThreadKey(b []byte, t int) []byte
+	// AppendKey appends to b an encoding of the rest of the memory, in
+	// which threads come in the order perm (perm[i] is the i-th thread)
+	// and clocks' entries too: with each thread's AppendThreadKey in the
+	// order perm before it, equal keys, equal futures.
+	AppendKey(b []byte, perm []int) []byte
 }
 
 // Message is a write in a machine's memory (the promising semantics'
@@ -255,10 +256,25 @@ func (m *messages) appendPlaces(b []byte, v []uint32) []byte {
 	}
 	var buf [64]uint32
 	places := buf[:0]
+	var mask uint64 // AppendSparse's encoding, made in one pass
 	for l, p := range v {
-		places = append(places, uint32(m.at(Loc(l), p)))
+		if q := m.at(Loc(l), p); q != 0 {
+			places = append(places, uint32(q))
+			mask |= 1 << uint(l)
+		}
 	}
-	return AppendSparse(append(b, 1), places, nil)
+	if len(v) > 63 {
+		places = places[:0]
+		for l, p := range v {
+			places = append(places, uint32(m.at(Loc(l), p)))
+		}
+		return AppendSparse(append(b, 1), places, nil)
+	}
+	b = binary.AppendUvarint(append(b, 1), mask)
+	for _, q := range places {
+		b = binary.AppendUvarint(b, uint64(q))
+	}
+	return b
 }
 
 // chooseWays appends the values a choice among n may take.

@@ -224,7 +224,17 @@ func TestMachineReduce(t *testing.T) {
 	}
 }
 
-// TestMachineKeys checks that AppendKey tells memories apart by their
+// memoryKey returns m's key with threads in the order perm: each
+// thread's AppendThreadKey, then AppendKey.
+func memoryKey(m Memory, perm []int) string {
+	var b []byte
+	for _, t := range perm {
+		b = m.AppendThreadKey(b, t)
+	}
+	return string(m.AppendKey(b, perm))
+}
+
+// TestMachineKeys checks that the keys tell memories apart by their
 // messages, buffers and views, and not by how they were reached.
 func TestMachineKeys(t *testing.T) {
 	cases := []struct {
@@ -246,7 +256,7 @@ func TestMachineKeys(t *testing.T) {
 			a, b := start(t, c.model), start(t, c.model)
 			c.a(a)
 			c.b(b)
-			if got := string(a.AppendKey(nil, perm)) == string(b.AppendKey(nil, perm)); got != c.equal {
+			if got := memoryKey(a, perm) == memoryKey(b, perm); got != c.equal {
 				t.Errorf("equal keys = %v, want %v", got, c.equal)
 			}
 		})
@@ -260,7 +270,7 @@ func TestMachineClone(t *testing.T) {
 		t.Run(model, func(t *testing.T) {
 			m := start(t, model)
 			store(m, 0, X, 1, Rel)
-			before := string(m.AppendKey(nil, perm))
+			before := memoryKey(m, perm)
 			c := m.Clone()
 			store(c, 0, X, 2, Rlx)
 			store(c, 1, Y, 3, Rlx)
@@ -269,7 +279,7 @@ func TestMachineClone(t *testing.T) {
 			}
 			load(c, 1, X, 1, Acq)
 			c.Start(2, 1)
-			if after := string(m.AppendKey(nil, perm)); after != before {
+			if after := memoryKey(m, perm); after != before {
 				t.Error("changing a clone changed the original")
 			}
 		})

@@ -648,16 +648,11 @@ func (m *raMemory) trimViews(h *Horizon) {
 	}
 }
 
-func (m *raMemory) AppendKey(b []byte, perm []int) []byte {
-	b = m.appendKey(b, perm)
-	for _, t := range perm {
-		b = m.appendView(b, t)
-	}
-	return b
-}
+func (m *raMemory) AppendKey(b []byte, perm []int) []byte { return m.appendKey(b, perm) }
 
-// appendView appends an encoding of thread t's views.
-func (m *raMemory) appendView(b []byte, t int) []byte {
+// AppendThreadKey appends thread t's views: positions in the locations'
+// lists, which name no thread.
+func (m *raMemory) AppendThreadKey(b []byte, t int) []byte {
 	v := m.views[t]
 	if v == nil {
 		return append(b, 0)
@@ -669,10 +664,4 @@ func (m *raMemory) appendView(b []byte, t int) []byte {
 		b = m.appendPlaces(b, r)
 	}
 	return b
-}
-
-// AppendThreadKey appends thread t's views: positions in the locations'
-// lists, which name no thread.
-func (m *raMemory) AppendThreadKey(b []byte, t int) []byte {
-	return m.appendView(b, t)
 }

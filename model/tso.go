@@ -178,8 +178,7 @@ func (m *tsoMemory) MapClocks(f func(l Loc, c []uint32) ([]uint32, bool)) {
 func (m *tsoMemory) AppendKey(b []byte, perm []int) []byte {
 	b = m.appendKey(b, perm)
 	for _, t := range perm {
-		b = appendBuffer(b, m.bufs[t])
-		for _, p := range m.bufs[t] {
+		for _, p := range m.bufs[t] { // their locations and values: AppendThreadKey
 			b = AppendVector(b, p.m.Clock, perm)
 		}
 	}

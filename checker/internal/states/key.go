@@ -17,7 +17,12 @@ func (x *states) key(s *sstate) []byte { return x.keyIn(s, x.order(s)) }
 func (x *states) keyIn(s *sstate, perm []int) []byte {
 	b := x.buf[:0]
 	for _, t := range perm {
+		if x.keyed == s && x.local[t] > 0 { // order encoded it
+			b = append(b, x.keys[t][:x.local[t]]...)
+			continue
+		}
 		b = x.appendLocal(b, t, s.th[t])
+		b = s.mem.AppendThreadKey(b, t)
 	}
 	b = s.mem.AppendKey(b, perm)
 	if s.clk != nil {
@@ -62,17 +67,25 @@ func (x *states) appendLocal(b []byte, t int, th *sthread) []byte {
 // order returns the canonical order of s's threads: position i holds
 // thread perm[i]; the members of a group of interchangeable threads are
 // sorted by local state, then by what their clocks and their operations
-// say (see appendSignature). The slice is reused by the next call.
+// say (see appendSignature). The slice is reused by the next call. The
+// sort keys begin with what keyIn encodes of each thread, which it takes
+// from them while s is the state last sorted.
 func (x *states) order(s *sstate) []int {
 	perm := x.perm[:0]
 	for t := range s.th {
 		perm = append(perm, t)
 	}
 	x.perm = perm
+	x.keyed = s
+	if len(x.local) < len(s.th) {
+		x.local = make([]int, len(s.th))
+	}
+	clear(x.local)
 	for _, g := range x.groups {
 		for _, t := range g {
 			x.keys[t] = x.appendLocal(x.keys[t][:0], t, s.th[t])
 			x.keys[t] = s.mem.AppendThreadKey(x.keys[t], t)
+			x.local[t] = len(x.keys[t])
 			if s.clk != nil {
 				x.keys[t] = x.appendSignature(x.keys[t], s.clk, t)
 			}

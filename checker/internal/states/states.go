@@ -149,8 +149,10 @@ type room struct {
 	buf      []byte
 	spare    spare // expand's successors
 	scratch  []uint32
-	perm     []int // order's
-	sorted   []int // order: a group's threads, sorted
+	perm     []int   // order's
+	sorted   []int   // order: a group's threads, sorted
+	keyed    *sstate // the state order sorted last: keyIn may take its threads' parts from keys
+	local    []int   // order: per thread, the length of its key's part keyIn encodes (0: none)
 	ways     []model.Way
 	hz       model.Horizon
 	recs     [][]uint32 // normalize: per thread, the clock values of its records still kept
