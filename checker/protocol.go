@@ -173,12 +173,15 @@ func (in *Instance) Check(m *model.Model, opt explore.Options) (*Report, error) 
 	return Check(in.Prog, m, in.Protocol.Properties(), opt)
 }
 
-// HasProp returns nil when the protocol has a property named name, else
-// an error that lists those it has.
-func (p *Protocol) HasProp(name string) error {
-	names := p.PropNames()
-	if slices.Contains(names, name) {
-		return nil
+// HasProp returns nil when the protocol has a property of each of the
+// names, else an error that names the first it lacks and lists those it
+// has.
+func (p *Protocol) HasProp(names ...string) error {
+	have := p.PropNames()
+	for _, name := range names {
+		if !slices.Contains(have, name) {
+			return fmt.Errorf("protocol %s has no property %s%s (it has: %s)", p.File.Name, name, model.DidYouMean(name, have), strings.Join(have, ", "))
+		}
 	}
-	return fmt.Errorf("protocol %s has no property %s%s (it has: %s)", p.File.Name, name, model.DidYouMean(name, names), strings.Join(names, ", "))
+	return nil
 }

@@ -217,8 +217,9 @@ func (s Setup) dialOptions() DialOptions {
 	return DialOptions{Creds: s.Creds, Context: s.Context, Insecure: s.Insecure, Name: s.Name}
 }
 
-// Serve connects to the cluster the setup names (URL or Context) and
-// serves its jobs (Work) until ctx ends or the server goes away. With
+// Serve connects to the cluster the setup names (URL or Context: one is
+// required) and serves its jobs (Work; opt.Jobs at least 1) until ctx
+// ends or the server goes away. With
 // parent set, the worker is one that Procs started: it stops when reading
 // parent (its standard input, whose other end the parent holds) ends, and
 // the process exits a second later — its server was the parent's, so
@@ -226,6 +227,12 @@ func (s Setup) dialOptions() DialOptions {
 // its checks of ctx, or a client retrying the server, must not keep it
 // alive.
 func (s Setup) Serve(ctx context.Context, parent io.Reader, opt WorkerOptions) error {
+	if s.URL == "" && s.Context == "" {
+		return errors.New("worker needs --cluster URL (or --context): the NATS server to take jobs from")
+	}
+	if opt.Jobs < 1 {
+		return fmt.Errorf("--jobs %d: want at least 1", opt.Jobs)
+	}
 	nc, err := Dial(s.URL, s.dialOptions())
 	if err != nil {
 		return err

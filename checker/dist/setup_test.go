@@ -61,6 +61,13 @@ func TestSetupUsage(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
 		}
 	}
+	// A worker needs a server, and a job slot at least.
+	if err := (dist.Setup{}).Serve(context.Background(), nil, dist.WorkerOptions{Jobs: 1}); err == nil || !strings.Contains(err.Error(), "worker needs --cluster URL") {
+		t.Errorf("Serve without a server: %v", err)
+	}
+	if err := (dist.Setup{URL: "nats://127.0.0.1:1"}).Serve(context.Background(), nil, dist.WorkerOptions{}); err == nil || !strings.Contains(err.Error(), "--jobs 0: want at least 1") {
+		t.Errorf("Serve with no job slot: %v", err)
+	}
 }
 
 // TestSetupRunner checks a comparison's cells on the workers of a

@@ -36,8 +36,8 @@ func Linearization(w io.Writer, protocol string, l *checker.Linearization, timeo
 	}
 }
 
-// LinearizationHTML writes porcupine's visualisation of a checked history
-// to the file at path.
-func LinearizationHTML(path string, spec *porcupine.Model, l *checker.Linearization) error {
-	return WriteFile(path, func(w io.Writer) error { return porcupine.Visualize(*spec, l.Info, w) })
+// LinearizationHTML writes porcupine's visualisation of a checked
+// history, a web page.
+func LinearizationHTML(w io.Writer, spec *porcupine.Model, l *checker.Linearization) error {
+	return porcupine.Visualize(*spec, l.Info, w)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 )
 
 func TestLookupModels(t *testing.T) {
@@ -18,5 +19,21 @@ func TestLookupModels(t *testing.T) {
 	}
 	if _, err := checker.LookupModels([]string{"sc", "tos"}); err == nil || !strings.Contains(err.Error(), "tos") {
 		t.Errorf("LookupModels(sc, tos): %v, want an error naming tos", err)
+	}
+}
+
+func TestHasProp(t *testing.T) {
+	pr, err := protocols.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pr.HasProp(); err != nil {
+		t.Errorf("HasProp(): %v, want none asked, none missing", err)
+	}
+	if err := pr.HasProp("data-race", "lib-init"); err != nil {
+		t.Errorf("HasProp(data-race, lib-init): %v", err)
+	}
+	if err := pr.HasProp("data-race", "liveness", "lib-int"); err == nil || !strings.Contains(err.Error(), "no property liveness") {
+		t.Errorf("HasProp(data-race, liveness, lib-int): %v, want the first missing named", err)
 	}
 }
