@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -67,12 +65,6 @@ or no server at URL.`,
   ordercheck worker --cluster tls://nats.example.internal:4222 --creds ordercheck.creds --jobs 4`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if c.URL == "" && c.Context == "" {
-				return errors.New("worker needs --cluster URL (or --context): the NATS server to take jobs from")
-			}
-			if jobs < 1 {
-				return fmt.Errorf("--jobs %d: want at least 1", jobs)
-			}
 			opt := dist.WorkerOptions{Catalogue: protocols.Lookup, Name: name, Jobs: jobs}
 			if !quiet {
 				opt.Log = cmd.ErrOrStderr()

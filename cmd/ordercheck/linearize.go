@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,7 +13,8 @@ import (
 )
 
 func newLinearizeCmd() *cobra.Command {
-	var variant, history, html string
+	var variant, history string
+	var out outputs
 	var params []string
 	var clients, ops int
 	var seed uint64
@@ -45,7 +47,8 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 			case timeout < 0:
 				return fmt.Errorf("--timeout %v: must not be negative (0: no limit)", timeout)
 			}
-			if err := render.Probe(map[string]string{"html": html}); err != nil {
+			o := out.output(cmd)
+			if err := o.Check(nil); err != nil {
 				return err
 			}
 			pr, err := protocols.Load(args[0])
@@ -70,13 +73,12 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 					return err
 				}
 			}
-			if html != "" {
-				if err := render.LinearizationHTML(html, pr.File.Spec.Model(), l); err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: wrote %s\n", html)
+			err = o.Print(func(w io.Writer) { render.Linearization(w, pr.File.Name, l, timeout.String()) }, nil, func(w io.Writer) error {
+				return render.LinearizationHTML(w, pr.File.Spec.Model(), l)
+			})
+			if err != nil {
+				return err
 			}
-			render.Linearization(cmd.OutOrStdout(), pr.File.Name, l, timeout.String())
 			return verdictExit(l.Verdict())
 		},
 	}
@@ -86,7 +88,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 	cmd.Flags().IntVar(&ops, "ops", 100, "rounds of operations (one per client each)")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the schedule perturbation")
 	cmd.Flags().StringVar(&history, "history", "", "check this recorded history (docs/history-format.md) instead of running the implementation")
-	cmd.Flags().StringVar(&html, "html", "", "write porcupine's visualisation of the history")
+	cmd.Flags().StringVar(&out.HTML, "html", "", "write porcupine's visualisation of the history")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "porcupine's time limit; past it the verdict is unknown")
 	return cmd
 }

@@ -67,10 +67,8 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 			if topt.Models, err = checker.LookupModels(models); err != nil { // none: the checker's default
 				return err
 			}
-			for _, p := range props {
-				if err := inst.Protocol.HasProp(p); err != nil {
-					return fmt.Errorf("--property: %w", err)
-				}
+			if err := inst.Protocol.HasProp(props...); err != nil {
+				return fmt.Errorf("--property: %w", err)
 			}
 			topt.Props = props
 			t, err := tune.Run(inst, topt)
