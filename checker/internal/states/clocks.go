@@ -39,6 +39,16 @@ func join(dst, src []uint32) {
 	}
 }
 
+// nonzero reports whether vector v has an entry other than zero.
+func nonzero(v []uint32) bool {
+	for _, e := range v {
+		if e != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // tick starts a new event of thread t.
 func (k clocks) tick(clk []uint32, t int) { k.vec(clk, k.c(t))[t]++ }
 
@@ -219,32 +229,47 @@ func (x *states) normalize(s *sstate) {
 	if len(x.recs) < n {
 		x.recs = make([][]uint32, n)
 	}
+	// The access records' vectors with an entry, and the threads that
+	// pass on no more views: most records are zero, most threads not.
+	live := x.liveRecs[:0]
+	for v := k.acc(0, 0); v < k.vectors(); v++ {
+		if nonzero(k.vec(clk, v)) {
+			live = append(live, v-k.acc(0, 0))
+		}
+	}
+	x.liveRecs = live
+	passive := x.passive[:0]
+	for t := range n {
+		if s.th[t].st.Status == model.Running && fut[t].AtomW == 0 {
+			passive = append(passive, t)
+		}
+	}
+	x.passive = passive
 	for u := range n {
 		recs := x.recs[u][:0]
 		kept := x.kept[:0]
-		for l := range k.nl {
-			for kind := range recKinds {
-				i := k.acc(model.Loc(l), kind)*n + u
-				e := clk[i]
-				if e == 0 {
-					continue
+		for _, r := range live {
+			l, kind := r/recKinds, r%recKinds
+			i := k.acc(model.Loc(l), kind)*n + u
+			e := clk[i]
+			if e == 0 {
+				continue
+			}
+			keep := false
+			held := s.locks[k.record(model.Loc(l), kind, u)]
+			for t := range n {
+				if t != u && (s.th[t].st.Status == model.Unborn || clk[k.c(t)*n+u] < e) &&
+					x.mayConflict(s, fut, t, l, kind, held) {
+					keep = true
+					break
 				}
-				keep := false
-				held := s.locks[k.record(model.Loc(l), kind, u)]
-				for t := range n {
-					if t != u && x.mayConflict(s, fut, t, l, kind, held) &&
-						(s.th[t].st.Status == model.Unborn || clk[k.c(t)*n+u] < e) {
-						keep = true
-						break
-					}
-				}
-				if keep {
-					recs = append(recs, e)
-					kept = append(kept, record{l: l, kind: kind, e: e, held: held})
-				} else {
-					clk[i] = 0
-					s.locks[k.record(model.Loc(l), kind, u)] = 0
-				}
+			}
+			if keep {
+				recs = append(recs, e)
+				kept = append(kept, record{l: l, kind: kind, e: e, held: held})
+			} else {
+				clk[i] = 0
+				s.locks[k.record(model.Loc(l), kind, u)] = 0
 			}
 		}
 		x.kept = kept
@@ -262,8 +287,8 @@ func (x *states) normalize(s *sstate) {
 		// A thread that passes on no more views needs to know only the
 		// records it may itself conflict with, and the markers when it has
 		// markers of its own ahead.
-		for t := range n {
-			if t == u || s.th[t].st.Status != model.Running || fut[t].AtomW != 0 {
+		for _, t := range passive {
+			if t == u {
 				continue
 			}
 			for _, v := range [2]int{k.c(t), k.a(t)} {

@@ -153,6 +153,10 @@ func (x *states) appendClocks(b []byte, clk []uint32, locks []uint64, perm []int
 	gap := uint64(0)           // zero entries since the last one encoded
 	vector := func(v int, lock bool) {
 		row := clk[v*n : (v+1)*n]
+		if !nonzero(row) {
+			gap += uint64(n) // most vectors are zero: no need of perm
+			return
+		}
 		for _, u := range perm {
 			e := row[u]
 			if e == 0 {

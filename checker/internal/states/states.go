@@ -157,6 +157,8 @@ type room struct {
 	hz       model.Horizon
 	recs     [][]uint32 // normalize: per thread, the clock values of its records still kept
 	kept     []record   // normalize: one thread's records kept
+	liveRecs []int      // normalize: the access records' vectors with an entry (by l*recKinds+kind)
+	passive  []int      // normalize: the running threads that write no atomic any more
 	twinPerm []int      // twins': the order of the state
 	twinKey  []byte     // twins': the state's key in that order
 }
