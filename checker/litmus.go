@@ -1,12 +1,14 @@
 package checker
 
 import (
+	"fmt"
 	"sort"
 	"sync"
 
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
 // LitmusResult is the outcome of a litmus test under one model, in the terms
@@ -27,6 +29,36 @@ type LitmusResult struct {
 	// fingerprint (so that it does not depend on the exploration order).
 	Race  [2]model.EventRef
 	Stats explore.Stats
+}
+
+// RunLitmusFile reads the litmus test at path (litmus.ParseFile) and runs
+// it under m (RunLitmus); an error of the run names the file.
+func RunLitmusFile(path string, m *model.Model, opt explore.Options) (*LitmusResult, error) {
+	p, err := litmus.ParseFile(path)
+	if err != nil {
+		return nil, err
+	}
+	res, err := RunLitmus(p, m, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return res, nil
+}
+
+// ExplainFile explains whether outcome, a condition on the final state of
+// the litmus test at path ("1:r0=1 /\ 1:r1=0"), is allowed under m
+// (Explain), exploring on one worker.
+func ExplainFile(path, outcome string, m *model.Model, opt explore.Options) (*Explanation, error) {
+	p, err := litmus.ParseFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := litmus.ParseCondition(p, outcome)
+	if err != nil {
+		return nil, err
+	}
+	opt.Workers = 0
+	return Explain(p, m, c, opt)
 }
 
 // RunLitmus explores p under m and evaluates its final condition.

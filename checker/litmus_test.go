@@ -53,3 +53,23 @@ func TestClassicShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestLitmusFiles: a litmus file run and an outcome of it explained, and
+// an error of either that names what is wrong.
+func TestLitmusFiles(t *testing.T) {
+	const mp = "../protocols/litmus/testdata/MP+rel+acq.litmus"
+	res, err := checker.RunLitmusFile(mp, model.RC11, explore.Options{})
+	if err != nil || res.Verdict() != "No" {
+		t.Errorf("RunLitmusFile(%s) = %v, %v: want No, message passing holds", mp, res, err)
+	}
+	x, err := checker.ExplainFile(mp, `1:r0=1 /\ 1:r1=0`, model.RC11, explore.Options{Workers: 4})
+	if err != nil || x.Allowed() {
+		t.Errorf("ExplainFile: %v, allowed %v: want forbidden", err, err == nil && x.Allowed())
+	}
+	if _, err := checker.ExplainFile(mp, "1:r9=", model.RC11, explore.Options{}); err == nil {
+		t.Error("ExplainFile of a broken outcome: no error")
+	}
+	if _, err := checker.RunLitmusFile("no/such.litmus", model.RC11, explore.Options{}); err == nil || !strings.Contains(err.Error(), "no/such.litmus") {
+		t.Errorf("RunLitmusFile of no file: %v, want it named", err)
+	}
+}

@@ -98,6 +98,25 @@ func (o Output) Print(text func(io.Writer), json func() any, page func(io.Writer
 	return nil
 }
 
+// Cases prints each case of a test run, and each suite's line, on Out as
+// opt reports them (Case, SuiteLine), unless the output is JSON, which a
+// test run prints whole at its end (TestJSON).
+func (o Output) Cases(opt *checker.TestOptions) {
+	if o.JSON {
+		return
+	}
+	opt.Case = func(s *checker.Suite, r *checker.CaseResult) { Case(o.Out, s.Ref, r) }
+	opt.Suite = func(s *checker.Suite) { SuiteLine(o.Out, s) }
+}
+
+// Minimized returns what tells Log of each counterexample a simulation
+// shrank (checker.SimOptions.Minimized).
+func (o Output) Minimized() func(prop string, from, to int) {
+	return func(prop string, from, to int) {
+		fmt.Fprintf(o.Log, "ordercheck: %s: counterexample shrunk from %d to %d events by exhaustive search\n", prop, from, to)
+	}
+}
+
 // Counterexample saves w, a counterexample of in (nil: none, which Log
 // says), to the files Outputs names.
 func (o Output) Counterexample(in *checker.Instance, w *explore.Witness) error {

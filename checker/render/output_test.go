@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ordercheck/ordercheck/checker"
 )
 
 func TestOutput(t *testing.T) {
@@ -43,5 +45,28 @@ func TestOutput(t *testing.T) {
 	log.Reset()
 	if err := o.Counterexample(nil, nil); err != nil || !strings.Contains(log.String(), "nothing is violated") {
 		t.Errorf("Counterexample(nil): %v, log %q", err, log.String())
+	}
+}
+
+func TestOutputCasesMinimized(t *testing.T) {
+	var out, log bytes.Buffer
+	o := Output{Out: &out, Log: &log}
+	var opt checker.TestOptions
+	o.Cases(&opt)
+	if opt.Case == nil || opt.Suite == nil {
+		t.Fatal("text output: no case or suite printer")
+	}
+	opt.Suite(&checker.Suite{Ref: "p.oc"})
+	if !strings.Contains(out.String(), "p.oc") {
+		t.Errorf("suite line %q does not name the protocol", out.String())
+	}
+	o.JSON, opt = true, checker.TestOptions{}
+	o.Cases(&opt)
+	if opt.Case != nil || opt.Suite != nil {
+		t.Error("JSON output: cases printed as they come")
+	}
+	o.Minimized()("lib-init", 12, 7)
+	if want := "ordercheck: lib-init: counterexample shrunk from 12 to 7 events by exhaustive search\n"; log.String() != want {
+		t.Errorf("log %q, want %q", log.String(), want)
 	}
 }

@@ -7,6 +7,16 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
 
+// FormatFile reads the protocol file at path and returns its text and
+// the text in the canonical layout (FormatSource).
+func FormatFile(path string) (src, out string, err error) {
+	if src, err = syntax.ReadFile(path); err != nil {
+		return "", "", err
+	}
+	out, err = FormatSource(path, src)
+	return src, out, err
+}
+
 // FormatSource returns a protocol file in the canonical layout: two spaces
 // of indentation per open brace or parenthesis, one space around binary
 // operators and after commas, none inside calls and indices, the trailing

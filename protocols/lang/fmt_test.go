@@ -106,3 +106,15 @@ expect b: violates lib-init, race-2-b
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestFormatFile reads a file and formats it, and says when it cannot
+// read it.
+func TestFormatFile(t *testing.T) {
+	src, out, err := FormatFile("../dlsym/dlsym.oc")
+	if err != nil || src == "" || out != src {
+		t.Errorf("FormatFile(dlsym.oc): %v; the catalogue's file is in the canonical layout: %v", err, out == src)
+	}
+	if _, _, err := FormatFile(filepath.Join(t.TempDir(), "none.oc")); err == nil {
+		t.Error("FormatFile of no file: no error")
+	}
+}
