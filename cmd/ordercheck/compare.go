@@ -44,8 +44,7 @@ bad input or usage, 3 a bound cut some search short and nothing is violated,
 				return err
 			}
 			copt := checker.CompareOptions{Variants: variants}
-			b.json = f == render.FormatJSON
-			if copt.Options, err = b.options(); err != nil {
+			if copt.Options, err = b.options(f == render.FormatJSON); err != nil {
 				return err
 			}
 			if b.prog.On() {

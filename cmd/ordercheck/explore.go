@@ -34,8 +34,7 @@ internal error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// The bounds first: bad flags cost nothing, and the memory
 			// bound holds while the protocol loads too.
-			b.json = out.JSON
-			opt, err := b.options()
+			opt, err := b.options(out.JSON)
 			if err != nil {
 				return err
 			}

@@ -19,9 +19,7 @@ import (
 type bounds struct {
 	explore.Bounds
 	quiet bool
-	// json says the command prints JSON: no progress line then.
-	json bool
-	cmd  *cobra.Command // the command the flags are on
+	cmd   *cobra.Command // the command the flags are on
 	// prog is the progress line options made.
 	prog *render.Progress
 }
@@ -73,13 +71,14 @@ func limit(cmd *cobra.Command, bs explore.Bounds) (explore.Options, error) {
 
 // options returns the exploration bounds, or a usage error when a flag is
 // out of its range; Ctrl-C (the context) stops an exploration cleanly,
-// with what was explored so far.
-func (b *bounds) options() (explore.Options, error) {
+// with what was explored so far. With noLine (JSON output, or a command
+// whose work the line does not count) there is no progress line.
+func (b *bounds) options(noLine bool) (explore.Options, error) {
 	opt, err := limit(b.cmd, b.Bounds)
 	if err != nil {
 		return opt, err
 	}
-	b.prog = render.NewProgress(os.Stderr, b.quiet || b.json)
+	b.prog = render.NewProgress(os.Stderr, b.quiet || noLine)
 	if b.prog.On() {
 		opt.Progress = b.prog.Stats
 	}

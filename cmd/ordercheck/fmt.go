@@ -9,7 +9,6 @@ import (
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/lang"
-	"github.com/ordercheck/ordercheck/protocols/syntax"
 )
 
 func newFmtCmd() *cobra.Command {
@@ -41,11 +40,7 @@ Exit status: 0 done (with -l or -d: and every file was already formatted),
 			w := cmd.OutOrStdout()
 			unformatted := false
 			for _, f := range files {
-				src, err := syntax.ReadFile(f)
-				if err != nil {
-					return err
-				}
-				out, err := lang.FormatSource(f, src)
+				src, out, err := lang.FormatFile(f)
 				if err != nil {
 					return err
 				}

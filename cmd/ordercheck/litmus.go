@@ -9,7 +9,6 @@ import (
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
 func newLitmusCmd() *cobra.Command {
@@ -43,16 +42,7 @@ exploration short, 4 an internal error.`,
 				if len(args) != 1 {
 					return fmt.Errorf("--why explains an outcome of one test")
 				}
-				p, err := litmus.ParseFile(args[0])
-				if err != nil {
-					return err
-				}
-				c, err := litmus.ParseCondition(p, why)
-				if err != nil {
-					return err
-				}
-				opt.Workers = 0
-				x, err := checker.Explain(p, m, c, opt)
+				x, err := checker.ExplainFile(args[0], why, m, opt)
 				if err != nil {
 					return err
 				}
@@ -61,13 +51,9 @@ exploration short, 4 an internal error.`,
 			}
 			bounded := false
 			for _, path := range args {
-				p, err := litmus.ParseFile(path)
+				res, err := checker.RunLitmusFile(path, m, opt)
 				if err != nil {
 					return err
-				}
-				res, err := checker.RunLitmus(p, m, opt)
-				if err != nil {
-					return fmt.Errorf("%s: %w", path, err)
 				}
 				render.Herd(cmd.OutOrStdout(), res)
 				bounded = bounded || !res.Stats.Exhaustive()

@@ -53,10 +53,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			if depth < 1 {
 				return fmt.Errorf("--depth %d: must be at least 1", depth)
 			}
-			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: sched, Depth: depth, Minimize: minimize, Context: cmd.Context(),
-				Minimized: func(prop string, from, to int) {
-					fmt.Fprintf(cmd.ErrOrStderr(), "ordercheck: %s: counterexample shrunk from %d to %d events by exhaustive search\n", prop, from, to)
-				}}
+			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: sched, Depth: depth, Minimize: minimize, Minimized: o.Minimized(), Context: cmd.Context()}
 			prog := render.NewProgress(os.Stderr, false)
 			if prog.On() {
 				sim.Progress = prog.Runs(runs)

@@ -56,8 +56,7 @@ passes), 4 an internal error.`,
 			if jobs < 1 {
 				return fmt.Errorf("--jobs %d: must be at least 1", jobs)
 			}
-			b.json = out.JSON
-			opt, err := b.options()
+			opt, err := b.options(out.JSON)
 			if err != nil {
 				return err
 			}
@@ -77,10 +76,7 @@ passes), 4 an internal error.`,
 			}
 			o := out.output(cmd)
 			topt := checker.TestOptions{Select: sel, All: all, Options: opt}
-			if !o.JSON {
-				topt.Case = func(s *checker.Suite, r *checker.CaseResult) { render.Case(o.Out, s.Ref, r) }
-				topt.Suite = func(s *checker.Suite) { render.SuiteLine(o.Out, s) }
-			}
+			o.Cases(&topt)
 			stop := b.prog.CountCases(&topt)
 			suites, err := cl.setup(cmd, "ordercheck test", b.prog).RunTests(refs, tg.Load, jobs, topt)
 			stop()

@@ -50,11 +50,10 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
   ordercheck tune dlsym --variant fixed --explain protocols/dlsym/dlsym.oc:68:11`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt, err := b.options()
+			opt, err := b.options(true)
 			if err != nil {
 				return err
 			}
-			opt.Progress = nil
 			o := out.output(cmd)
 			if err := o.Check(nil); err != nil {
 				return err
