@@ -115,10 +115,13 @@ func (a *Action) WriteOrd() Ordering {
 
 // ThreadState is a thread's local state: where it is and its registers.
 type ThreadState struct {
-	PC     int
-	Regs   []int64
-	Deps   []DepSet // per register: the reads its value depends on
-	Ctrl   DepSet   // the reads that decided the path taken so far
+	PC   int
+	Regs []int64
+	// Deps holds, per register, the reads its value depends on; empty,
+	// dependencies are not tracked (and Ctrl and actions have none): an
+	// engine that makes no events need not pay for them.
+	Deps   []DepSet
+	Ctrl   DepSet // the reads that decided the path taken so far
 	Status Status
 	Msg    string // the failed assertion's message
 	// WaitLoc is the mutex a Blocked thread waits for (NoLoc for an assume).
@@ -220,7 +223,10 @@ func (p *Program) settle(t int, st *ThreadState, a *Action, v int64, writes bool
 	case ActChoose:
 		p.setReg(st, in.Dst, v, nil)
 	case ActRead, ActRMW, ActCAS:
-		dep := DepSet(nil).With(k)
+		var dep DepSet
+		if len(st.Deps) > 0 {
+			dep = dep.With(k)
+		}
 		p.setReg(st, in.Dst, v, dep)
 		if a.Kind == ActCAS {
 			p.setReg(st, in.Dst2, b2i(writes), dep)
@@ -247,7 +253,9 @@ func (p *Program) Advance(t int, st *ThreadState, a *Action, v int64, writes boo
 func (p *Program) setReg(st *ThreadState, r Reg, v int64, d DepSet) {
 	if r != NoReg {
 		st.Regs[r] = v
-		st.Deps[r] = d
+		if len(st.Deps) > 0 {
+			st.Deps[r] = d
+		}
 	}
 }
 
@@ -257,6 +265,9 @@ func eval(e *Expr, st *ThreadState) (int64, DepSet, error) {
 	case EConst:
 		return e.Val, nil, nil
 	case EReg:
+		if len(st.Deps) == 0 {
+			return st.Regs[e.Reg], nil, nil
+		}
 		return st.Regs[e.Reg], st.Deps[e.Reg], nil
 	case ENot, ENeg:
 		v, d, err := eval(e.X, st)

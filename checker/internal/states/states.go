@@ -239,9 +239,13 @@ func (x *states) initial(b *builder) (*sstate, []*explore.Outcome, error) {
 	for t, th := range x.Prog.Threads {
 		// A thread not spawned yet holds its initial registers (final
 		// conditions may name them).
+		// Dependencies are tracked only for the events of a counterexample.
 		regs := make([]int64, len(th.Regs))
 		copy(regs, th.Init)
-		s.th[t] = &sthread{st: model.ThreadState{Status: model.Unborn, Regs: regs, Deps: make([]model.DepSet, len(th.Regs)), WaitLoc: model.NoLoc}}
+		s.th[t] = &sthread{st: model.ThreadState{Status: model.Unborn, Regs: regs, WaitLoc: model.NoLoc}}
+		if b != nil {
+			s.th[t].st.Deps = make([]model.DepSet, len(th.Regs))
+		}
 	}
 	for t := range x.Prog.Threads {
 		if !x.Prog.Threads[t].Spawned {
@@ -261,6 +265,9 @@ func (x *states) start(s *sstate, t, parent int, b *builder) ([]*explore.Outcome
 	st, a, err := x.Prog.Replay(t, nil)
 	if err != nil {
 		return nil, err
+	}
+	if b == nil {
+		st.Deps = nil // dependencies only for a counterexample's events
 	}
 	s.th[t] = &sthread{st: st, a: a}
 	var outs []*explore.Outcome
