@@ -16,12 +16,15 @@ import (
 // Find returns the protocols paths name, as a command line gives them:
 // the *.oc files under each folder (sorted) — with withC also the C files
 // that carry an "// ordercheck: expect" comment —, each file named, each
-// catalogue protocol named. Folders named testdata, or starting with "."
-// or "_", are skipped unless named. The special files (a FIFO, a device)
-// it passes over in the folders it says on warn; a special file named is
-// bad input when it is read.
+// catalogue protocol named; no paths are the current folder. Folders
+// named testdata, or starting with "." or "_", are skipped unless named.
+// The special files (a FIFO, a device) it passes over in the folders it
+// says on warn; a special file named is bad input when it is read.
 func Find(paths []string, withC bool, warn io.Writer) (refs []string, err error) {
 	var skipped []string
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
 	seen := map[string]bool{}
 	add := func(ref string) {
 		if !seen[ref] {

@@ -1,6 +1,7 @@
 package protocols_test
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,5 +53,17 @@ func TestFindVetAll(t *testing.T) {
 		if prs[i].File.Name != name {
 			t.Errorf("All()[%d] is %s, want %s", i, prs[i].File.Name, name)
 		}
+	}
+}
+
+// TestFindHere: no paths are the current folder.
+func TestFindHere(t *testing.T) {
+	here, err := protocols.Find(nil, false, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot, err := protocols.Find([]string{"."}, false, io.Discard)
+	if err != nil || len(here) == 0 || strings.Join(here, " ") != strings.Join(dot, " ") {
+		t.Errorf("Find(nil) = %q, Find(.) = %q, %v", here, dot, err)
 	}
 }

@@ -30,7 +30,8 @@ type Setup struct {
 	// per Procs process, required with URL).
 	Parts int
 	// WorkerArgs returns the arguments that make this process's
-	// executable a worker of the server at url, named name (Procs).
+	// executable a worker of the server at url, named name (Procs);
+	// nil: ordercheck's, the worker command (OrdercheckWorker).
 	WorkerArgs func(url, name string) []string
 	// Name names the connection in the server's monitoring.
 	Name string
@@ -203,13 +204,24 @@ func (s Setup) connect() (nc *nats.Conn, done func(), err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return Procs(s.Procs, func(url, name string) *exec.Cmd { return exec.Command(exe, s.WorkerArgs(url, name)...) }, dopt)
+		args := s.WorkerArgs
+		if args == nil {
+			args = OrdercheckWorker
+		}
+		return Procs(s.Procs, func(url, name string) *exec.Cmd { return exec.Command(exe, args(url, name)...) }, dopt)
 	}
 	nc, err = Dial(s.URL, dopt)
 	if err != nil {
 		return nil, nil, err
 	}
 	return nc, nc.Close, nil
+}
+
+// OrdercheckWorker returns the arguments of the ordercheck command that
+// make it a worker of the server at url, named name, that dies with the
+// process that started it (Procs): the default of Setup.WorkerArgs.
+func OrdercheckWorker(url, name string) []string {
+	return []string{"worker", "--cluster", url, "--name", name, "--quiet", "--with-parent"}
 }
 
 // dialOptions says how to reach the cluster the setup names.

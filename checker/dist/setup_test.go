@@ -61,6 +61,9 @@ func TestSetupUsage(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.s, err, tc.want)
 		}
 	}
+	if got := strings.Join(dist.OrdercheckWorker("nats://127.0.0.1:5", "w1"), " "); got != "worker --cluster nats://127.0.0.1:5 --name w1 --quiet --with-parent" {
+		t.Errorf("OrdercheckWorker: %q", got)
+	}
 	// A worker needs a server, and a job slot at least.
 	if err := (dist.Setup{}).Serve(context.Background(), nil, dist.WorkerOptions{Jobs: 1}); err == nil || !strings.Contains(err.Error(), "worker needs --cluster URL") {
 		t.Errorf("Serve without a server: %v", err)

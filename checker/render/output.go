@@ -5,8 +5,12 @@ import (
 	"io"
 	"sort"
 
+	"github.com/anishathalye/porcupine"
+
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/tune"
+	"github.com/ordercheck/ordercheck/model"
 )
 
 // Output is where a command's result goes: its standard output (Out), as
@@ -128,4 +132,58 @@ func (o Output) Counterexample(in *checker.Instance, w *explore.Witness) error {
 		return nil
 	}
 	return o.Outputs.Save(in, w, o.wrote)
+}
+
+// Report writes a check of in under m: the counterexample of
+// o.Property to the files Outputs names (Counterexample), its web page
+// (ReportHTML) to HTML, its header and report as text or JSON
+// (ReportJSON).
+func (o Output) Report(in *checker.Instance, m *model.Model, rep *checker.Report) error {
+	if err := o.Counterexample(in, rep.Witness(o.Property)); err != nil {
+		return err
+	}
+	return o.Print(func(w io.Writer) {
+		Header(w, in, m)
+		Report(w, rep)
+	}, func() any { return ReportJSON(rep, in, true) }, func(w io.Writer) error { return ReportHTML(w, in, m, rep) })
+}
+
+// Simulation writes a simulation of in under m: the counterexample of
+// o.Property to the files Outputs names (Counterexample), the simulation
+// and its comparison with another when vs is set as text or JSON
+// (SimulationJSON).
+func (o Output) Simulation(in *checker.Instance, m *model.Model, res *checker.SimResult, vs *Against) error {
+	if err := o.Counterexample(in, res.Witness(o.Property)); err != nil {
+		return err
+	}
+	return o.Print(func(w io.Writer) {
+		Header(w, in, m)
+		Simulation(w, res, m)
+		if vs != nil {
+			Difference(w, vs)
+		}
+	}, func() any { return SimulationJSON{SimResult: res, Against: vs} }, nil)
+}
+
+// Tuning prints a tuning as text or JSON (TuningJSON), and its web page
+// (TuningHTML) to HTML.
+func (o Output) Tuning(t *tune.Tuning) error {
+	return o.Print(func(w io.Writer) { Tuning(w, t) }, func() any { return TuningJSON(t) }, func(w io.Writer) error { return TuningHTML(w, t) })
+}
+
+// Linearization prints porcupine's verdict on a history of protocol's
+// operations, and its visualisation (LinearizationHTML, against spec) to
+// HTML.
+func (o Output) Linearization(protocol string, spec *porcupine.Model, l *checker.Linearization, timeout string) error {
+	return o.Print(func(w io.Writer) { Linearization(w, protocol, l, timeout) }, nil, func(w io.Writer) error { return LinearizationHTML(w, spec, l) })
+}
+
+// Tests prints a test run's tally as text (the cases came as they were
+// checked: Cases) or the whole run as JSON (TestJSON), and writes it as
+// JUnit XML to the file at junit ("": none).
+func (o Output) Tests(suites []*checker.Suite, junit string) error {
+	if err := o.Print(func(w io.Writer) { fmt.Fprintln(w, checker.Count(suites)) }, func() any { return TestJSON(suites) }, nil); err != nil {
+		return err
+	}
+	return o.File(junit, func(w io.Writer) error { return JUnit(w, suites) })
 }

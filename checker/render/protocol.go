@@ -10,6 +10,17 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
+// ProtocolVariant prints the protocol file as variant makes it: its
+// parameters' values, its blocks in place (lang.Protocol.FormatVariant).
+func ProtocolVariant(w io.Writer, pr *checker.Protocol, variant string) error {
+	text, err := pr.File.FormatVariant(variant)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(w, text)
+	return nil
+}
+
 // Protocol describes a protocol: its title, parameters with their
 // defaults, variants with what they bind and replace, properties and
 // threads.
