@@ -34,13 +34,10 @@ func (c *cluster) addConn(cmd *cobra.Command) {
 
 // setup returns the flags' cluster for command name, its notes on cmd's
 // standard error and its progress on line; its worker processes are this
-// executable's worker command.
+// executable's worker command (dist.OrdercheckWorker).
 func (c *cluster) setup(cmd *cobra.Command, name string, line *render.Progress) dist.Setup {
 	s := c.Setup
 	s.Name, s.Log, s.Line = name, cmd.ErrOrStderr(), line
-	s.WorkerArgs = func(url, name string) []string {
-		return []string{"worker", "--cluster", url, "--name", name, "--quiet", "--with-parent"}
-	}
 	return s
 }
 

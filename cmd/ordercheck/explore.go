@@ -1,11 +1,7 @@
 package main
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
-
-	"github.com/ordercheck/ordercheck/checker/render"
 )
 
 func newExploreCmd() *cobra.Command {
@@ -51,14 +47,7 @@ internal error.`,
 			if err != nil {
 				return err
 			}
-			if err := o.Counterexample(inst, rep.Witness(o.Property)); err != nil {
-				return err
-			}
-			err = o.Print(func(w io.Writer) {
-				render.Header(w, inst, m)
-				render.Report(w, rep)
-			}, func() any { return render.ReportJSON(rep, inst, true) }, func(w io.Writer) error { return render.ReportHTML(w, inst, m, rep) })
-			if err != nil {
+			if err := o.Report(inst, m, rep); err != nil {
 				return err
 			}
 			return verdictExit(rep.Verdict())

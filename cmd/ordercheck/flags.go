@@ -53,31 +53,22 @@ func workersFlag(cmd *cobra.Command, v *int, usage string) {
 	cmd.Flags().Lookup("workers").DefValue = "every core"
 }
 
-// limit returns the options bs give (explore.Bounds.Options), or a usage
-// error; --workers given as explore.AllCores is out of its range too. The
-// memory bound then holds from here on.
-func limit(cmd *cobra.Command, bs explore.Bounds) (explore.Options, error) {
-	opt, err := bs.Options()
-	if err == nil && bs.Workers < 1 && cmd.Flags().Changed("workers") {
-		err = fmt.Errorf("--workers %d: must be at least 1", bs.Workers)
+// options returns the exploration options the flags give
+// (explore.Bounds.Options), or an error naming a flag out of its range
+// (--workers given as explore.AllCores too); the memory bound holds from
+// here on, and Ctrl-C (the context) stops an exploration cleanly, with
+// what was explored so far. With noLine (JSON output, or a command whose
+// work the line does not count) there is no progress line.
+func (b *bounds) options(noLine bool) (explore.Options, error) {
+	opt, err := b.Options()
+	if err == nil && b.Workers < 1 && b.cmd.Flags().Changed("workers") {
+		err = fmt.Errorf("--workers %d: must be at least 1", b.Workers)
 	}
 	if err != nil {
 		return explore.Options{}, err
 	}
 	explore.LimitMemory(opt.MaxMemory)
-	opt.Context = cmd.Context()
-	return opt, nil
-}
-
-// options returns the exploration bounds, or a usage error when a flag is
-// out of its range; Ctrl-C (the context) stops an exploration cleanly,
-// with what was explored so far. With noLine (JSON output, or a command
-// whose work the line does not count) there is no progress line.
-func (b *bounds) options(noLine bool) (explore.Options, error) {
-	opt, err := limit(b.cmd, b.Bounds)
-	if err != nil {
-		return opt, err
-	}
+	opt.Context = b.cmd.Context()
 	b.prog = render.NewProgress(os.Stderr, b.quiet || noLine)
 	if b.prog.On() {
 		opt.Progress = b.prog.Stats

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"io"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker/render"
@@ -12,7 +9,7 @@ import (
 )
 
 func newFmtCmd() *cobra.Command {
-	var write, diff, list bool
+	var fo render.Reformat
 	cmd := &cobra.Command{
 		Use:   "fmt [-w|-d|-l] PATH...",
 		Short: "Lay out protocol files canonically, as gofmt does Go",
@@ -30,47 +27,32 @@ Exit status: 0 done (with -l or -d: and every file was already formatted),
   ordercheck fmt -w locks/once.oc`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if write && diff {
-				return fmt.Errorf("-w and -d: choose one")
+			if err := fo.Check(); err != nil {
+				return err
 			}
 			files, err := protocols.Find(args, false, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
 			unformatted := false
 			for _, f := range files {
 				src, out, err := lang.FormatFile(f)
 				if err != nil {
 					return err
 				}
-				changed := out != src
-				unformatted = unformatted || changed
-				switch {
-				case list:
-					if changed {
-						fmt.Fprintln(w, f)
-					}
-				case diff:
-					fmt.Fprint(w, render.UnifiedDiff(f+".orig", f, src, out))
-				case write:
-					if changed {
-						if err := render.WriteFileUnchanged(f, []byte(src), func(w io.Writer) error { _, err := io.WriteString(w, out); return err }); err != nil {
-							return err
-						}
-					}
-				default:
-					fmt.Fprint(w, out)
+				unformatted = unformatted || out != src
+				if err := fo.File(cmd.OutOrStdout(), f, src, out); err != nil {
+					return err
 				}
 			}
-			if unformatted && (list || diff) {
+			if unformatted && (fo.List || fo.Diff) {
 				return &exitError{code: exitViolation}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVarP(&write, "write", "w", false, "write the result to the file instead of printing it")
-	cmd.Flags().BoolVarP(&diff, "diff", "d", false, "print a unified diff of the changes instead")
-	cmd.Flags().BoolVarP(&list, "list", "l", false, "print the names of the files whose layout differs")
+	cmd.Flags().BoolVarP(&fo.Write, "write", "w", false, "write the result to the file instead of printing it")
+	cmd.Flags().BoolVarP(&fo.Diff, "diff", "d", false, "print a unified diff of the changes instead")
+	cmd.Flags().BoolVarP(&fo.List, "list", "l", false, "print the names of the files whose layout differs")
 	return cmd
 }

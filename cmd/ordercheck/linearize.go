@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker"
-	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/protocols"
 )
 
@@ -73,10 +71,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 					return err
 				}
 			}
-			err = o.Print(func(w io.Writer) { render.Linearization(w, pr.File.Name, l, timeout.String()) }, nil, func(w io.Writer) error {
-				return render.LinearizationHTML(w, pr.File.Spec.Model(), l)
-			})
-			if err != nil {
+			if err := o.Linearization(pr.File.Name, pr.File.Spec.Model(), l, timeout.String()); err != nil {
 				return err
 			}
 			return verdictExit(l.Verdict())

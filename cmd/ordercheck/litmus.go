@@ -13,7 +13,7 @@ import (
 
 func newLitmusCmd() *cobra.Command {
 	var modelName string
-	bs := explore.NewBounds()
+	b := bounds{Bounds: explore.NewBounds()}
 	var why string
 	cmd := &cobra.Command{
 		Use:   "litmus [--model MODEL] FILE...",
@@ -30,7 +30,8 @@ exploration short, 4 an internal error.`,
   ordercheck litmus --why "1:r0=1 /\ 1:r1=0" MP+rel+acq.litmus`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opt, err := limit(cmd, bs)
+			b.cmd = cmd
+			opt, err := b.options(true)
 			if err != nil {
 				return err
 			}
@@ -65,9 +66,9 @@ exploration short, 4 an internal error.`,
 		},
 	}
 	modelFlag(cmd, &modelName)
-	cmd.Flags().Int64Var(&bs.MaxExecutions, "max-executions", 0, "stop after this many executions (0: no bound)")
-	workersFlag(cmd, &bs.Workers, "explore on this many cores (the results do not depend on it)")
-	cmd.Flags().DurationVar(&bs.Timeout, "timeout", 0, "stop after this long (0: no bound)")
+	cmd.Flags().Int64Var(&b.MaxExecutions, "max-executions", 0, "stop after this many executions (0: no bound)")
+	workersFlag(cmd, &b.Workers, "explore on this many cores (the results do not depend on it)")
+	cmd.Flags().DurationVar(&b.Timeout, "timeout", 0, "stop after this long (0: no bound)")
 	cmd.Flags().StringVar(&why, "why", "", "explain why an outcome (\"1:r0=1 /\\ 1:r1=0\") is allowed or forbidden")
 	return cmd
 }

@@ -24,12 +24,7 @@ func newShowCmd() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			if cmd.Flags().Changed("variant") {
-				text, err := pr.File.FormatVariant(variant)
-				if err != nil {
-					return err
-				}
-				fmt.Fprint(w, text)
-				return nil
+				return render.ProtocolVariant(w, pr, variant)
 			}
 			if source {
 				fmt.Fprint(w, pr.Source)

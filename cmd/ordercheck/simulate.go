@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -59,9 +58,11 @@ verdict); with one it exits 1 and prints the counterexample.`,
 				sim.Progress = prog.Runs(runs)
 			}
 			// The other side of --against: another variant, or another model.
-			other, om, label := inst, m, ""
+			var vs *render.Against
+			other, om := inst, m
 			if against != "" {
-				if other, om, label, err = tg.Against(args[0], against, inst, m); err != nil {
+				vs = &render.Against{}
+				if other, om, vs.Label, err = tg.Against(args[0], against, inst, m); err != nil {
 					return err
 				}
 			}
@@ -70,27 +71,12 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			if err != nil {
 				return err
 			}
-			var diff checker.Difference
-			if against != "" {
-				if _, diff, err = res.Against(other.Prog, om, other.Protocol.Properties(), sim); err != nil {
+			if vs != nil {
+				if _, vs.Difference, err = res.Against(other.Prog, om, other.Protocol.Properties(), sim); err != nil {
 					return err
 				}
 			}
-			if err := o.Counterexample(inst, res.Witness(o.Property)); err != nil {
-				return err
-			}
-			var vs *render.Against
-			if against != "" {
-				vs = &render.Against{Label: label, Difference: diff}
-			}
-			err = o.Print(func(w io.Writer) {
-				render.Header(w, inst, m)
-				render.Simulation(w, res, m)
-				if vs != nil {
-					render.Difference(w, vs)
-				}
-			}, func() any { return render.SimulationJSON{SimResult: res, Against: vs} }, nil)
-			if err != nil {
+			if err := o.Simulation(inst, m, res, vs); err != nil {
 				return err
 			}
 			return verdictExit(res.Verdict())

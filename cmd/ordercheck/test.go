@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"runtime"
 
@@ -67,9 +66,6 @@ passes), 4 an internal error.`,
 				opt.Workers = 1 // the cells share the cores
 			}
 			opt.Progress = nil
-			if len(args) == 0 {
-				args = []string{"."}
-			}
 			refs, err := protocols.Find(args, true, cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -85,11 +81,7 @@ passes), 4 an internal error.`,
 			} else if err != nil {
 				return err
 			}
-			err = o.Print(func(w io.Writer) { fmt.Fprintln(w, checker.Count(suites)) }, func() any { return render.TestJSON(suites) }, nil)
-			if err != nil {
-				return err
-			}
-			if err := o.File(junit, func(w io.Writer) error { return render.JUnit(w, suites) }); err != nil {
+			if err := o.Tests(suites, junit); err != nil {
 				return err
 			}
 			w := checker.Worst(suites)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -82,8 +81,7 @@ or stronger than needed) or some property is beyond orderings, 2 bad input,
 				render.Weakening(o.Out, t, i)
 				return nil
 			}
-			err = o.Print(func(w io.Writer) { render.Tuning(w, t) }, func() any { return render.TuningJSON(t) }, func(w io.Writer) error { return render.TuningHTML(w, t) })
-			if err != nil {
+			if err := o.Tuning(t); err != nil {
 				return err
 			}
 			return verdictExit(t.Verdict())
