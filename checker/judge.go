@@ -580,6 +580,18 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt engine.C
 // that applies, else by the engine for m, within what is left of the
 // time an sc run DRF-SC set aside took (which the report counts).
 func check(p *model.Program, m *model.Model, props []Property, opt engine.Config) (*Report, error) {
+	if opt.Context != nil && opt.Context.Err() != nil {
+		// Interrupted before it began: no analysis for a search that
+		// would stop at its first step (a test run's remaining cells).
+		eng, err := engineFor(p, m, opt.Options)
+		if err != nil {
+			return nil, err
+		}
+		rep := newReport(m, eng, props)
+		rep.Stats.Limit = explore.Interrupted
+		rep.settle(p, false, props)
+		return rep, nil
+	}
 	start := time.Now()
 	if rep, err := checkDRF(p, m, props, opt); rep != nil || err != nil {
 		return rep, err

@@ -14,7 +14,8 @@ import (
 )
 
 // TestLimits checks that every bound stops cleanly, says which bound, and
-// never yields a verdict.
+// never yields a verdict; a check cancelled before it begins explores
+// nothing.
 func TestLimits(t *testing.T) {
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -52,6 +53,11 @@ func limits(t *testing.T, p *model.Program, m *model.Model, engine explore.Engin
 			}
 			if rep.Stats.Limit != tc.limit {
 				t.Errorf("limit %s, want %s", rep.Stats.Limit, tc.limit)
+			}
+			if st := rep.Stats; tc.limit == explore.Interrupted && st.States+st.Graphs+st.Executions != 0 {
+				// Cancelled before it began (a test run's cells left when
+				// Ctrl-C comes): no analysis, no step.
+				t.Errorf("an interrupted check explored %d states, %d graphs", st.States, st.Graphs)
 			}
 			if max := tc.opt.MaxExecutions; max > 0 && rep.Stats.Executions > max {
 				t.Errorf("%d executions counted under a bound of %d", rep.Stats.Executions, max)
