@@ -19,19 +19,33 @@ func union(f, g *model.Future) bool {
 	return *f != old
 }
 
-// futures computes every thread's future at every instruction (index
-// len(Code) is the thread's end), leaving out the instructions skip names
-// (nil: none), or nil when the program has too many locations for the bit
-// sets (the explorer then keeps every clock).
-func futures(p *model.Program, skip func(t, pc int) bool) [][]model.Future {
+// allLocs returns the set of p's locations, which must be at most 64.
+func allLocs(p *model.Program) uint64 {
+	if len(p.Locs) == 64 {
+		return ^uint64(0)
+	}
+	return uint64(1)<<len(p.Locs) - 1
+}
+
+// programTargets returns accessTargets for every location of p, or nil
+// when the program has too many locations for the bit sets.
+func programTargets(p *model.Program) [][]uint64 {
 	if len(p.Locs) > 64 {
 		return nil
 	}
-	all := uint64(1)<<len(p.Locs) - 1
-	if len(p.Locs) == 64 {
-		all = ^uint64(0)
+	return accessTargets(p, allLocs(p))
+}
+
+// futures computes every thread's future at every instruction (index
+// len(Code) is the thread's end) from the locations each may access
+// (targets, programTargets'), leaving out the instructions skip names
+// (nil: none), or nil without targets (the explorer then keeps every
+// clock).
+func futures(p *model.Program, targets [][]uint64, skip func(t, pc int) bool) [][]model.Future {
+	if targets == nil {
+		return nil
 	}
-	targets := accessTargets(p, all)
+	all := allLocs(p)
 	out := make([][]model.Future, len(p.Threads))
 	for t := range p.Threads {
 		code := p.Threads[t].Code
@@ -426,24 +440,20 @@ func sameBits(a, b model.DepSet) bool {
 // be forgotten, under weak memory too.
 //
 // It also returns, per thread and instruction, the regular mutexes held
-// on every path to it.
-func regularMutexes(p *model.Program) ([]bool, [][]uint64) {
+// on every path to it. targets are programTargets'.
+func regularMutexes(p *model.Program, targets [][]uint64) ([]bool, [][]uint64) {
 	reg := make([]bool, len(p.Locs))
 	for l, loc := range p.Locs {
 		reg[l] = loc.Mutex
 	}
 	heldAt := make([][]uint64, len(p.Threads))
-	if len(p.Locs) > 64 {
+	if targets == nil {
 		for t, th := range p.Threads {
 			heldAt[t] = make([]uint64, len(th.Code)+1)
 		}
 		return make([]bool, len(p.Locs)), heldAt
 	}
-	all := uint64(1)<<len(p.Locs) - 1
-	if len(p.Locs) == 64 {
-		all = ^uint64(0)
-	}
-	targets := accessTargets(p, all)
+	all := allLocs(p)
 	for t, th := range p.Threads {
 		code := th.Code
 		// held[pc]: the mutexes held on every path to pc.

@@ -176,13 +176,14 @@ func newStates(p *model.Program, m *model.Model, cfg Config) *states {
 	x.lay = clocks{n: len(p.Threads), nl: len(p.Locs)}
 	x.groups = symmetricThreads(p)
 	x.keys = make([][]byte, len(p.Threads))
-	x.futs = futures(p, nil)
+	targets := programTargets(p)
+	x.futs = futures(p, targets, nil)
 	x.live = liveRegisters(p)
-	x.mutexes, x.held = regularMutexes(p)
+	x.mutexes, x.held = regularMutexes(p, targets)
 	x.guarded = map[int][][]model.Future{}
 	for l, ok := range x.mutexes {
 		if ok {
-			x.guarded[l] = futures(p, func(t, pc int) bool { return x.held[t][pc]>>uint(l)&1 != 0 })
+			x.guarded[l] = futures(p, targets, func(t, pc int) bool { return x.held[t][pc]>>uint(l)&1 != 0 })
 		}
 	}
 	return x
