@@ -105,15 +105,6 @@ func exploreReference(p *model.Program, m *model.Model, opt explore.Options, vis
 	return graphs.Reference(engine.NewRunner(p, m, engine.Config{Options: opt}, visit))
 }
 
-// NewExecution makes an execution of g, a graph whose threads have all
-// stopped, finding its data races (judged by m's happens-before) when
-// races is set. It returns nil when g is not an execution: a thread waits
-// for a lock that is released later in modification order (it would retry
-// and take it).
-func NewExecution(g *model.Graph, m *model.Model, races bool) (*explore.Execution, error) {
-	return engine.NewExecution(g, m, races)
-}
-
 // History returns the history of an execution's operations, ordered by
 // its model's happens-before (model.History).
 func History(e *explore.Execution) *model.History {

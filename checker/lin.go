@@ -16,14 +16,14 @@ func linViolation(p *model.Program, spec model.Spec, h *model.History) *explore.
 	if lin.OK {
 		return nil
 	}
-	return &explore.Violation{Prop: PropLinearizability, History: h, Lin: lin, Msg: LinMessage(p, spec, h, lin)}
+	return &explore.Violation{Prop: PropLinearizability, History: h, Lin: lin, Msg: linMessage(p, spec, h, lin)}
 }
 
-// LinMessage says in words why h does not linearize (lin is its
+// linMessage says in words why h does not linearize (lin is its
 // judgement by spec): which operations happen before which, and either
 // where every order the specification tried stopped, or the
 // synchronisation the specification promises that the execution lacks.
-func LinMessage(p *model.Program, spec model.Spec, h *model.History, lin *model.Linearization) string {
+func linMessage(p *model.Program, spec model.Spec, h *model.History, lin *model.Linearization) string {
 	name := func(i int) string {
 		return p.Threads[h.Ops[i].Thread].Name + "'s " + spec.Describe(&h.Ops[i])
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/c"
 )
@@ -520,7 +521,7 @@ func (t *Trace) Judge(g *model.Graph, m *model.Model, props []Property) (*explor
 	if ax := m.Check(model.NewExec(g)); ax != "" {
 		return nil, fmt.Sprintf("%s no longer allows this execution (it violates the axiom %s)", m.Name, ax), nil
 	}
-	e, err := NewExecution(g, m, t.Property == PropDataRace)
+	e, err := engine.NewExecution(g, m, t.Property == PropDataRace)
 	if err != nil {
 		return nil, "", err
 	}
