@@ -10,7 +10,6 @@ import (
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
-	"github.com/ordercheck/ordercheck/protocols"
 )
 
 // TestLimits checks that every bound stops cleanly, says which bound, and
@@ -193,14 +192,7 @@ thread b {
 // under rc11 for its races; with a second's timeout the check ends within
 // 1.7 s (1.8 s when each search had the whole second), with no verdict.
 func TestTimeoutCoversRaces(t *testing.T) {
-	pr, err := protocols.Load("dlsym")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := pr.Instance("fixed", map[string]string{"N": "7"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inst := catalogueInstance(t, "dlsym", "fixed", map[string]string{"N": "7"})
 	start := time.Now()
 	rep, err := inst.Check(model.TSO, explore.Options{Timeout: time.Second})
 	if err != nil {

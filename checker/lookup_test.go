@@ -9,6 +9,21 @@ import (
 	"github.com/ordercheck/ordercheck/protocols"
 )
 
+// catalogueInstance compiles variant of the catalogue protocol name with
+// the parameters params, failing t on an error.
+func catalogueInstance(t testing.TB, name, variant string, params map[string]string) *checker.Instance {
+	t.Helper()
+	pr, err := protocols.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := pr.Instance(variant, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
 func TestLookupModels(t *testing.T) {
 	ms, err := checker.LookupModels([]string{"sc", "tso"})
 	if err != nil || len(ms) != 2 || ms[0] != model.SC || ms[1].Name != "tso" {

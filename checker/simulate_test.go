@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ordercheck/ordercheck/protocols"
-
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
@@ -146,14 +144,7 @@ func (c cancelling) Judge(*explore.Outcome) (bool, *explore.Violation) {
 // here, dlsym with seven callers under rc11): Ctrl-C stops simulate
 // --minimize at once, with the counterexample found.
 func TestMinimizeInterrupted(t *testing.T) {
-	pr, err := protocols.Load("dlsym")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := pr.Instance("fixed", map[string]string{"N": "7"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	inst := catalogueInstance(t, "dlsym", "fixed", map[string]string{"N": "7"})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()

@@ -29,14 +29,7 @@ func TestVerdicts(t *testing.T) {
 			t.Errorf("%s: %s, want %s", st, v, want)
 		}
 	}
-	pr, err := protocols.Load("dlsym")
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := pr.Instance("unordered", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := catalogueInstance(t, "dlsym", "unordered", nil)
 	rep, err := in.Check(model.RC11, explore.Options{})
 	if err != nil || rep.Verdict() != checker.VerdictViolated {
 		t.Fatalf("dlsym unordered: %v", err)
