@@ -249,32 +249,12 @@ func (m *messages) appendKey(b []byte, perm []int) []byte {
 
 // appendPlaces appends an encoding of view v (as AppendVector does): the
 // places in the locations' lists its absolute positions hold, a position
-// before the first message kept holding it (see raMemory.at).
+// before the first message kept holding it (see messages.at).
 func (m *messages) appendPlaces(b []byte, v []uint32) []byte {
 	if v == nil {
 		return append(b, 0)
 	}
-	var buf [64]uint32
-	places := buf[:0]
-	var mask uint64 // AppendSparse's encoding, made in one pass
-	for l, p := range v {
-		if q := m.at(Loc(l), p); q != 0 {
-			places = append(places, uint32(q))
-			mask |= 1 << uint(l)
-		}
-	}
-	if len(v) > 63 {
-		places = places[:0]
-		for l, p := range v {
-			places = append(places, uint32(m.at(Loc(l), p)))
-		}
-		return AppendSparse(append(b, 1), places, nil)
-	}
-	b = binary.AppendUvarint(append(b, 1), mask)
-	for _, q := range places {
-		b = binary.AppendUvarint(b, uint64(q))
-	}
-	return b
+	return appendSparse(append(b, 1), v, nil, m.base)
 }
 
 // chooseWays appends the values a choice among n may take.
@@ -316,12 +296,20 @@ func AppendVector(b []byte, v []uint32, perm []int) []byte {
 // order perm (or their own). Most clock and view entries are zero, so a
 // vector of up to 63 entries is the set of its non-zero entries, then
 // their values.
-func AppendSparse(b []byte, v []uint32, perm []int) []byte {
+func AppendSparse(b []byte, v []uint32, perm []int) []byte { return appendSparse(b, v, perm, nil) }
+
+// appendSparse is AppendSparse of v with each entry i lowered by base[i]
+// (not below zero) when base is given: positions made places (see
+// messages.at).
+func appendSparse(b []byte, v []uint32, perm []int, base []int) []byte {
 	at := func(i int) uint32 {
-		if perm == nil {
-			return v[i]
+		if perm != nil {
+			i = perm[i]
 		}
-		return v[perm[i]]
+		if base != nil {
+			return uint32(max(int(v[i])-base[i], 0))
+		}
+		return v[i]
 	}
 	if len(v) > 63 {
 		for i := range v {

@@ -265,8 +265,10 @@ func OrdPhrase(o Ordering, what string) string {
 // (cur), the same after an acquire fence (acq), and what its release
 // fence (fence) and its release writes per location (rel) pass on — and a
 // message carries the view its writer released. Timestamps are positions
-// in the message lists; a read-modify-write's message is attached to the
-// one it read, so that no write can come between them.
+// in the message lists, counted from the first message ever (messages.at
+// makes them places in the lists as they are now); a read-modify-write's
+// message is attached to the one it read, so that no write can come
+// between them.
 type raMachine struct{}
 
 func (raMachine) Unsupported(p *Program) string {
@@ -563,15 +565,7 @@ func (m *raMemory) sameFrom(l Loc, lo int, h *Horizon) int {
 // sameMessage reports whether messages a and b of location l have the
 // same value, race clock and released view, but at l.
 func (m *raMemory) sameMessage(a, b *Message, l int) bool {
-	if a.Val != b.Val || !slices.Equal(a.Clock, b.Clock) {
-		return false
-	}
-	for i := range max(len(a.view), len(b.view)) {
-		if i != l && m.place(a.view, i) != m.place(b.view, i) {
-			return false
-		}
-	}
-	return true
+	return a.Val == b.Val && slices.Equal(a.Clock, b.Clock) && m.samePlaces(a.view, b.view, l)
 }
 
 // place returns the place in location i's list that view v holds (see
@@ -583,10 +577,11 @@ func (m *raMemory) place(v []uint32, i int) int {
 	return m.at(Loc(i), v[i])
 }
 
-// samePlaces reports whether views a and b hold the same places.
-func (m *raMemory) samePlaces(a, b []uint32) bool {
+// samePlaces reports whether views a and b hold the same places but at
+// location except (-1: none).
+func (m *raMemory) samePlaces(a, b []uint32, except int) bool {
 	for i := range max(len(a), len(b)) {
-		if m.place(a, i) != m.place(b, i) {
+		if i != except && m.place(a, i) != m.place(b, i) {
 			return false
 		}
 	}
@@ -630,7 +625,7 @@ func (m *raMemory) trimViews(h *Horizon) {
 				}
 			}
 		}
-		if !f.AcqFence && !m.samePlaces(v.acq, v.cur) {
+		if !f.AcqFence && !m.samePlaces(v.acq, v.cur, -1) {
 			copy(own().acq, v.cur)
 		}
 	}
