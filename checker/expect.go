@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -125,17 +126,24 @@ var caseStatusNames = [...]string{"pass", "fail", "no verdict", "no expectation"
 
 func (s CaseStatus) String() string { return caseStatusNames[s] }
 
+// ErrUnchecked is CaseError's Verdict: the case was not checked (its
+// protocol did not load, or the check failed), so it has none.
+var ErrUnchecked = errors.New("a case could not be checked")
+
 // Verdict is the verdict a status stands for: violated for a failed
-// case, verified for a passed one or one without expectation, else
-// bounded: no verdict, as for a case that could not be checked.
-func (s CaseStatus) Verdict() Verdict {
+// case, verified for a passed one or one without expectation, bounded
+// (no verdict) when a bound cut the case short; ErrUnchecked for an
+// error, which is bad input rather than a verdict.
+func (s CaseStatus) Verdict() (Verdict, error) {
 	switch s {
 	case CaseFail:
-		return VerdictViolated
+		return VerdictViolated, nil
 	case CasePass, CaseNoExpectation:
-		return VerdictVerified
+		return VerdictVerified, nil
+	case CaseError:
+		return VerdictBounded, ErrUnchecked
 	}
-	return VerdictBounded
+	return VerdictBounded, nil
 }
 
 // MarshalText writes the status as its name.

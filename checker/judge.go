@@ -563,8 +563,9 @@ func checkRaces(p *model.Program, m *model.Model, props []Property, opt engine.C
 		pr = races.Props[0]
 		pr.Stats, pr.Engine = &races.Stats, races.Engine
 		rep.Stats.Elapsed += races.Stats.Elapsed
-		if memo != nil && pr.Stats.Limit != explore.Timeout {
-			// A verdict the shared deadline cut is this cell's alone.
+		if memo != nil && pr.Stats.Limit != explore.Timeout && pr.Stats.Limit != explore.Interrupted {
+			// A verdict the shared deadline or a cancellation cut is
+			// this cell's alone.
 			memo[rm] = pr
 		}
 	}

@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -233,5 +234,23 @@ thread child spawned {
 				}
 			}
 		})
+	}
+}
+
+// TestRaceVerdictsForgetInterrupted checks that a race verdict a
+// cancellation cut short is not shared: the next model's check judges
+// races for itself (dlsym unordered races under C11).
+func TestRaceVerdictsForgetInterrupted(t *testing.T) {
+	in := catalogueInstance(t, "dlsym", "unordered", nil)
+	props := in.Protocol.Properties()
+	var rv checker.RaceVerdicts
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if rep, err := rv.Check(in.Prog, model.SC, props, explore.Options{Context: ctx}); err != nil || rep.Props[0].Status != checker.Unknown {
+		t.Fatalf("interrupted: %v, %v", err, rep.Props[0].Status)
+	}
+	rep, err := rv.Check(in.Prog, model.TSO, props, explore.Options{})
+	if err != nil || rep.Props[0].Name != checker.PropDataRace || rep.Props[0].Status != checker.Violated {
+		t.Errorf("after an interrupted check, %s is %v (%v), want violated", rep.Props[0].Name, rep.Props[0].Status, err)
 	}
 }

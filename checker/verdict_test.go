@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,11 +24,14 @@ func TestVerdicts(t *testing.T) {
 	}
 	for st, want := range map[checker.CaseStatus]checker.Verdict{
 		checker.CasePass: checker.VerdictVerified, checker.CaseNoExpectation: checker.VerdictVerified,
-		checker.CaseFail: checker.VerdictViolated, checker.CaseNoVerdict: checker.VerdictBounded, checker.CaseError: checker.VerdictBounded,
+		checker.CaseFail: checker.VerdictViolated, checker.CaseNoVerdict: checker.VerdictBounded,
 	} {
-		if v := st.Verdict(); v != want {
-			t.Errorf("%s: %s, want %s", st, v, want)
+		if v, err := st.Verdict(); v != want || err != nil {
+			t.Errorf("%s: %s (%v), want %s", st, v, err, want)
 		}
+	}
+	if _, err := checker.CaseError.Verdict(); !errors.Is(err, checker.ErrUnchecked) {
+		t.Errorf("an unchecked case's verdict: %v, want ErrUnchecked", err)
 	}
 	in := catalogueInstance(t, "dlsym", "unordered", nil)
 	rep, err := in.Check(model.RC11, explore.Options{})

@@ -19,7 +19,8 @@ import (
 // catalogue protocol named; no paths are the current folder. Folders
 // named testdata, or starting with "." or "_", are skipped unless named.
 // The special files (a FIFO, a device) it passes over in the folders it
-// says on warn; a special file named is bad input when it is read.
+// says on warn (nil: nowhere); a special file named is bad input when it
+// is read.
 func Find(paths []string, withC bool, warn io.Writer) (refs []string, err error) {
 	var skipped []string
 	if len(paths) == 0 {
@@ -75,7 +76,9 @@ func Find(paths []string, withC bool, warn io.Writer) (refs []string, err error)
 		}
 	}
 	for _, f := range skipped {
-		fmt.Fprintf(warn, "ordercheck: skipped %s: not a regular file\n", f)
+		if warn != nil {
+			fmt.Fprintf(warn, "ordercheck: skipped %s: not a regular file\n", f)
+		}
 	}
 	return refs, nil
 }

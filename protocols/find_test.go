@@ -34,6 +34,9 @@ func TestFindVetAll(t *testing.T) {
 	if want := "ordercheck: skipped " + filepath.Join(dir, "b.oc") + ": not a regular file\n"; warn.String() != want {
 		t.Errorf("Find warned %q, want %q", warn.String(), want)
 	}
+	if quiet, err := protocols.Find([]string{dir}, false, nil); err != nil || len(quiet) != 1 {
+		t.Errorf("Find with no warnings wanted = %q, %v", quiet, err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "c.oc"), []byte("protocol c {\n  x := 1\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -33,8 +33,8 @@ func (t Target) Protocol(ref string) (*checker.Protocol, error) {
 	return t.Load(ref)
 }
 
-// Instance reads the protocol ref names (Protocol) and compiles t.Variant
-// with t.Params for t.Model.
+// Instance reads the protocol ref names (Protocol), compiles t.Variant
+// with t.Params and looks up t.Model.
 func (t Target) Instance(ref string) (*checker.Instance, *model.Model, error) {
 	pr, err := t.Protocol(ref)
 	if err != nil {

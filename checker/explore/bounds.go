@@ -8,7 +8,9 @@ import (
 
 // Bounds are an exploration's bounds as a command line gives them: its
 // fields are the ordercheck command's flags of the same names, and the
-// errors of Options name them. NewBounds gives their defaults.
+// errors of Options name them. NewBounds gives their defaults; the zero
+// value is not one (a depth of 0 events is refused). A Go program that
+// sets Options itself needs no Bounds.
 type Bounds struct {
 	MaxExecutions int64         // --max-executions (0: no bound)
 	MaxStates     int64         // --max-states (0: no bound)

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -88,7 +89,9 @@ func (o Output) wrote(path string) {
 }
 
 // Print writes a result: page's web page to HTML when both are set, then
-// on Out json's value as JSON when JSON is set, else text.
+// on Out json's value as JSON when JSON is set, else text. A result with
+// no web page or no JSON form passes nil for it; JSON output of one
+// without is an error.
 func (o Output) Print(text func(io.Writer), json func() any, page func(io.Writer) error) error {
 	if page != nil {
 		if err := o.File(o.HTML, page); err != nil {
@@ -96,6 +99,9 @@ func (o Output) Print(text func(io.Writer), json func() any, page func(io.Writer
 		}
 	}
 	if o.JSON {
+		if json == nil {
+			return errors.New("this result has no JSON form")
+		}
 		return JSON(o.Out, json())
 	}
 	text(o.Out)

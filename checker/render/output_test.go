@@ -33,6 +33,10 @@ func TestOutput(t *testing.T) {
 	if err := o.Print(text, json, html); err != nil || !strings.Contains(out.String(), `"n": 1`) {
 		t.Errorf("JSON: %q, %v", out.String(), err)
 	}
+	// A result with no JSON form (porcupine's linearization) says so.
+	if err := o.Linearization("p", nil, &checker.Linearization{}, "1s"); err == nil {
+		t.Errorf("JSON of a linearization: no error")
+	}
 	// A file that cannot be written is named by its flag before any work.
 	o.DOT = filepath.Join(dir, "no", "such", "folder.dot")
 	if err := o.Check(nil); err == nil || !strings.HasPrefix(err.Error(), "--dot: ") {

@@ -84,11 +84,11 @@ passes), 4 an internal error.`,
 			if err := o.Tests(suites, junit); err != nil {
 				return err
 			}
-			w := checker.Worst(suites)
-			if w == checker.CaseError {
+			v, err := checker.Worst(suites).Verdict()
+			if err != nil {
 				return &exitError{code: exitUsage} // a protocol did not load, or a case could not be checked
 			}
-			return verdictExit(w.Verdict())
+			return verdictExit(v)
 		},
 	}
 	cmd.Flags().StringVar(&run, "run", "", "check only the cells whose PROTOCOL/VARIANT/MODEL[/PARAMS] matches this regular expression")
