@@ -1,6 +1,7 @@
 package dist
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +25,10 @@ type Options struct {
 	// say so every third of it, so it bounds the time a dead worker's job
 	// waits, not the time a job may take.
 	AckWait time.Duration
+	// Grace is how long past a job's timeout its coordinator waits for
+	// the answer, the worker's report on its way (default DefaultGrace);
+	// a cell still unanswered then has no verdict.
+	Grace time.Duration
 	// Progress, when set, is called after each answer and about once a
 	// second while the jobs run: how far the cells (or a check's
 	// subtrees) are, and the job queue's depth.
@@ -105,7 +110,7 @@ func (r *Runner) Run(cells []checker.Cell, copt explore.Options, got func(i int,
 	if copt.Timeout > 0 {
 		// Each cell's check stops at its timeout; a cell no worker took by
 		// then (none is up, say) gets no verdict, as a timed-out check.
-		deadline = time.Now().Add(copt.Timeout + jobGrace)
+		deadline = time.Now().Add(copt.Timeout + cmp.Or(r.Options.Grace, DefaultGrace))
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
@@ -151,9 +156,9 @@ func (r *Runner) Run(cells []checker.Cell, copt explore.Options, got func(i int,
 	return nil
 }
 
-// jobGrace is how long past a job's timeout its coordinator waits for the
-// answer: the worker's report on its way.
-const jobGrace = 5 * time.Second
+// DefaultGrace is how long past a job's timeout its coordinator waits
+// for the answer by default (Options.Grace).
+const DefaultGrace = 5 * time.Second
 
 // errRejected marks a result that is not what its job asked: it is
 // logged and set aside, and the job's real result awaited.

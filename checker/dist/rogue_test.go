@@ -122,8 +122,8 @@ func TestRogueClient(t *testing.T) {
 }
 
 // TestNoWorkerTimeout sends a comparison with a timeout to a server no
-// worker serves: it ends soon after the timeout, every cell with no
-// verdict, rather than wait for ever.
+// worker serves: it ends soon after the timeout and its grace, every
+// cell with no verdict, rather than wait for ever.
 func TestNoWorkerTimeout(t *testing.T) {
 	s := startServer(t)
 	nc := dial(t, s.URL())
@@ -134,12 +134,13 @@ func TestNoWorkerTimeout(t *testing.T) {
 	copt := checker.CompareOptions{Variants: []string{"fixed"}, Models: []*model.Model{mustModel(t, "rc11"), mustModel(t, "sc")}}
 	copt.Options.Timeout = time.Second
 	start := time.Now()
-	c, _, err := dist.Compare(context.Background(), nc, pr, copt, dist.Options{})
+	grace := 200 * time.Millisecond
+	c, _, err := dist.Compare(context.Background(), nc, pr, copt, dist.Options{Grace: grace})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took > 10*time.Second {
-		t.Errorf("took %v", took)
+	if took := time.Since(start); took < copt.Options.Timeout+grace || took > copt.Options.Timeout+grace+3*time.Second {
+		t.Errorf("took %v, want the timeout and the grace, %v", took, copt.Options.Timeout+grace)
 	}
 	for _, row := range c.Reports {
 		for _, r := range row {
