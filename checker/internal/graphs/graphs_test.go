@@ -135,7 +135,8 @@ func TestGrowthMatchesFullCheck(t *testing.T) {
 // popper (its search once ran past both, stopping only at leaves it never
 // reached). Checked as a user would, the same program finishes in a
 // moment: no load buffering is possible in it, so its executions are
-// built in po ∪ rf order.
+// built in po ∪ rf order. -short checks arm alone (the two models share
+// the speculation; each bound costs its seconds).
 func TestSpeculationStopsInTime(t *testing.T) {
 	pr, err := protocols.Load("../../../protocols/examples/treiber.oc")
 	if err != nil {
@@ -145,7 +146,11 @@ func TestSpeculationStopsInTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"arm", "riscv"} {
+	names := []string{"arm", "riscv"}
+	if testing.Short() {
+		names = names[:1]
+	}
+	for _, name := range names {
 		m := progtest.MustModel(t, name)
 		t.Run(name+"/timeout", func(t *testing.T) {
 			start := time.Now()
