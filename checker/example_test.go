@@ -1,7 +1,6 @@
 package checker_test
 
 import (
-	"bytes"
 	"fmt"
 	"log"
 	"os"
@@ -122,38 +121,6 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 	//
 	// ok = holds, FAIL = violated, ? = unknown (a bound cut the search).
 	// seq-cst under rc11, rc11-consume is explored under sc (atomics, if any, all seq_cst, and no race: DRF-SC).
-}
-
-// A counterexample saved as a trace, read back and replayed.
-func ExampleReplay() {
-	rc11, _ := model.Lookup("rc11")
-	pr, err := protocols.Load("dlsym")
-	if err != nil {
-		log.Fatal(err)
-	}
-	inst, err := pr.Instance("unordered", nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	rep, err := inst.Check(rc11, explore.Options{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	var saved bytes.Buffer
-	if err := inst.Trace(rep.Props[1].Witness).WriteJSON(&saved); err != nil {
-		log.Fatal(err)
-	}
-	tr, err := checker.ReadTrace(&saved)
-	if err != nil {
-		log.Fatal(err)
-	}
-	r, err := checker.Replay(tr, protocols.Lookup)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(r.Witness.Violation.Prop, "reproduces:", r.Witness.Violation.Msg)
-	// Output:
-	// lib-init reproduces: caller[1]: called into an uninitialised library (protocols/dlsym/dlsym.oc:86:3)
 }
 
 // Any program, any properties: here the catalogue's program with the

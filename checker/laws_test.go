@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker/trace"
+
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -262,7 +264,7 @@ func TestCounterexamplesReplay(t *testing.T) {
 				if pr.Witness == nil {
 					continue
 				}
-				tr := checker.NewTrace(pr.Witness)
+				tr := trace.New(pr.Witness)
 				g, err := tr.Rebuild(p)
 				if err != nil {
 					t.Fatalf("%s: %v\n%s", pr.Name, err, p)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker/trace"
+
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
@@ -39,21 +41,21 @@ func TestVerdicts(t *testing.T) {
 		t.Fatalf("dlsym unordered: %v", err)
 	}
 	var buf strings.Builder
-	if err := in.Trace(rep.Witness("")).WriteJSON(&buf); err != nil {
+	if err := trace.Of(in, rep.Witness("")).WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "t.json")
 	if err := os.WriteFile(path, []byte(buf.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tr, r, err := checker.ReplayFile(path, protocols.Lookup)
+	tr, r, err := trace.ReplayFile(path, protocols.Lookup)
 	if err != nil || tr.Property == "" || r.Verdict() != checker.VerdictViolated {
 		t.Fatalf("ReplayFile: %v", err)
 	}
 	if err := os.WriteFile(path, []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := checker.ReplayFile(path, protocols.Lookup); err == nil || !strings.HasPrefix(err.Error(), path+": ") {
+	if _, _, err := trace.ReplayFile(path, protocols.Lookup); err == nil || !strings.HasPrefix(err.Error(), path+": ") {
 		t.Errorf("ReplayFile of a broken trace: %v, want an error naming the file", err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker/trace"
+
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -130,7 +132,7 @@ func traces(t *testing.T, dir string, cmp *checker.Comparison) {
 				file := fmt.Sprintf("%s.%s.%s.json", in.Variant, m.Name, p.Name)
 				want[file] = true
 				if *update {
-					writeTrace(t, filepath.Join(dir, file), in.Trace(p.Witness))
+					writeTrace(t, filepath.Join(dir, file), trace.Of(in, p.Witness))
 				}
 			}
 		}
@@ -155,7 +157,7 @@ func traces(t *testing.T, dir string, cmp *checker.Comparison) {
 	}
 }
 
-func writeTrace(t *testing.T, path string, tr *checker.Trace) {
+func writeTrace(t *testing.T, path string, tr *trace.Trace) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -176,11 +178,11 @@ func replay(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	tr, err := checker.ReadTrace(f)
+	tr, err := trace.Read(f)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	r, err := checker.Replay(tr, protocols.Lookup)
+	r, err := trace.Replay(tr, protocols.Lookup)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ordercheck/ordercheck/checker/trace"
+
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 )
@@ -155,7 +157,7 @@ func (o Outputs) Any() bool { return o.Trace != "" || o.DOT != "" || o.SVG != ""
 // wrote with each file written.
 func (o Outputs) Save(in *checker.Instance, w *explore.Witness, wrote func(path string)) error {
 	if o.Trace != "" {
-		if err := WriteFile(o.Trace, in.Trace(w).WriteJSON); err != nil {
+		if err := WriteFile(o.Trace, trace.Of(in, w).WriteJSON); err != nil {
 			return err
 		}
 		wrote(o.Trace)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ordercheck/ordercheck/checker/trace"
+
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -11,7 +13,7 @@ import (
 
 // Replayed writes the outcome of replaying a trace of property prop: the
 // counterexample again, or why it no longer reproduces.
-func Replayed(w io.Writer, r *checker.Replayed, prop string) {
+func Replayed(w io.Writer, r *trace.Replayed, prop string) {
 	Header(w, r.Instance, r.Model)
 	if r.Witness == nil {
 		fmt.Fprintf(w, "the violation of %s no longer reproduces: %s\n", prop, r.Reason)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker/trace"
+
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
@@ -416,7 +418,7 @@ type tuneSearch struct {
 // the model of the check (its column; data races are judged under that
 // model's race model for each program).
 type tuneWitness struct {
-	trace *checker.Trace
+	trace *trace.Trace
 	model *model.Model
 }
 
@@ -461,7 +463,7 @@ func (s *tuneSearch) keep(w *Weakening) {
 	}
 	for _, pr := range w.Report.Props {
 		if pr.Name == w.Prop && pr.Witness != nil {
-			s.witnesses = append(s.witnesses, tuneWitness{checker.NewTrace(pr.Witness), w.Model})
+			s.witnesses = append(s.witnesses, tuneWitness{trace.New(pr.Witness), w.Model})
 			if len(s.witnesses) > maxWitnesses {
 				s.witnesses = s.witnesses[1:]
 			}

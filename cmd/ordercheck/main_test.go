@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/trace"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -132,8 +132,8 @@ func TestProtocolCommands(t *testing.T) {
 
 func TestTraceAndReplay(t *testing.T) {
 	dir := t.TempDir()
-	trace, dotFile := filepath.Join(dir, "t.json"), filepath.Join(dir, "t.dot")
-	code, out, errText := runCLI("explore", "dlsym", "--variant", "unordered", "--model", "rc11", "--trace", trace, "--dot", dotFile, "--property", "lib-init")
+	traceFile, dotFile := filepath.Join(dir, "t.json"), filepath.Join(dir, "t.dot")
+	code, out, errText := runCLI("explore", "dlsym", "--variant", "unordered", "--model", "rc11", "--trace", traceFile, "--dot", dotFile, "--property", "lib-init")
 	if code != 1 {
 		t.Fatalf("explore: exit %d, want 1: %s", code, errText)
 	}
@@ -141,7 +141,7 @@ func TestTraceAndReplay(t *testing.T) {
 	if end := strings.Index(want[1:], "counterexample for"); end >= 0 {
 		want = want[:end+1]
 	}
-	code, replayed, errText := runCLI("replay", trace)
+	code, replayed, errText := runCLI("replay", traceFile)
 	if code != 1 {
 		t.Fatalf("replay: exit %d, want 1: %s %s", code, replayed, errText)
 	}
@@ -162,8 +162,8 @@ func TestTraceAndReplay(t *testing.T) {
 
 	// The same trace against the fixed variant: the execution is no longer allowed.
 	retarget := func(variant string) string {
-		f, _ := os.Open(trace)
-		tr, err := checker.ReadTrace(f)
+		f, _ := os.Open(traceFile)
+		tr, err := trace.Read(f)
 		f.Close()
 		if err != nil {
 			t.Fatal(err)

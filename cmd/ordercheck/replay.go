@@ -3,9 +3,10 @@ package main
 import (
 	"fmt"
 
+	"github.com/ordercheck/ordercheck/checker/trace"
+
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -22,7 +23,7 @@ does not fit the protocol any more (or is not a trace), 4 an internal error.`,
 		Example: "  ordercheck explore dlsym --variant unordered --trace t.json\n  ordercheck replay t.json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			t, r, err := checker.ReplayFile(args[0], protocols.Lookup)
+			t, r, err := trace.ReplayFile(args[0], protocols.Lookup)
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,8 @@
-package checker
+// Package trace saves a counterexample as data (a Trace: what was
+// checked and every choice needed to rebuild the execution), reads it
+// back and replays it on the protocol as it is now. docs/trace-format.md
+// describes the format.
+package trace
 
 import (
 	"encoding/json"
@@ -9,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/model"
@@ -26,7 +31,7 @@ type Trace struct {
 	Model    string            `json:"model"`
 	Property string            `json:"property"`
 	Message  string            `json:"message"`
-	Threads  []TraceThread     `json:"threads"`
+	Threads  []Thread          `json:"threads"`
 	// Steps is the order the events were added in: [thread, index] pairs.
 	Steps []Pair `json:"steps"`
 	// Co gives, per location written, its writes in modification order.
@@ -60,18 +65,18 @@ func (p *Pair) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TraceFormat names the trace format version.
-const TraceFormat = "ordercheck-trace/1"
+// Format names the trace format version.
+const Format = "ordercheck-trace/1"
 
-// TraceThread is one thread's events.
-type TraceThread struct {
-	Name   string       `json:"name"`
-	Events []TraceEvent `json:"events"`
+// Thread is one thread's events.
+type Thread struct {
+	Name   string  `json:"name"`
+	Events []Event `json:"events"`
 }
 
-// TraceEvent is one event: its kind, location, value, and for a read the
+// Event is one event: its kind, location, value, and for a read the
 // write it read from ("init" or [thread, index]).
-type TraceEvent struct {
+type Event struct {
 	Kind     string `json:"kind"` // R, W, F, C, E, S
 	Loc      string `json:"loc,omitempty"`
 	Value    int64  `json:"value"`
@@ -83,9 +88,9 @@ type TraceEvent struct {
 	Pos  string  `json:"pos"`
 }
 
-// Trace records w, a witness of the instance.
-func (in *Instance) Trace(w *explore.Witness) *Trace {
-	t := NewTrace(w)
+// Of records w, a witness of the instance in.
+func Of(in *checker.Instance, w *explore.Witness) *Trace {
+	t := New(w)
 	t.Variant, t.Params, t.Source = in.Variant, in.ParamMap(), in.Protocol.Path
 	if in.Protocol.Path != "" {
 		t.ProtocolText = in.Protocol.Source
@@ -96,16 +101,16 @@ func (in *Instance) Trace(w *explore.Witness) *Trace {
 	return t
 }
 
-// NewTrace records w, a witness of a program that is no protocol's.
-func NewTrace(w *explore.Witness) *Trace {
+// New records w, a witness of a program that is no protocol's.
+func New(w *explore.Witness) *Trace {
 	g := w.Graph
 	p := g.Prog
-	t := &Trace{Format: TraceFormat, Protocol: p.Name, Model: w.Model.Name, Property: w.Violation.Prop, Message: w.Violation.Msg, Co: map[string][]Pair{}}
+	t := &Trace{Format: Format, Protocol: p.Name, Model: w.Model.Name, Property: w.Violation.Prop, Message: w.Violation.Msg, Co: map[string][]Pair{}}
 	for ti, evs := range g.Threads {
-		th := TraceThread{Name: p.Threads[ti].Name}
+		th := Thread{Name: p.Threads[ti].Name}
 		for i := range evs {
 			e := &evs[i]
-			te := TraceEvent{Kind: e.Kind.String(), Value: e.Val, Spurious: e.Spurious, Pos: p.Threads[ti].Code[e.Instr].Pos.String()}
+			te := Event{Kind: e.Kind.String(), Value: e.Val, Spurious: e.Spurious, Pos: p.Threads[ti].Code[e.Instr].Pos.String()}
 			if vs := e.Vals(); e.Kind == model.KCall && len(vs) > 0 || len(vs) > 1 {
 				te.Vals = vs
 			}
@@ -137,8 +142,8 @@ func (t *Trace) WriteJSON(w io.Writer) error {
 	return enc.Encode(t)
 }
 
-// ReadTrace reads a trace; Replay validates it.
-func ReadTrace(r io.Reader) (*Trace, error) {
+// Read reads a trace; Replay validates it.
+func Read(r io.Reader) (*Trace, error) {
 	var t Trace
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
@@ -148,8 +153,8 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("not an ordercheck trace: data after the trace's object")
 	}
-	if t.Format != TraceFormat {
-		return nil, fmt.Errorf("trace format %q, expected %q", t.Format, TraceFormat)
+	if t.Format != Format {
+		return nil, fmt.Errorf("trace format %q, expected %q", t.Format, Format)
 	}
 	return &t, nil
 }
@@ -184,7 +189,7 @@ func (t *Trace) Validate() error {
 	if _, err := model.Lookup(t.Model); err != nil {
 		return bad("model", "%v", err)
 	}
-	event := func(r [2]int32) (*TraceEvent, bool) {
+	event := func(r [2]int32) (*Event, bool) {
 		if r[0] < 0 || int(r[0]) >= len(t.Threads) || r[1] < 0 || int(r[1]) >= len(t.Threads[r[0]].Events) {
 			return nil, false
 		}
@@ -342,7 +347,7 @@ func (t *Trace) Rebuild(p *model.Program) (*model.Graph, error) {
 	return g, nil
 }
 
-func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec TraceEvent) (model.Event, error) {
+func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec Event) (model.Event, error) {
 	if a.Kind == model.ActNone {
 		return model.Event{}, fmt.Errorf("the thread has stopped, a %s event was recorded", rec.Kind)
 	}
@@ -399,7 +404,7 @@ func rebuildEvent(g *model.Graph, p *model.Program, t int, a *model.Action, rec 
 
 // Replayed is a trace replayed on its protocol.
 type Replayed struct {
-	Instance *Instance
+	Instance *checker.Instance
 	Model    *model.Model
 	// From says which protocol text was replayed: the file the trace
 	// names, or the text the trace carries.
@@ -412,22 +417,22 @@ type Replayed struct {
 
 // Verdict is violated when the replayed execution still violates the
 // trace's property, else verified.
-func (r *Replayed) Verdict() Verdict {
+func (r *Replayed) Verdict() checker.Verdict {
 	if r.Witness != nil {
-		return VerdictViolated
+		return checker.VerdictViolated
 	}
-	return VerdictVerified
+	return checker.VerdictVerified
 }
 
-// ReplayFile reads the trace in the file at path (ReadTrace) and replays
+// ReplayFile reads the trace in the file at path (Read) and replays
 // it (Replay); its errors name the file.
-func ReplayFile(path string, cat Catalogue) (*Trace, *Replayed, error) {
+func ReplayFile(path string, cat checker.Catalogue) (*Trace, *Replayed, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	t, err := ReadTrace(f)
+	t, err := Read(f)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -446,7 +451,7 @@ func ReplayFile(path string, cat Catalogue) (*Trace, *Replayed, error) {
 // the trace carries. An error says that the trace does not
 // fit the protocol (a *MismatchError) or names what does not exist; only
 // a trace of an execution the protocol makes gets a verdict.
-func Replay(t *Trace, cat Catalogue) (*Replayed, error) {
+func Replay(t *Trace, cat checker.Catalogue) (*Replayed, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
@@ -475,7 +480,7 @@ func Replay(t *Trace, cat Catalogue) (*Replayed, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, reason, err := t.Judge(g, m, Properties(pr.SeqSpec(), t.Property))
+	w, reason, err := t.Judge(g, m, checker.Properties(pr.SeqSpec(), t.Property))
 	if err != nil {
 		return nil, err
 	}
@@ -484,7 +489,7 @@ func Replay(t *Trace, cat Catalogue) (*Replayed, error) {
 
 // load finds the trace's protocol: cat's; the file it names, when that is
 // a readable regular file; else the text it carries.
-func (t *Trace) load(cat Catalogue) (*Protocol, string, error) {
+func (t *Trace) load(cat checker.Catalogue) (*checker.Protocol, string, error) {
 	if t.Source == "" {
 		if cat == nil {
 			return nil, "", fmt.Errorf("the trace is of the catalogue protocol %s, and no catalogue was given to replay it", t.Protocol)
@@ -495,11 +500,11 @@ func (t *Trace) load(cat Catalogue) (*Protocol, string, error) {
 	isC := strings.HasSuffix(t.Source, ".c")
 	opt := c.Options{Defines: t.Defines, Includes: t.Includes, Unroll: t.Unroll}
 	if st, err := os.Stat(t.Source); err == nil && st.Mode().IsRegular() {
-		var pr *Protocol
+		var pr *checker.Protocol
 		if isC {
-			pr, err = LoadC(t.Source, opt)
+			pr, err = checker.LoadC(t.Source, opt)
 		} else {
-			pr, err = Load(t.Source)
+			pr, err = checker.Load(t.Source)
 		}
 		return pr, "the file " + t.Source, err
 	} else if t.ProtocolText == "" {
@@ -507,28 +512,28 @@ func (t *Trace) load(cat Catalogue) (*Protocol, string, error) {
 	}
 	from := "the protocol text in the trace (" + t.Source + " is not here)"
 	if isC {
-		pr, err := ParseC(t.Source, t.ProtocolText, opt)
+		pr, err := checker.ParseC(t.Source, t.ProtocolText, opt)
 		return pr, from, err
 	}
-	pr, err := Parse(t.Source, t.ProtocolText)
+	pr, err := checker.Parse(t.Source, t.ProtocolText)
 	return pr, from, err
 }
 
 // Judge judges a rebuilt execution under m on props, which include the
 // trace's property. It returns the violation of that property when the
 // execution still shows it, and otherwise the reason it does not.
-func (t *Trace) Judge(g *model.Graph, m *model.Model, props []Property) (*explore.Witness, string, error) {
+func (t *Trace) Judge(g *model.Graph, m *model.Model, props []checker.Property) (*explore.Witness, string, error) {
 	if ax := m.Check(model.NewExec(g)); ax != "" {
 		return nil, fmt.Sprintf("%s no longer allows this execution (it violates the axiom %s)", m.Name, ax), nil
 	}
-	e, err := engine.NewExecution(g, m, t.Property == PropDataRace)
+	e, err := engine.NewExecution(g, m, t.Property == checker.PropDataRace)
 	if err != nil {
 		return nil, "", err
 	}
 	if e == nil {
 		return nil, "", &MismatchError{"steps", "a thread waits for a lock that is released later: not an execution"}
 	}
-	for _, v := range Judge(e, props) {
+	for _, v := range checker.Judge(e, props) {
 		if v.Prop == t.Property {
 			return &explore.Witness{Execution: e, Violation: v}, "", nil
 		}
