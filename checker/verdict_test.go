@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker/simulate"
+
 	"github.com/ordercheck/ordercheck/checker/trace"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -18,10 +20,10 @@ import (
 // TestVerdicts: a simulation's, a replay's and a test case's verdicts,
 // and a trace replayed from its file.
 func TestVerdicts(t *testing.T) {
-	if v := (&checker.SimResult{}).Verdict(); v != checker.VerdictBounded {
+	if v := (&simulate.Result{}).Verdict(); v != checker.VerdictBounded {
 		t.Errorf("a simulation without violation: %s, want bounded", v)
 	}
-	if v := (&checker.SimResult{Properties: []checker.SimProp{{Violations: 1}}}).Verdict(); v != checker.VerdictViolated {
+	if v := (&simulate.Result{Properties: []simulate.Prop{{Violations: 1}}}).Verdict(); v != checker.VerdictViolated {
 		t.Errorf("a simulation with a violation: %s, want violated", v)
 	}
 	for st, want := range map[checker.CaseStatus]checker.Verdict{

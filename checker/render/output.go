@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 
+	"github.com/ordercheck/ordercheck/checker/simulate"
+
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -120,7 +122,7 @@ func (o Output) Cases(opt *checker.TestOptions) {
 }
 
 // Minimized returns what tells Log of each counterexample a simulation
-// shrank (checker.SimOptions.Minimized).
+// shrank (simulate.Options.Minimized).
 func (o Output) Minimized() func(prop string, from, to int) {
 	return func(prop string, from, to int) {
 		fmt.Fprintf(o.Log, "ordercheck: %s: counterexample shrunk from %d to %d events by exhaustive search\n", prop, from, to)
@@ -158,7 +160,7 @@ func (o Output) Report(in *checker.Instance, m *model.Model, rep *checker.Report
 // o.Property to the files Outputs names (Counterexample), the simulation
 // and its comparison with another when vs is set as text or JSON
 // (SimulationJSON).
-func (o Output) Simulation(in *checker.Instance, m *model.Model, res *checker.SimResult, vs *Against) error {
+func (o Output) Simulation(in *checker.Instance, m *model.Model, res *simulate.Result, vs *Against) error {
 	if err := o.Counterexample(in, res.Witness(o.Property)); err != nil {
 		return err
 	}
@@ -168,7 +170,7 @@ func (o Output) Simulation(in *checker.Instance, m *model.Model, res *checker.Si
 		if vs != nil {
 			Difference(w, vs)
 		}
-	}, func() any { return SimulationJSON{SimResult: res, Against: vs} }, nil)
+	}, func() any { return SimulationJSON{Result: res, Against: vs} }, nil)
 }
 
 // Tuning prints a tuning as text or JSON (TuningJSON), and its web page

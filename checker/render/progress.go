@@ -72,7 +72,7 @@ func (p *Progress) Cell(done, total int, name string) {
 }
 
 // Runs shows how far a simulation of total runs is: set it as
-// checker.SimOptions.Progress.
+// simulate.Options.Progress.
 func (p *Progress) Runs(total int) func(done int, el time.Duration) {
 	return func(done int, el time.Duration) {
 		if done == 0 || el <= 0 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker/simulate"
+
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
@@ -43,7 +45,7 @@ func TestOutputResults(t *testing.T) {
 	if page, err := os.ReadFile(o.HTML); err != nil || !bytes.Contains(page, []byte("<html")) {
 		t.Errorf("the report's page: %v", err)
 	}
-	res, err := in.Simulate(model.RC11, checker.SimOptions{Runs: 50, Seed: 1})
+	res, err := simulate.Instance(in, model.RC11, simulate.Options{Runs: 50, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

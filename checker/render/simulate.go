@@ -7,13 +7,14 @@ import (
 	"math"
 	"strings"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/simulate"
+
 	"github.com/ordercheck/ordercheck/model"
 )
 
 // Simulation writes a simulation's statistics, a bar chart of its final
 // states, and the first counterexample of each violated property.
-func Simulation(w io.Writer, s *checker.SimResult, m *model.Model) {
+func Simulation(w io.Writer, s *simulate.Result, m *model.Model) {
 	fmt.Fprintf(w, "%d runs, seed %d\n", s.Runs, s.Seed)
 	if s.Interrupted {
 		fmt.Fprintln(w, "interrupted: the statistics are those of the runs done")
@@ -53,7 +54,7 @@ func Simulation(w io.Writer, s *checker.SimResult, m *model.Model) {
 // another variant or model, as Label says.
 type Against struct {
 	Label string `json:"against"`
-	checker.Difference
+	simulate.Difference
 }
 
 // MarshalJSON writes the test's figures and whether the distributions
@@ -71,7 +72,7 @@ func (a *Against) MarshalJSON() ([]byte, error) {
 // SimulationJSON is a simulation's JSON document, with its homogeneity
 // test against another when there is one.
 type SimulationJSON struct {
-	*checker.SimResult
+	*simulate.Result
 	Against *Against `json:"homogeneity,omitempty"`
 }
 

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/ordercheck/ordercheck/checker/simulate"
+
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
 )
 
@@ -42,7 +43,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			if err := o.Check(inst.Protocol); err != nil {
 				return err
 			}
-			sched, err := checker.ParseScheduler(scheduler)
+			sched, err := simulate.ParseScheduler(scheduler)
 			if err != nil {
 				return err
 			}
@@ -52,7 +53,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			if depth < 1 {
 				return fmt.Errorf("--depth %d: must be at least 1", depth)
 			}
-			sim := checker.SimOptions{Runs: runs, Seed: seed, Scheduler: sched, Depth: depth, Minimize: minimize, Minimized: o.Minimized(), Context: cmd.Context()}
+			sim := simulate.Options{Runs: runs, Seed: seed, Scheduler: sched, Depth: depth, Minimize: minimize, Minimized: o.Minimized(), Context: cmd.Context()}
 			prog := render.NewProgress(os.Stderr, false)
 			if prog.On() {
 				sim.Progress = prog.Runs(runs)
@@ -66,7 +67,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 					return err
 				}
 			}
-			res, err := inst.Simulate(m, sim)
+			res, err := simulate.Instance(inst, m, sim)
 			prog.Clear()
 			if err != nil {
 				return err

@@ -1,4 +1,4 @@
-package checker_test
+package simulate_test
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker/simulate"
+	"github.com/ordercheck/ordercheck/protocols"
+
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
@@ -14,9 +17,9 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
-func simulateJSON(t *testing.T, p *model.Program, m *model.Model, opt checker.SimOptions) (*checker.SimResult, string) {
+func simulateJSON(t *testing.T, p *model.Program, m *model.Model, opt simulate.Options) (*simulate.Result, string) {
 	t.Helper()
-	res, err := checker.Simulate(p, m, []checker.Property{checker.DataRace}, opt)
+	res, err := simulate.Run(p, m, []checker.Property{checker.DataRace}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,9 +35,9 @@ func simulateJSON(t *testing.T, p *model.Program, m *model.Model, opt checker.Si
 // seed gives the same result, and that frequencies sum to one.
 func TestSimulationFindsEveryState(t *testing.T) {
 	for _, f := range []string{"SB+rlx", "MP+rlx", "IRIW+rlx", "2+2W+rlx", "CAS+weak"} {
-		for _, sched := range []checker.Scheduler{checker.Uniform, checker.PCT} {
+		for _, sched := range []simulate.Scheduler{simulate.Uniform, simulate.PCT} {
 			t.Run(fmt.Sprint(f, "/", sched), func(t *testing.T) {
-				p, err := litmus.ParseFile("../protocols/litmus/testdata/" + f + ".litmus")
+				p, err := litmus.ParseFile("../../protocols/litmus/testdata/" + f + ".litmus")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -43,7 +46,7 @@ func TestSimulationFindsEveryState(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				opt := checker.SimOptions{Runs: 600, Seed: 3, Scheduler: sched}
+				opt := simulate.Options{Runs: 600, Seed: 3, Scheduler: sched}
 				res, first := simulateJSON(t, p, m, opt)
 				if _, again := simulateJSON(t, p, m, opt); again != first {
 					t.Errorf("the same seed gives different results")
@@ -74,14 +77,14 @@ func TestSimulationFindsEveryState(t *testing.T) {
 // holds gets zero violations and a positive upper bound; across seeds, the
 // estimates of a failing one fall within each other's intervals.
 func TestSimulationIntervals(t *testing.T) {
-	p, err := litmus.ParseFile("../protocols/litmus/testdata/MP+na+rlx.litmus")
+	p, err := litmus.ParseFile("../../protocols/litmus/testdata/MP+na+rlx.litmus")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := progtest.MustModel(t, "rc11")
-	var probs []checker.SimProp
+	var probs []simulate.Prop
 	for seed := uint64(1); seed <= 3; seed++ {
-		res, _ := simulateJSON(t, p, m, checker.SimOptions{Runs: 400, Seed: seed})
+		res, _ := simulateJSON(t, p, m, simulate.Options{Runs: 400, Seed: seed})
 		probs = append(probs, res.Properties[0])
 	}
 	for _, a := range probs {
@@ -94,11 +97,11 @@ func TestSimulationIntervals(t *testing.T) {
 			}
 		}
 	}
-	q, err := litmus.ParseFile("../protocols/litmus/testdata/MP+rel+acq.litmus")
+	q, err := litmus.ParseFile("../../protocols/litmus/testdata/MP+rel+acq.litmus")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, _ := simulateJSON(t, q, m, checker.SimOptions{Runs: 300, Seed: 1})
+	res, _ := simulateJSON(t, q, m, simulate.Options{Runs: 300, Seed: 1})
 	if pr := res.Properties[0]; pr.Violations != 0 || pr.CILow != 0 || pr.CIHigh <= 0 || pr.CIHigh > 0.02 {
 		t.Errorf("race-free test: %+v", pr)
 	}
@@ -108,22 +111,22 @@ func TestSimulationIntervals(t *testing.T) {
 // store buffering differ (seq_cst forbids one outcome), two seeds of the
 // same program do not.
 func TestHomogeneity(t *testing.T) {
-	rlx, err := litmus.ParseFile("../protocols/litmus/testdata/SB+rlx.litmus")
+	rlx, err := litmus.ParseFile("../../protocols/litmus/testdata/SB+rlx.litmus")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := litmus.ParseFile("../protocols/litmus/testdata/SB+sc.litmus")
+	sc, err := litmus.ParseFile("../../protocols/litmus/testdata/SB+sc.litmus")
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := progtest.MustModel(t, "rc11")
-	a, _ := simulateJSON(t, rlx, m, checker.SimOptions{Runs: 500, Seed: 1})
-	b, _ := simulateJSON(t, rlx, m, checker.SimOptions{Runs: 500, Seed: 2})
-	c, _ := simulateJSON(t, sc, m, checker.SimOptions{Runs: 500, Seed: 3})
-	if d := checker.Homogeneity(a, b); d.P < 0.01 {
+	a, _ := simulateJSON(t, rlx, m, simulate.Options{Runs: 500, Seed: 1})
+	b, _ := simulateJSON(t, rlx, m, simulate.Options{Runs: 500, Seed: 2})
+	c, _ := simulateJSON(t, sc, m, simulate.Options{Runs: 500, Seed: 3})
+	if d := simulate.Homogeneity(a, b); d.P < 0.01 {
 		t.Errorf("two seeds of one program differ: p = %g", d.P)
 	}
-	if d := checker.Homogeneity(a, c); d.P > 1e-6 || d.DF != 3 {
+	if d := simulate.Homogeneity(a, c); d.P > 1e-6 || d.DF != 3 {
 		t.Errorf("relaxed and seq_cst SB do not differ: p = %g, df %d", d.P, d.DF)
 	}
 }
@@ -144,11 +147,18 @@ func (c cancelling) Judge(*explore.Outcome) (bool, *explore.Violation) {
 // here, dlsym with seven callers under rc11): Ctrl-C stops simulate
 // --minimize at once, with the counterexample found.
 func TestMinimizeInterrupted(t *testing.T) {
-	inst := catalogueInstance(t, "dlsym", "fixed", map[string]string{"N": "7"})
+	pr, err := protocols.Load("dlsym")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := pr.Instance("fixed", map[string]string{"N": "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
-	res, err := checker.Simulate(inst.Prog, model.RC11, []checker.Property{cancelling{cancel}}, checker.SimOptions{Runs: 100, Minimize: true, Context: ctx,
+	res, err := simulate.Run(inst.Prog, model.RC11, []checker.Property{cancelling{cancel}}, simulate.Options{Runs: 100, Minimize: true, Context: ctx,
 		Minimized: func(string, int, int) { t.Errorf("a counterexample was shrunk after the interrupt") }})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,12 @@
-package checker
+// Package simulate walks random executions of a program: a scheduler
+// picks the thread that moves (uniformly, or by PCT's priorities) and each
+// read or write takes one of its consistent choices at random. It
+// estimates how often each property fails, with Wilson intervals, tests
+// whether two simulations' final states are distributed alike (Pearson's
+// chi-square) and can shrink a counterexample found by a bounded
+// exhaustive search. A simulation proves nothing: its counterexamples are
+// real, its silence is no verdict.
+package simulate
 
 import (
 	"context"
@@ -10,6 +18,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/walk"
 	"github.com/ordercheck/ordercheck/model"
@@ -40,8 +49,8 @@ func ParseScheduler(s string) (Scheduler, error) {
 	return 0, fmt.Errorf("unknown scheduler %q (uniform, pct)", s)
 }
 
-// SimOptions configure a simulation.
-type SimOptions struct {
+// Options configure a simulation.
+type Options struct {
 	Runs int
 	Seed uint64
 	// Scheduler picks the thread that moves; Depth is PCT's depth
@@ -62,8 +71,8 @@ type SimOptions struct {
 	Context context.Context
 }
 
-// SimProp is a property's statistics over the runs.
-type SimProp struct {
+// Prop is a property's statistics over the runs.
+type Prop struct {
 	Name        string  `json:"name"`
 	Violations  int     `json:"violations"`
 	Probability float64 `json:"probability"`
@@ -73,19 +82,19 @@ type SimProp struct {
 	Witness *explore.Witness `json:"-"`
 }
 
-// SimOutcome is a final state and how often the runs ended in it.
-type SimOutcome struct {
+// Outcome is a final state and how often the runs ended in it.
+type Outcome struct {
 	State     string  `json:"state"`
 	Count     int     `json:"count"`
 	Frequency float64 `json:"frequency"`
 }
 
-// SimResult is the result of a simulation.
-type SimResult struct {
-	Runs       int          `json:"runs"`
-	Seed       uint64       `json:"seed"`
-	Properties []SimProp    `json:"properties"`
-	Outcomes   []SimOutcome `json:"outcomes"`
+// Result is the result of a simulation.
+type Result struct {
+	Runs       int       `json:"runs"`
+	Seed       uint64    `json:"seed"`
+	Properties []Prop    `json:"properties"`
+	Outcomes   []Outcome `json:"outcomes"`
 	// Blocked counts runs that ended with a thread blocked.
 	Blocked int `json:"blocked"`
 	// Interrupted says that the simulation stopped early, its context
@@ -95,12 +104,17 @@ type SimResult struct {
 
 // Witness returns the first run that violated property prop, or any
 // property when prop is ""; nil when there is none.
-func (s *SimResult) Witness(prop string) *explore.Witness {
-	return firstWitness(len(s.Properties), func(i int) (string, *explore.Witness) { return s.Properties[i].Name, s.Properties[i].Witness }, prop)
+func (s *Result) Witness(prop string) *explore.Witness {
+	for _, p := range s.Properties {
+		if p.Witness != nil && (prop == "" || p.Name == prop) {
+			return p.Witness
+		}
+	}
+	return nil
 }
 
 // Violated reports whether some run violated a property.
-func (s *SimResult) Violated() bool {
+func (s *Result) Violated() bool {
 	for _, p := range s.Properties {
 		if p.Violations > 0 {
 			return true
@@ -111,19 +125,19 @@ func (s *SimResult) Violated() bool {
 
 // Verdict sums up the simulation: violated when some run violated a
 // property, else bounded, since random runs prove nothing.
-func (s *SimResult) Verdict() Verdict {
+func (s *Result) Verdict() checker.Verdict {
 	if s.Violated() {
-		return VerdictViolated
+		return checker.VerdictViolated
 	}
-	return VerdictBounded
+	return checker.VerdictBounded
 }
 
-// Simulate runs p under m opt.Runs times, each time walking one execution:
+// Run runs p under m opt.Runs times, each time walking one execution:
 // a scheduler picks the thread, and each read or write takes one of its
 // consistent choices uniformly at random; each run is judged on props.
 // The same seed gives the same result. Under a model that allows load
 // buffering the runs sample only the executions without it.
-func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions) (*SimResult, error) {
+func Run(p *model.Program, m *model.Model, props []checker.Property, opt Options) (*Result, error) {
 	if opt.Runs <= 0 {
 		return nil, fmt.Errorf("the number of runs must be positive")
 	}
@@ -134,13 +148,18 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 		opt.Depth = 3
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x6f72646572636865))
-	res := &SimResult{Runs: opt.Runs, Seed: opt.Seed}
+	res := &Result{Runs: opt.Runs, Seed: opt.Seed}
 	index := map[string]int{}
 	for _, pr := range props {
 		index[pr.Name()] = len(res.Properties)
-		res.Properties = append(res.Properties, SimProp{Name: pr.Name()})
+		res.Properties = append(res.Properties, Prop{Name: pr.Name()})
 	}
-	races, _ := needs(props)
+	races := false
+	for _, pr := range props {
+		if n, ok := pr.(checker.Needer); ok && n.Needs().Races {
+			races = true
+		}
+	}
 	show := finalShow(p)
 	counts := map[string]int{}
 	start, last := time.Now(), time.Now()
@@ -161,7 +180,7 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 		if len(e.Blocked) > 0 {
 			res.Blocked++
 		}
-		for _, v := range Judge(e, props) {
+		for _, v := range checker.Judge(e, props) {
 			sp := &res.Properties[index[v.Prop]]
 			sp.Violations++
 			if sp.Witness == nil {
@@ -177,7 +196,7 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 		}
 	}
 	for s, c := range counts {
-		res.Outcomes = append(res.Outcomes, SimOutcome{State: s, Count: c, Frequency: float64(c) / float64(res.Runs)})
+		res.Outcomes = append(res.Outcomes, Outcome{State: s, Count: c, Frequency: float64(c) / float64(res.Runs)})
 	}
 	sort.Slice(res.Outcomes, func(i, j int) bool {
 		a, b := res.Outcomes[i], res.Outcomes[j]
@@ -192,22 +211,22 @@ func Simulate(p *model.Program, m *model.Model, props []Property, opt SimOptions
 	return res, nil
 }
 
-// Simulate simulates the instance under m, judging the protocol's
+// Instance simulates the instance in under m, judging the protocol's
 // properties.
-func (in *Instance) Simulate(m *model.Model, opt SimOptions) (*SimResult, error) {
-	return Simulate(in.Prog, m, in.Protocol.Properties(), opt)
+func Instance(in *checker.Instance, m *model.Model, opt Options) (*Result, error) {
+	return Run(in.Prog, m, in.Protocol.Properties(), opt)
 }
 
 // minimize replaces each simulated counterexample by the shortest one a
 // bounded exhaustive search finds, when it is shorter. Cancelling the
 // simulation's context stops it too, the counterexamples as they are.
-func minimize(p *model.Program, m *model.Model, props []Property, res *SimResult, opt SimOptions) {
+func minimize(p *model.Program, m *model.Model, props []checker.Property, res *Result, opt Options) {
 	for i := range res.Properties {
 		sp := &res.Properties[i]
 		if sp.Witness == nil || opt.Context != nil && opt.Context.Err() != nil {
 			continue
 		}
-		rep, err := Check(p, m, []Property{props[i]}, explore.Options{MaxExecutions: 100000, Timeout: 30 * time.Second, Context: opt.Context})
+		rep, err := checker.Check(p, m, []checker.Property{props[i]}, explore.Options{MaxExecutions: 100000, Timeout: 30 * time.Second, Context: opt.Context})
 		if err != nil || rep.Props[0].Witness == nil {
 			continue
 		}
@@ -266,7 +285,7 @@ func (d Difference) Significant() bool { return d.P < 0.05 }
 
 // Homogeneity tests whether two simulations' final-state distributions
 // differ: Pearson's chi-square test on their contingency table.
-func Homogeneity(a, b *SimResult) Difference {
+func Homogeneity(a, b *Result) Difference {
 	ca, cb := map[string]float64{}, map[string]float64{}
 	states := map[string]bool{}
 	for _, o := range a.Outcomes {
@@ -297,10 +316,10 @@ func Homogeneity(a, b *SimResult) Difference {
 // Against simulates p under m as opt says, but from the next seed, so that
 // the samples are independent, and tests whether its final states are
 // distributed as s's.
-func (s *SimResult) Against(p *model.Program, m *model.Model, props []Property, opt SimOptions) (*SimResult, Difference, error) {
+func (s *Result) Against(p *model.Program, m *model.Model, props []checker.Property, opt Options) (*Result, Difference, error) {
 	opt.Seed = s.Seed + 1
 	opt.Minimize = false
-	other, err := Simulate(p, m, props, opt)
+	other, err := Run(p, m, props, opt)
 	if err != nil {
 		return nil, Difference{}, err
 	}
