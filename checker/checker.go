@@ -1,11 +1,11 @@
 // Package checker is ordercheck's library: it loads protocols (protocol
 // files and C programs; package protocols resolves the catalogue's names
 // above it), checks their properties under memory models by
-// exploring every execution, compares the fixes under review, and checks
-// the histories of the protocols' Go implementations. The ordercheck
-// command is a thin layer over it; package render prints its results,
-// package trace saves and replays counterexamples, package simulate
-// walks random runs.
+// exploring every execution, and compares the fixes under review. The
+// ordercheck command is a thin layer over it; package render prints its
+// results, package trace saves and replays counterexamples, package
+// simulate walks random runs, package history checks the histories of
+// the protocols' Go implementations.
 //
 // A protocol is loaded, one of its variants instantiated with parameters,
 // and checked under a model:

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 
+	"github.com/ordercheck/ordercheck/checker/history"
+
 	"github.com/ordercheck/ordercheck/checker/simulate"
 
 	"github.com/anishathalye/porcupine"
@@ -182,7 +184,7 @@ func (o Output) Tuning(t *tune.Tuning) error {
 // Linearization prints porcupine's verdict on a history of protocol's
 // operations, and its visualisation (LinearizationHTML, against spec) to
 // HTML.
-func (o Output) Linearization(protocol string, spec *porcupine.Model, l *checker.Linearization, timeout string) error {
+func (o Output) Linearization(protocol string, spec *porcupine.Model, l *history.Linearization, timeout string) error {
 	return o.Print(func(w io.Writer) { Linearization(w, protocol, l, timeout) }, nil, func(w io.Writer) error { return LinearizationHTML(w, spec, l) })
 }
 

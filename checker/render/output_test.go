@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker/history"
+
 	"github.com/ordercheck/ordercheck/checker"
 )
 
@@ -34,7 +36,7 @@ func TestOutput(t *testing.T) {
 		t.Errorf("JSON: %q, %v", out.String(), err)
 	}
 	// A result with no JSON form (porcupine's linearization) says so.
-	if err := o.Linearization("p", nil, &checker.Linearization{}, "1s"); err == nil {
+	if err := o.Linearization("p", nil, &history.Linearization{}, "1s"); err == nil {
 		t.Errorf("JSON of a linearization: no error")
 	}
 	// A file that cannot be written is named by its flag before any work.

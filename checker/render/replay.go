@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ordercheck/ordercheck/checker/history"
+
 	"github.com/ordercheck/ordercheck/checker/trace"
 
 	"github.com/anishathalye/porcupine"
-
-	"github.com/ordercheck/ordercheck/checker"
 )
 
 // Replayed writes the outcome of replaying a trace of property prop: the
@@ -23,7 +23,7 @@ func Replayed(w io.Writer, r *trace.Replayed, prop string) {
 }
 
 // Linearization writes porcupine's verdict on a protocol's history.
-func Linearization(w io.Writer, protocol string, l *checker.Linearization, timeout string) {
+func Linearization(w io.Writer, protocol string, l *history.Linearization, timeout string) {
 	fmt.Fprintf(w, "protocol %s: %s: %d operations\n", protocol, l.Source, len(l.History))
 	if l.Deadlock != nil {
 		fmt.Fprintf(w, "%v; the operations that returned before it:\n", l.Deadlock)
@@ -40,6 +40,6 @@ func Linearization(w io.Writer, protocol string, l *checker.Linearization, timeo
 
 // LinearizationHTML writes porcupine's visualisation of a checked
 // history, a web page.
-func LinearizationHTML(w io.Writer, spec *porcupine.Model, l *checker.Linearization) error {
+func LinearizationHTML(w io.Writer, spec *porcupine.Model, l *history.Linearization) error {
 	return porcupine.Visualize(*spec, l.Info, w)
 }

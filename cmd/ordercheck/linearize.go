@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker/history"
+
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/protocols"
 )
 
 func newLinearizeCmd() *cobra.Command {
-	var variant, history string
+	var variant, recorded string
 	var out outputs
 	var params []string
 	var clients, ops int
@@ -56,9 +57,9 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 			if pr.File.Spec == nil {
 				return fmt.Errorf("protocol %q has no sequential specification", args[0])
 			}
-			var l *checker.Linearization
-			if history != "" {
-				if l, err = pr.CheckHistoryFile(history, timeout); err != nil {
+			var l *history.Linearization
+			if recorded != "" {
+				if l, err = history.CheckFile(pr, recorded, timeout); err != nil {
 					return err
 				}
 			} else {
@@ -66,7 +67,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 				if err != nil {
 					return err
 				}
-				l, err = pr.Linearize(checker.LinearizeOptions{Variant: variant, Params: over, Clients: clients, Rounds: ops, Seed: seed, Timeout: timeout})
+				l, err = history.Linearize(pr, history.Options{Variant: variant, Params: over, Clients: clients, Rounds: ops, Seed: seed, Timeout: timeout})
 				if err != nil {
 					return err
 				}
@@ -82,7 +83,7 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 	cmd.Flags().IntVar(&clients, "clients", 4, "concurrent clients")
 	cmd.Flags().IntVar(&ops, "ops", 100, "rounds of operations (one per client each)")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the schedule perturbation")
-	cmd.Flags().StringVar(&history, "history", "", "check this recorded history (docs/history-format.md) instead of running the implementation")
+	cmd.Flags().StringVar(&recorded, "history", "", "check this recorded history (docs/history-format.md) instead of running the implementation")
 	cmd.Flags().StringVar(&out.HTML, "html", "", "write porcupine's visualisation of the history")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "porcupine's time limit; past it the verdict is unknown")
 	return cmd

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ordercheck/ordercheck/checker/history"
+
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
@@ -34,7 +36,7 @@ func TestHistoryFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hf, err := checker.ReadHistory(fh)
+			hf, err := history.Read(fh)
 			fh.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -71,7 +73,7 @@ func writeHistories(t *testing.T, root string) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	save := func(name string, h *checker.HistoryFile) {
+	save := func(name string, h *history.File) {
 		f, err := os.Create(filepath.Join(root, name))
 		if err != nil {
 			t.Fatal(err)
@@ -96,7 +98,7 @@ func writeHistories(t *testing.T, root string) {
 		for _, part := range spec.Partition(h) {
 			if !porcupine.CheckOperations(*spec, part) {
 				obj, _ := lang.Split(part[0].Input)
-				save(protocol+"-"+variant+"-go.bad.json", checker.NewHistoryFile(protocol, fmt.Sprintf("%s: its round %d, which does not linearize", source, obj), part))
+				save(protocol+"-"+variant+"-go.bad.json", history.NewFile(protocol, fmt.Sprintf("%s: its round %d, which does not linearize", source, obj), part))
 				return
 			}
 		}
@@ -121,14 +123,14 @@ func writeHistories(t *testing.T, root string) {
 		if err != nil || bad == nil {
 			t.Fatalf("no non-linearizable execution of %s %s under %s: %v", protocol, variant, modelName, err)
 		}
-		save(fmt.Sprintf("%s-%s-%s.bad.json", protocol, variant, modelName), checker.NewHistoryFile(protocol, fmt.Sprintf("an execution of the model, variant %s, under %s", variant, modelName), bad))
+		save(fmt.Sprintf("%s-%s-%s.bad.json", protocol, variant, modelName), history.NewFile(protocol, fmt.Sprintf("an execution of the model, variant %s, under %s", variant, modelName), bad))
 	}
 	for _, ok := range []struct {
 		protocol, variant string
 		clients           int
 	}{{"dlsym", "fixed", 2}, {"execenv", "pr2685", 3}, {"cluster", "pr2685", 3}} {
 		source, h := goRun(ok.protocol, ok.variant, ok.clients, 3)
-		save(ok.protocol+"-"+ok.variant+"-go.ok.json", checker.NewHistoryFile(ok.protocol, source, h))
+		save(ok.protocol+"-"+ok.variant+"-go.ok.json", history.NewFile(ok.protocol, source, h))
 	}
 	modelBad("dlsym", "unordered", "rc11")
 	goBad("execenv", "original")

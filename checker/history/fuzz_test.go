@@ -1,4 +1,4 @@
-package checker_test
+package history_test
 
 import (
 	"bytes"
@@ -6,13 +6,13 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/history"
 )
 
 // FuzzHistory checks that no input makes the history reader panic, and
 // that a history it accepts writes and reads back unchanged.
 func FuzzHistory(f *testing.F) {
-	for _, path := range []string{"../traces/histories/execenv-original-go.bad.json", "../traces/histories/dlsym-unordered-rc11.bad.json"} {
+	for _, path := range []string{"../../traces/histories/execenv-original-go.bad.json", "../../traces/histories/dlsym-unordered-rc11.bad.json"} {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			f.Fatal(err)
@@ -20,7 +20,7 @@ func FuzzHistory(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h, err := checker.ReadHistory(bytes.NewReader(data))
+		h, err := history.Read(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
@@ -28,7 +28,7 @@ func FuzzHistory(f *testing.F) {
 		if err := h.Write(&b); err != nil {
 			t.Fatal(err)
 		}
-		again, err := checker.ReadHistory(&b)
+		again, err := history.Read(&b)
 		if err != nil {
 			t.Fatalf("an accepted history, written, does not read back: %v\n%s", err, b.String())
 		}

@@ -1,4 +1,9 @@
-package checker
+// Package history checks the histories of operations that protocols' Go
+// implementations make, with porcupine, against their sequential
+// specifications: a stress run of a catalogue protocol's implementation
+// (Linearize), or a history recorded elsewhere (File, docs/history-format.md;
+// Check, CheckFile, CheckRecorded).
+package history
 
 import (
 	"encoding/json"
@@ -14,18 +19,18 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
-// HistoryFile is a recorded history: the operations of a protocol, as
+// File is a recorded history: the operations of a protocol, as
 // docs/history-format.md describes.
-type HistoryFile struct {
-	Format     string          `json:"format"` // "ordercheck-history/1"
-	Protocol   string          `json:"protocol"`
-	Source     string          `json:"source"` // how it was recorded
-	Operations []HistoryRecord `json:"operations"`
+type File struct {
+	Format     string   `json:"format"` // "ordercheck-history/1"
+	Protocol   string   `json:"protocol"`
+	Source     string   `json:"source"` // how it was recorded
+	Operations []Record `json:"operations"`
 }
 
-// HistoryRecord is one operation: who called what on which object, when,
+// Record is one operation: who called what on which object, when,
 // and what it returned.
-type HistoryRecord struct {
+type Record struct {
 	Client int    `json:"client"`
 	Object int    `json:"object,omitempty"` // the stress round's object; 0 (left out) for a model execution's one object
 	Input  string `json:"input"`
@@ -34,16 +39,16 @@ type HistoryRecord struct {
 	Return int64  `json:"return"`
 }
 
-// HistoryFormat names the history format version.
-const HistoryFormat = "ordercheck-history/1"
+// Format names the history format version.
+const Format = "ordercheck-history/1"
 
-// NewHistoryFile records ops of protocol.
-func NewHistoryFile(protocol, source string, ops []porcupine.Operation) *HistoryFile {
-	h := &HistoryFile{Format: HistoryFormat, Protocol: protocol, Source: source}
+// NewFile records ops of protocol.
+func NewFile(protocol, source string, ops []porcupine.Operation) *File {
+	h := &File{Format: Format, Protocol: protocol, Source: source}
 	for _, op := range ops {
 		out, _ := op.Output.(int64)
 		obj, in := lang.Split(op.Input)
-		h.Operations = append(h.Operations, HistoryRecord{Client: op.ClientId, Object: obj, Input: in, Output: out, Call: op.Call, Return: op.Return})
+		h.Operations = append(h.Operations, Record{Client: op.ClientId, Object: obj, Input: in, Output: out, Call: op.Call, Return: op.Return})
 	}
 	return h
 }
@@ -51,7 +56,7 @@ func NewHistoryFile(protocol, source string, ops []porcupine.Operation) *History
 // History returns the operations for porcupine: inputs are lang.Op
 // when the record names an object, else the bare operation name, as in the
 // model's histories.
-func (h *HistoryFile) History() []porcupine.Operation {
+func (h *File) History() []porcupine.Operation {
 	var out []porcupine.Operation
 	for _, r := range h.Operations {
 		var in interface{} = r.Input
@@ -63,13 +68,13 @@ func (h *HistoryFile) History() []porcupine.Operation {
 	return out
 }
 
-// ReadHistory reads a history file and checks what it says of itself:
+// Read reads a history file and checks what it says of itself:
 // every record has its client, input, output, call and return (a missing
 // field is not taken for zero); objects count from 1 (leave the field out
 // for a model execution's one object); no id is negative; no operation
 // returns before it is called; one client's operations do not overlap.
 // Errors name the record: operations[i].
-func ReadHistory(r io.Reader) (*HistoryFile, error) {
+func Read(r io.Reader) (*File, error) {
 	var raw struct {
 		Format     string `json:"format"`
 		Protocol   string `json:"protocol"`
@@ -91,13 +96,13 @@ func ReadHistory(r io.Reader) (*HistoryFile, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("not an ordercheck history: data after the history's object")
 	}
-	if raw.Format != HistoryFormat {
-		return nil, fmt.Errorf("history format %q, expected %q", raw.Format, HistoryFormat)
+	if raw.Format != Format {
+		return nil, fmt.Errorf("history format %q, expected %q", raw.Format, Format)
 	}
 	if raw.Protocol == "" {
 		return nil, fmt.Errorf("protocol: missing")
 	}
-	h := &HistoryFile{Format: raw.Format, Protocol: raw.Protocol, Source: raw.Source}
+	h := &File{Format: raw.Format, Protocol: raw.Protocol, Source: raw.Source}
 	for i, o := range raw.Operations {
 		at := fmt.Sprintf("operations[%d]", i)
 		for _, f := range []struct {
@@ -108,7 +113,7 @@ func ReadHistory(r io.Reader) (*HistoryFile, error) {
 				return nil, fmt.Errorf("%s.%s: missing", at, f.name)
 			}
 		}
-		rec := HistoryRecord{Client: *o.Client, Input: *o.Input, Output: *o.Output, Call: *o.Call, Return: *o.Return}
+		rec := Record{Client: *o.Client, Input: *o.Input, Output: *o.Output, Call: *o.Call, Return: *o.Return}
 		if o.Object != nil {
 			if *o.Object < 1 {
 				return nil, fmt.Errorf("%s.object: %d; objects count from 1 (leave the field out for a model execution's one object)", at, *o.Object)
@@ -126,8 +131,8 @@ func ReadHistory(r io.Reader) (*HistoryFile, error) {
 		h.Operations = append(h.Operations, rec)
 	}
 	// One object (no object field) or each operation's own.
-	if named := slices.IndexFunc(h.Operations, func(r HistoryRecord) bool { return r.Object != 0 }); named >= 0 {
-		if i := slices.IndexFunc(h.Operations, func(r HistoryRecord) bool { return r.Object == 0 }); i >= 0 {
+	if named := slices.IndexFunc(h.Operations, func(r Record) bool { return r.Object != 0 }); named >= 0 {
+		if i := slices.IndexFunc(h.Operations, func(r Record) bool { return r.Object == 0 }); i >= 0 {
 			return nil, fmt.Errorf("operations[%d].object: missing, while operations[%d] names its object: a history is one object's (no operation names one) or each operation names its own", i, named)
 		}
 	}
@@ -150,7 +155,7 @@ func ReadHistory(r io.Reader) (*HistoryFile, error) {
 
 // Validate checks the history's operations against a specification: each
 // an operation the specification has, each output one it may return.
-func (h *HistoryFile) Validate(spec *lang.Spec) error {
+func (h *File) Validate(spec *lang.Spec) error {
 	ops := map[string]*lang.SpecOp{}
 	var names []string
 	for _, op := range spec.Ops {
@@ -179,7 +184,7 @@ func (h *HistoryFile) Validate(spec *lang.Spec) error {
 }
 
 // Write writes the history as JSON.
-func (h *HistoryFile) Write(w io.Writer) error {
+func (h *File) Write(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(h)

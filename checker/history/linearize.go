@@ -1,4 +1,4 @@
-package checker
+package history
 
 import (
 	"errors"
@@ -11,13 +11,14 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/protocols/harness"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
 
-// LinearizeOptions configure a stress run of a protocol's Go
+// Options configure a stress run of a protocol's Go
 // implementation.
-type LinearizeOptions struct {
+type Options struct {
 	// Variant is the implementation's variant ("": original); Params its
 	// parameters.
 	Variant string
@@ -47,7 +48,7 @@ type Linearization struct {
 // Linearize runs the protocol's Go implementation with concurrent clients,
 // records the history of their operations, and checks it with porcupine
 // against the protocol's sequential specification.
-func (p *Protocol) Linearize(opt LinearizeOptions) (*Linearization, error) {
+func Linearize(p *checker.Protocol, opt Options) (*Linearization, error) {
 	if p.File.Spec == nil {
 		return nil, fmt.Errorf("protocol %q has no sequential specification", p.File.Name)
 	}
@@ -64,17 +65,17 @@ func (p *Protocol) Linearize(opt LinearizeOptions) (*Linearization, error) {
 	if err != nil && !errors.Is(err, harness.ErrDeadlock) {
 		return nil, err
 	}
-	l := p.check(h, opt.Timeout)
+	l := CheckRecorded(p.File.Spec, h, opt.Timeout)
 	l.Deadlock = err
 	l.Source = fmt.Sprintf("variant %s%s, %d clients × %d rounds, seed %d", opt.Variant, paramSuffix(opt.Params), opt.Clients, opt.Rounds, opt.Seed)
 	return l, nil
 }
 
-// CheckHistory checks a recorded history of the protocol's operations
+// Check checks a recorded history of protocol p's operations
 // against its sequential specification, within timeout (0: none); source
 // says where the history came from. Operations the specification lacks,
 // and outputs it never gives, are refused before porcupine runs.
-func (p *Protocol) CheckHistory(h *HistoryFile, source string, timeout time.Duration) (*Linearization, error) {
+func Check(p *checker.Protocol, h *File, source string, timeout time.Duration) (*Linearization, error) {
 	if p.File.Spec == nil {
 		return nil, fmt.Errorf("protocol %q has no sequential specification", p.File.Name)
 	}
@@ -84,13 +85,9 @@ func (p *Protocol) CheckHistory(h *HistoryFile, source string, timeout time.Dura
 	if err := h.Validate(p.File.Spec); err != nil {
 		return nil, err
 	}
-	l := p.check(h.History(), timeout)
+	l := CheckRecorded(p.File.Spec, h.History(), timeout)
 	l.Source = source
 	return l, nil
-}
-
-func (p *Protocol) check(h []porcupine.Operation, timeout time.Duration) *Linearization {
-	return CheckRecorded(p.File.Spec, h, timeout)
 }
 
 // CheckRecorded checks a history recorded from a Go implementation (by
@@ -116,29 +113,29 @@ func paramSuffix(params map[string]string) string {
 // Verdict sums up the check: violated when the history is not
 // linearizable or the implementation deadlocked, verified when it is
 // linearizable, timeout when porcupine gave no verdict in time.
-func (l *Linearization) Verdict() Verdict {
+func (l *Linearization) Verdict() checker.Verdict {
 	switch {
 	case l.Result == porcupine.Illegal, l.Result == porcupine.Ok && l.Deadlock != nil:
-		return VerdictViolated
+		return checker.VerdictViolated
 	case l.Result == porcupine.Ok:
-		return VerdictVerified
+		return checker.VerdictVerified
 	}
-	return VerdictTimeout
+	return checker.VerdictTimeout
 }
 
-// CheckHistoryFile reads the history recorded in the file at path
-// (ReadHistory) and checks it as CheckHistory does.
-func (p *Protocol) CheckHistoryFile(path string, timeout time.Duration) (*Linearization, error) {
+// CheckFile reads the history recorded in the file at path (Read) and
+// checks it as Check does.
+func CheckFile(p *checker.Protocol, path string, timeout time.Duration) (*Linearization, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	h, err := ReadHistory(f)
+	h, err := Read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	l, err := p.CheckHistory(h, path, timeout)
+	l, err := Check(p, h, path, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
