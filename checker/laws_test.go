@@ -5,13 +5,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker/trace"
-
 	"pgregory.net/rapid"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
+	"github.com/ordercheck/ordercheck/checker/trace"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )

@@ -7,12 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker/simulate"
-
-	"github.com/ordercheck/ordercheck/checker/trace"
-
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/simulate"
+	"github.com/ordercheck/ordercheck/checker/trace"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
 )

@@ -10,10 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker/trace"
-
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/checker/trace"
 	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )

@@ -10,10 +10,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ordercheck/ordercheck/checker/trace"
-
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/trace"
 )
 
 // WriteFile writes what write writes to the file at path so that the file

@@ -6,14 +6,12 @@ import (
 	"io"
 	"sort"
 
-	"github.com/ordercheck/ordercheck/checker/history"
-
-	"github.com/ordercheck/ordercheck/checker/simulate"
-
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/history"
+	"github.com/ordercheck/ordercheck/checker/simulate"
 	"github.com/ordercheck/ordercheck/checker/tune"
 	"github.com/ordercheck/ordercheck/model"
 )

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker/history"
-
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/history"
 )
 
 func TestOutput(t *testing.T) {

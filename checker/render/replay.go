@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ordercheck/ordercheck/checker/history"
-
-	"github.com/ordercheck/ordercheck/checker/trace"
-
 	"github.com/anishathalye/porcupine"
+
+	"github.com/ordercheck/ordercheck/checker/history"
+	"github.com/ordercheck/ordercheck/checker/trace"
 )
 
 // Replayed writes the outcome of replaying a trace of property prop: the

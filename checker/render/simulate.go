@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ordercheck/ordercheck/checker/simulate"
-
 	"github.com/ordercheck/ordercheck/model"
 )
 

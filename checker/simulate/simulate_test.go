@@ -7,13 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ordercheck/ordercheck/checker/simulate"
-	"github.com/ordercheck/ordercheck/protocols"
-
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
+	"github.com/ordercheck/ordercheck/checker/simulate"
 	"github.com/ordercheck/ordercheck/model"
+	"github.com/ordercheck/ordercheck/protocols"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 

@@ -10,10 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ordercheck/ordercheck/checker/trace"
-
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/trace"
 	"github.com/ordercheck/ordercheck/model"
 )
 

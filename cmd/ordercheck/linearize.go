@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ordercheck/ordercheck/checker/history"
-
 	"github.com/spf13/cobra"
 
+	"github.com/ordercheck/ordercheck/checker/history"
 	"github.com/ordercheck/ordercheck/protocols"
 )
 

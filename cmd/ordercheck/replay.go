@@ -3,11 +3,10 @@ package main
 import (
 	"fmt"
 
-	"github.com/ordercheck/ordercheck/checker/trace"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/checker/trace"
 	"github.com/ordercheck/ordercheck/protocols"
 )
 

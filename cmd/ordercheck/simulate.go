@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/ordercheck/ordercheck/checker/simulate"
-
 	"github.com/spf13/cobra"
 
 	"github.com/ordercheck/ordercheck/checker/render"
+	"github.com/ordercheck/ordercheck/checker/simulate"
 )
 
 func newSimulateCmd() *cobra.Command {
