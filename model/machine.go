@@ -205,6 +205,16 @@ func (m *messages) insert(l Loc, q int, n *Message) {
 	m.msgs[l] = append(ms[:q:q], append([]*Message{n}, ms[q:]...)...)
 }
 
+// at returns the place in l's list of the message at absolute position p:
+// views hold the place a message had when the view was set plus the
+// messages dropped before it (base), so that dropping messages (drop)
+// changes no view; a position before the first message kept stands for
+// it. Making room in the middle of a list (raMemory.shift) moves the views after.
+func (m *messages) at(l Loc, p uint32) int { return max(int(p)-m.base[l], 0) }
+
+// abs returns the absolute position of place q of l's list (see at).
+func (m *messages) abs(l Loc, q int) uint32 { return uint32(m.base[l] + q) }
+
 // drop forgets the first lo messages of l. The first message left is
 // attached to none: nothing can come before it any more.
 func (m *messages) drop(l Loc, lo int) {

@@ -339,16 +339,6 @@ func (m *raMemory) view(t int) *tview {
 	return m.views[t]
 }
 
-// at returns the place in l's list of the message at absolute position p:
-// views hold the place a message had when the view was set plus the
-// messages dropped before it (base), so that dropping messages (collect)
-// changes no view; a position before the first message kept stands for
-// it. Making room in the middle of a list (shift) moves the views after.
-func (m *messages) at(l Loc, p uint32) int { return max(int(p)-m.base[l], 0) }
-
-// abs returns the absolute position of place q of l's list (see at).
-func (m *messages) abs(l Loc, q int) uint32 { return uint32(m.base[l] + q) }
-
 // join sets dst to the entrywise maximum of dst and src.
 func join[V int32 | uint32](dst, src []V) {
 	for i, v := range src {

@@ -183,7 +183,7 @@ func (w *states) expand(s *sstate, pos int64, c *claims) expansion {
 		j++
 		if k := w.key(n); !w.isSeen(k) {
 			if key, ok := c.claim(k, pos+int64(sc.j)); ok {
-				n.twins, n.twinsKnown = w.twinsIn(n, w.perm), true // w.perm and w.keys: n's, from key
+				n.twins, n.twinsKnown = w.twinsIn(n, w.perm, k), true // w.perm and w.keys: n's, from key
 				n.keep(t)
 				sc.s, sc.key = n, key
 			}
@@ -207,7 +207,8 @@ func (w *states) expand(s *sstate, pos int64, c *claims) expansion {
 func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool) {
 	twins := s.twins
 	if !s.twinsKnown {
-		twins = x.twinsIn(s, x.order(s))
+		k := x.key(s) // orders s: x.perm, x.keys
+		twins = x.twinsIn(s, x.perm, k)
 	}
 	for t, th := range s.th {
 		if twins != nil && twins[t] {
@@ -237,10 +238,10 @@ func (x *states) moves(s *sstate, try func(t int, o option) bool) (bounded bool)
 // thread makes for them: swapping the two threads' names leaves s as it
 // is, so each move of the later one reaches a renaming of what the same
 // move of the earlier one reaches, the same state once sorted (and the
-// same violations, by the renamed thread). perm is s's order, and x.keys
-// the sort keys order made for it; s's clocks are unpacked. It returns
-// nil when no thread is marked.
-func (x *states) twinsIn(s *sstate, perm []int) []bool {
+// same violations, by the renamed thread). perm is s's order, key s's key
+// in it, and x.keys the sort keys order made for it; s's clocks are
+// unpacked. It returns nil when no thread is marked.
+func (x *states) twinsIn(s *sstate, perm []int, key []byte) []bool {
 	if len(x.groups) == 0 {
 		return nil
 	}
@@ -254,8 +255,8 @@ func (x *states) twinsIn(s *sstate, perm []int) []bool {
 			if s.th[a].n != s.th[b].n || !bytes.Equal(x.keys[a], x.keys[b]) {
 				continue
 			}
-			if !keyed { // s's key, once
-				x.twinKey, keyed = append(x.twinKey[:0], x.keyIn(s, perm)...), true
+			if !keyed { // kept: keyIn reuses the slice key is
+				x.twinKey, keyed = append(x.twinKey[:0], key...), true
 			}
 			perm[g[i-1]], perm[g[i]] = b, a
 			same := bytes.Equal(x.twinKey, x.keyIn(s, perm))

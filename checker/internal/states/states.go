@@ -68,7 +68,7 @@ type sstate struct {
 	locks []uint64 // per access record (as clk's acc): the regular mutexes held at the access
 	pk    packed   // clk and locks, packed, once the state is kept (see keep)
 	// twins, once known, marks the threads whose moves an earlier
-	// interchangeable thread makes for them (see twins): expand notes it
+	// interchangeable thread makes for them (see twinsIn): expand notes it
 	// when it keeps the state, from the order its key was made in.
 	twins      []bool
 	twinsKnown bool
@@ -239,14 +239,10 @@ func (x *states) initial(b *builder) (*sstate, []*explore.Outcome, error) {
 	}
 	for t, th := range x.Prog.Threads {
 		// A thread not spawned yet holds its initial registers (final
-		// conditions may name them).
-		// Dependencies are tracked only for the events of a counterexample.
+		// conditions may name them); start gives it its state.
 		regs := make([]int64, len(th.Regs))
 		copy(regs, th.Init)
 		s.th[t] = &sthread{st: model.ThreadState{Status: model.Unborn, Regs: regs, WaitLoc: model.NoLoc}}
-		if b != nil {
-			s.th[t].st.Deps = make([]model.DepSet, len(th.Regs))
-		}
 	}
 	for t := range x.Prog.Threads {
 		if !x.Prog.Threads[t].Spawned {
