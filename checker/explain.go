@@ -33,8 +33,11 @@ func (x *Explanation) Axioms() []string { return sortedAxioms(x.ByAxiom) }
 
 // Explain explains whether a final outcome is allowed under m: by a
 // witness execution when it is, and otherwise by the axioms that reject
-// each candidate execution producing it.
+// each candidate execution producing it. It explores on one worker
+// (whatever opt.Workers says): the candidates are counted, and the
+// witness is the first found, in one order.
 func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt explore.Options) (*Explanation, error) {
+	opt.Workers = 0
 	x := &Explanation{Prog: p, Model: m, Outcome: outcome, ByAxiom: map[string]int{}}
 	cands, run := graphs.Candidates, exploreReference
 	if m.LoadBuffering {

@@ -483,15 +483,9 @@ func (r *Report) VerdictText() string {
 // Witness returns the counterexample of property prop, or of the first
 // violated property when prop is ""; nil when there is none.
 func (r *Report) Witness(prop string) *explore.Witness {
-	return firstWitness(len(r.Props), func(i int) (string, *explore.Witness) { return r.Props[i].Name, r.Props[i].Witness }, prop)
-}
-
-// firstWitness returns the first of n witnesses (at gives each with its
-// property's name) that is set and is prop's, or any when prop is "".
-func firstWitness(n int, at func(i int) (string, *explore.Witness), prop string) *explore.Witness {
-	for i := range n {
-		if name, w := at(i); w != nil && (prop == "" || name == prop) {
-			return w
+	for _, p := range r.Props {
+		if p.Witness != nil && (prop == "" || p.Name == prop) {
+			return p.Witness
 		}
 	}
 	return nil

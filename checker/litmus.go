@@ -47,7 +47,7 @@ func RunLitmusFile(path string, m *model.Model, opt explore.Options) (*LitmusRes
 
 // ExplainFile explains whether outcome, a condition on the final state of
 // the litmus test at path ("1:r0=1 /\ 1:r1=0"), is allowed under m
-// (Explain), exploring on one worker.
+// (Explain).
 func ExplainFile(path, outcome string, m *model.Model, opt explore.Options) (*Explanation, error) {
 	p, err := litmus.ParseFile(path)
 	if err != nil {
@@ -57,7 +57,6 @@ func ExplainFile(path, outcome string, m *model.Model, opt explore.Options) (*Ex
 	if err != nil {
 		return nil, err
 	}
-	opt.Workers = 0
 	return Explain(p, m, c, opt)
 }
 

@@ -54,16 +54,20 @@ func (t Target) Instance(ref string) (*checker.Instance, *model.Model, error) {
 	return inst, m, err
 }
 
-// Against returns what --against names to compare t's instance in (of
-// ref, under m) with, and a label that says it: "model=NAME" is in under
-// that model, another name another variant of ref under m.
-func (t Target) Against(ref, against string, in *checker.Instance, m *model.Model) (*checker.Instance, *model.Model, string, error) {
+// Against returns what --against names to compare t's instance in
+// (under m) with, and a label that says it: "model=NAME" is in under that
+// model, another name another variant of in's protocol, with t.Params,
+// under m.
+func (t Target) Against(against string, in *checker.Instance, m *model.Model) (*checker.Instance, *model.Model, string, error) {
 	if name, ok := strings.CutPrefix(against, "model="); ok {
 		om, err := model.Lookup(name)
 		return in, om, "model " + name, err
 	}
-	t.Variant = against
-	other, _, err := t.Instance(ref)
+	params, err := ParseParams(t.Params)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	other, err := in.Protocol.Instance(against, params)
 	return other, m, "variant " + against, err
 }
 

@@ -21,11 +21,11 @@ func TestTarget(t *testing.T) {
 	if _, m, err := (protocols.Target{}).Instance("dlsym"); err != nil || m != checker.DefaultModel {
 		t.Errorf("no model: %v, %v, want the default", m, err)
 	}
-	other, om, label, err := protocols.Target{Variant: "fixed"}.Against("dlsym", "unordered", in, m)
+	other, om, label, err := protocols.Target{Variant: "fixed"}.Against("unordered", in, m)
 	if err != nil || other.Variant != "unordered" || om != m || label != "variant unordered" {
 		t.Errorf("Against(unordered) = %v, %v, %q, %v", other, om, label, err)
 	}
-	other, om, label, err = protocols.Target{}.Against("dlsym", "model=tso", in, m)
+	other, om, label, err = protocols.Target{}.Against("model=tso", in, m)
 	if err != nil || other != in || om.Name != "tso" || label != "model tso" {
 		t.Errorf("Against(model=tso) = %v, %v, %q, %v", other, om, label, err)
 	}

@@ -20,14 +20,14 @@ import (
 // Setup says where a command's work goes: to the workers of a cluster the
 // user runs (URL or Context), to Procs worker processes of this machine
 // around an embedded server, or, with neither, nowhere but this process.
-// Its fields are the ordercheck command's flags of the same names, and
-// its errors name them.
+// The fields that are flags of the ordercheck command say which, and the
+// errors name those flags.
 type Setup struct {
 	URL, Creds, Context string // --cluster, --creds, --context
 	Insecure            bool   // --insecure
 	Procs               int    // --procs
 	// Parts splits a state search into partitions (--parts; default one
-	// per Procs process, required with URL).
+	// per Procs process; required with URL or Context).
 	Parts int
 	// WorkerArgs returns the arguments that make this process's
 	// executable a worker of the server at url, named name (Procs);
@@ -231,13 +231,13 @@ func (s Setup) dialOptions() DialOptions {
 
 // Serve connects to the cluster the setup names (URL or Context: one is
 // required) and serves its jobs (Work; opt.Jobs at least 1) until ctx
-// ends or the server goes away. With
-// parent set, the worker is one that Procs started: it stops when reading
-// parent (its standard input, whose other end the parent holds) ends, and
-// the process exits a second later — its server was the parent's, so
-// nothing a job still holds can be reported, and a search busy between
-// its checks of ctx, or a client retrying the server, must not keep it
-// alive.
+// ends or the server goes away. With parent set, the worker is one that
+// Procs started: it stops when reading parent (its standard input, whose
+// other end the parent holds) ends, and Serve returns at most a second
+// later whatever its jobs do — their server was the parent's, so nothing
+// a job still holds can be reported, and a search busy between its checks
+// of ctx, or a client retrying the server, must not keep the worker
+// alive (the command exits when Serve returns).
 func (s Setup) Serve(ctx context.Context, parent io.Reader, opt WorkerOptions) error {
 	if s.URL == "" && s.Context == "" {
 		return errors.New("worker needs --cluster URL (or --context): the NATS server to take jobs from")
@@ -250,15 +250,28 @@ func (s Setup) Serve(ctx context.Context, parent io.Reader, opt WorkerOptions) e
 		return err
 	}
 	defer nc.Close()
-	if parent != nil {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		go func() {
-			io.Copy(io.Discard, parent) // until the parent's end closes
-			cancel()
-			time.AfterFunc(time.Second, func() { os.Exit(0) })
-		}()
+	if parent == nil {
+		return Work(ctx, nc, opt)
 	}
-	return Work(ctx, nc, opt)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- Work(ctx, nc, opt) }()
+	gone := make(chan struct{})
+	go func() {
+		io.Copy(io.Discard, parent) // until the parent's end closes
+		close(gone)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-gone:
+	}
+	cancel()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(time.Second):
+		return nil
+	}
 }

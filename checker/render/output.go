@@ -19,8 +19,8 @@ import (
 // Output is where a command's result goes: its standard output (Out), as
 // text or as JSON, the files it writes besides (each written whole, by
 // WriteFile, and announced on Log), and a counterexample's files
-// (Outputs). Its fields are the ordercheck command's flags of the same
-// names, and its errors name them.
+// (Outputs). Its file fields are the ordercheck command's flags of the
+// same names, and its errors name them.
 type Output struct {
 	Out, Log io.Writer
 	JSON     bool   // --json: JSON rather than text

@@ -28,10 +28,15 @@ func TestProgress(t *testing.T) {
 		!strings.HasPrefix(got[3], "cell 3 of 12 (fixed under rc11): 3 executions, 8 graphs (8/s), ") {
 		t.Errorf("progress line %q", got)
 	}
-	off := NewProgress(os.Stderr, true)
-	off.Show("nothing")
-	off.Clear()
-	if off.On() || (*Progress)(nil).On() {
+	if NewProgress(os.Stderr, true).On() || (*Progress)(nil).On() {
 		t.Error("a line that is off says it is on")
+	}
+	buf.Reset()
+	off := &Progress{w: &buf}
+	off.Show("nothing")
+	off.Stats(explore.Stats{States: 1})
+	off.Clear()
+	if buf.Len() != 0 {
+		t.Errorf("a line that is off wrote %q", buf.String())
 	}
 }

@@ -42,8 +42,7 @@ internal error.`,
 			if err := o.Check(inst.Protocol); err != nil {
 				return err
 			}
-			rep, err := cl.setup(cmd, "ordercheck explore", b.prog).Check(inst, m, opt)
-			b.prog.Clear()
+			rep, err := cl.setup(cmd, "ordercheck explore", b.prog).Check(inst, m, opt) // clears the progress line
 			if err != nil {
 				return err
 			}

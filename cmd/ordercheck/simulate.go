@@ -62,7 +62,7 @@ verdict); with one it exits 1 and prints the counterexample.`,
 			other, om := inst, m
 			if against != "" {
 				vs = &render.Against{}
-				if other, om, vs.Label, err = tg.Against(args[0], against, inst, m); err != nil {
+				if other, om, vs.Label, err = tg.Against(against, inst, m); err != nil {
 					return err
 				}
 			}
