@@ -25,16 +25,16 @@ type bounds struct {
 }
 
 func (b *bounds) add(cmd *cobra.Command) {
-	b.Bounds = explore.NewBounds()
-	cmd.Flags().Int64Var(&b.MaxExecutions, "max-executions", 0, "stop after this many executions (by execution graphs, which --engine auto then uses): the verdict is then bounded (0: no bound)")
-	cmd.Flags().Int64Var(&b.MaxStates, "max-states", 0, "stop after visiting this many states, or partial graphs by execution graphs: the verdict is then bounded (0: no bound)")
-	cmd.Flags().DurationVar(&b.Timeout, "timeout", 0, "stop after this long: the verdict is then timeout (0: no bound)")
-	cmd.Flags().StringVar(&b.MaxMemory, "max-memory", "", "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded (default: "+memoryText()+")")
-	cmd.Flags().IntVar(&b.PreemptionBound, "preemption-bound", -1, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
-	cmd.Flags().IntVar(&b.MaxDepth, "max-depth", explore.DefaultMaxEvents, "explore at most this many events per thread: a thread cut by it makes the verdict bounded")
+	b.Bounds = explore.NewBounds() // the flags' defaults
+	cmd.Flags().Int64Var(&b.MaxExecutions, "max-executions", b.MaxExecutions, "stop after this many executions (by execution graphs, which --engine auto then uses): the verdict is then bounded (0: no bound)")
+	cmd.Flags().Int64Var(&b.MaxStates, "max-states", b.MaxStates, "stop after visiting this many states, or partial graphs by execution graphs: the verdict is then bounded (0: no bound)")
+	cmd.Flags().DurationVar(&b.Timeout, "timeout", b.Timeout, "stop after this long: the verdict is then timeout (0: no bound)")
+	cmd.Flags().StringVar(&b.MaxMemory, "max-memory", b.MaxMemory, "stop when the explorer's heap exceeds this (e.g. 512MB, 4GB): the verdict is then bounded (default: "+memoryText()+")")
+	cmd.Flags().IntVar(&b.PreemptionBound, "preemption-bound", b.PreemptionBound, "explore only schedules with at most K preemptions: the verdict is then bounded(K) (-1: no bound)")
+	cmd.Flags().IntVar(&b.MaxDepth, "max-depth", b.MaxDepth, "explore at most this many events per thread: a thread cut by it makes the verdict bounded")
 	b.cmd = cmd
 	workersFlag(cmd, &b.Workers, "explore on this many cores (the result does not depend on it)")
-	cmd.Flags().StringVar(&b.Engine, "engine", explore.EngineAuto.String(), "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies, for programs of at most 256 locations)")
+	cmd.Flags().StringVar(&b.Engine, "engine", b.Engine, "how to explore: states (merge equal states; models with an operational form), dpor (one visit per execution graph), auto (states where it applies, for programs of at most 256 locations)")
 	cmd.Flags().BoolVarP(&b.quiet, "quiet", "q", false, "no progress line on the terminal (there is none when standard error is not one, nor with JSON output)")
 }
 
