@@ -53,9 +53,6 @@ input, 3 unknown (porcupine's timeout: no verdict), 4 an internal error.`,
 			if err != nil {
 				return err
 			}
-			if pr.File.Spec == nil {
-				return fmt.Errorf("protocol %q has no sequential specification", args[0])
-			}
 			var l *history.Linearization
 			if recorded != "" {
 				if l, err = history.CheckFile(pr, recorded, timeout); err != nil {
