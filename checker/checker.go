@@ -89,21 +89,7 @@ func StatesUnsupported(p *model.Program, m *model.Model) string { return states.
 // valid until visit returns (the explorer goes on changing its graph):
 // visit keeps one by its Clone.
 func Explore(p *model.Program, m *model.Model, opt explore.Options, visit func(*explore.Execution)) (explore.Stats, error) {
-	return exploreWith(p, m, engine.Config{Options: opt}, visit)
-}
-
-// exploreWith is Explore with the engine's configuration: RunLitmus asks
-// it for each execution's data races.
-func exploreWith(p *model.Program, m *model.Model, cfg engine.Config, visit func(*explore.Execution)) (explore.Stats, error) {
-	return graphs.Explore(engine.NewRunner(p, m, cfg, visit))
-}
-
-// exploreReference visits the same executions as Explore by the simplest
-// method: it adds events in every order, branching on every choice, and
-// remembers every partial graph it has seen. Explain enumerates candidate
-// executions with it, and the tests hold the optimised explorer to it.
-func exploreReference(p *model.Program, m *model.Model, opt explore.Options, visit func(*explore.Execution)) (explore.Stats, error) {
-	return graphs.Reference(engine.NewRunner(p, m, engine.Config{Options: opt}, visit))
+	return graphs.Explore(engine.NewRunner(p, m, engine.Config{Options: opt}, visit))
 }
 
 // History returns the history of an execution's operations, ordered by

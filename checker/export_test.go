@@ -7,8 +7,13 @@ import (
 	"github.com/ordercheck/ordercheck/model"
 )
 
-// ExploreReference is the reference explorer the optimised one is held to.
-var ExploreReference = exploreReference
+// ExploreReference visits the same executions as Explore by the simplest
+// method: it adds events in every order, branching on every choice, and
+// remembers every partial graph it has seen. The tests hold the optimised
+// explorer to it.
+func ExploreReference(p *model.Program, m *model.Model, opt explore.Options, visit func(*explore.Execution)) (explore.Stats, error) {
+	return graphs.Reference(engine.NewRunner(p, m, engine.Config{Options: opt}, visit))
+}
 
 // Candidates returns the model that accepts every graph, so that
 // ExploreReference enumerates all candidate executions (those without a
@@ -23,5 +28,5 @@ func CheckWholeHistories(p *model.Program, m *model.Model, props []Property, opt
 
 // ExploreRaces is Explore finding each execution's data races.
 func ExploreRaces(p *model.Program, m *model.Model, opt explore.Options, visit func(*explore.Execution)) (explore.Stats, error) {
-	return exploreWith(p, m, engine.Config{Options: opt, Races: true}, visit)
+	return graphs.Explore(engine.NewRunner(p, m, engine.Config{Options: opt, Races: true}, visit))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/herd"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -73,11 +74,11 @@ func TestAddingAModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := checker.RunLitmus(p, toy, explore.Options{})
+		a, err := herd.Run(p, toy, explore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := checker.RunLitmus(p, sc, explore.Options{})
+		b, err := herd.Run(p, sc, explore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/herd"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -149,7 +150,7 @@ func TestPerfLitmus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := checker.RunLitmus(p, progtest.MustModel(t, "rc11"), explore.Options{Workers: 2})
+			res, err := herd.Run(p, progtest.MustModel(t, "rc11"), explore.Options{Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,13 +234,13 @@ func BenchmarkLitmus(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, p := range progs {
-				if _, err := checker.RunLitmus(p, m, explore.Options{Workers: *benchWorkers}); err != nil {
+				if _, err := herd.Run(p, m, explore.Options{Workers: *benchWorkers}); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}
 	}
-	if corpus, _ := filepath.Glob(filepath.Join(sharedLitmus, "*", "*.litmus")); len(corpus) > 0 {
+	if corpus, _ := filepath.Glob(filepath.Join(progtest.Corpus(), "*", "*.litmus")); len(corpus) > 0 {
 		b.Run("corpus", func(b *testing.B) { run(b, corpus) })
 	}
 	for _, name := range []string{"W-5", "Counter-5"} {

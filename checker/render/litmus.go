@@ -6,13 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/herd"
 	"github.com/ordercheck/ordercheck/model"
 )
 
 // Herd writes a litmus result in herd7's output format.
-func Herd(w io.Writer, r *checker.LitmusResult) {
+func Herd(w io.Writer, r *herd.Result) {
 	name := r.Prog.Name
 	q := r.Quant()
 	kind := map[model.Quantifier]string{model.Exists: "Allowed", model.NotExists: "Forbidden", model.Forall: "Required"}[q]
@@ -47,7 +47,7 @@ func Herd(w io.Writer, r *checker.LitmusResult) {
 }
 
 // Explanation writes why an outcome is allowed or forbidden.
-func Explanation(w io.Writer, x *checker.Explanation) {
+func Explanation(w io.Writer, x *herd.Explanation) {
 	cond := x.Outcome.Format(x.Prog)
 	m := x.Model
 	switch {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/herd"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/checker/simulate"
 	"github.com/ordercheck/ordercheck/model"
@@ -41,7 +42,7 @@ func TestSimulationFindsEveryState(t *testing.T) {
 					t.Fatal(err)
 				}
 				m := progtest.MustModel(t, "rc11")
-				exhaustive, err := checker.RunLitmus(p, m, explore.Options{})
+				exhaustive, err := herd.Run(p, m, explore.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/herd"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -43,7 +43,7 @@ exploration short, 4 an internal error.`,
 				if len(args) != 1 {
 					return fmt.Errorf("--why explains an outcome of one test")
 				}
-				x, err := checker.ExplainFile(args[0], why, m, opt)
+				x, err := herd.ExplainFile(args[0], why, m, opt)
 				if err != nil {
 					return err
 				}
@@ -52,7 +52,7 @@ exploration short, 4 an internal error.`,
 			}
 			bounded := false
 			for _, path := range args {
-				res, err := checker.RunLitmusFile(path, m, opt)
+				res, err := herd.RunFile(path, m, opt)
 				if err != nil {
 					return err
 				}

@@ -1,4 +1,4 @@
-package checker
+package herd
 
 import (
 	"fmt"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/internal/engine"
+	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
-// LitmusResult is the outcome of a litmus test under one model, in the terms
+// Result is the outcome of a litmus test under one model, in the terms
 // herd7 reports it.
-type LitmusResult struct {
+type Result struct {
 	Prog  *model.Program
 	Model *model.Model
 	// States are the distinct final states, formatted as herd7 prints them
@@ -31,14 +32,14 @@ type LitmusResult struct {
 	Stats explore.Stats
 }
 
-// RunLitmusFile reads the litmus test at path (litmus.ParseFile) and runs
-// it under m (RunLitmus); an error of the run names the file.
-func RunLitmusFile(path string, m *model.Model, opt explore.Options) (*LitmusResult, error) {
+// RunFile reads the litmus test at path (litmus.ParseFile) and runs
+// it under m (Run); an error of the run names the file.
+func RunFile(path string, m *model.Model, opt explore.Options) (*Result, error) {
 	p, err := litmus.ParseFile(path)
 	if err != nil {
 		return nil, err
 	}
-	res, err := RunLitmus(p, m, opt)
+	res, err := Run(p, m, opt)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -60,9 +61,9 @@ func ExplainFile(path, outcome string, m *model.Model, opt explore.Options) (*Ex
 	return Explain(p, m, c, opt)
 }
 
-// RunLitmus explores p under m and evaluates its final condition.
-func RunLitmus(p *model.Program, m *model.Model, opt explore.Options) (*LitmusResult, error) {
-	res := &LitmusResult{Prog: p, Model: m}
+// Run explores p under m and evaluates its final condition.
+func Run(p *model.Program, m *model.Model, opt explore.Options) (*Result, error) {
+	res := &Result{Prog: p, Model: m}
 	final := p.Final
 	if final == nil {
 		final = &model.Final{Quant: model.Forall, Cond: &model.Cond{Kind: model.CTrue}}
@@ -70,7 +71,7 @@ func RunLitmus(p *model.Program, m *model.Model, opt explore.Options) (*LitmusRe
 	states := map[string]bool{}
 	var mu sync.Mutex // the explorer's workers report executions concurrently
 	raceKey := ""
-	stats, err := exploreWith(p, m, engine.Config{Options: opt, Races: m.RacesUndefined}, func(e *explore.Execution) {
+	stats, err := graphs.Explore(engine.NewRunner(p, m, engine.Config{Options: opt, Races: m.RacesUndefined}, func(e *explore.Execution) {
 		state, holds := p.FormatState(final.Show, &e.Final), final.Cond.Eval(&e.Final)
 		mu.Lock()
 		defer mu.Unlock()
@@ -85,7 +86,7 @@ func RunLitmus(p *model.Program, m *model.Model, opt explore.Options) (*LitmusRe
 				res.Undef, res.Race, raceKey = true, e.Races[0], k
 			}
 		}
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func RunLitmus(p *model.Program, m *model.Model, opt explore.Options) (*LitmusRe
 }
 
 // Holds reports whether the condition holds, by its quantifier.
-func (r *LitmusResult) Holds() bool {
+func (r *Result) Holds() bool {
 	switch r.quant() {
 	case model.Exists:
 		return r.Positive > 0
@@ -108,7 +109,7 @@ func (r *LitmusResult) Holds() bool {
 	return r.Negative == 0
 }
 
-func (r *LitmusResult) quant() model.Quantifier {
+func (r *Result) quant() model.Quantifier {
 	if r.Prog.Final == nil {
 		return model.Forall
 	}
@@ -116,7 +117,7 @@ func (r *LitmusResult) quant() model.Quantifier {
 }
 
 // Verdict is herd7's result line: Ok, No, or Undef.
-func (r *LitmusResult) Verdict() string {
+func (r *Result) Verdict() string {
 	switch {
 	case r.Undef:
 		return "Undef"
@@ -127,7 +128,7 @@ func (r *LitmusResult) Verdict() string {
 }
 
 // Observation is herd7's summary: Never, Sometimes or Always.
-func (r *LitmusResult) Observation() string {
+func (r *Result) Observation() string {
 	switch {
 	case r.Positive == 0:
 		return "Never"
@@ -138,4 +139,4 @@ func (r *LitmusResult) Observation() string {
 }
 
 // Quant is the quantifier of the test's condition (forall when it has none).
-func (r *LitmusResult) Quant() model.Quantifier { return r.quant() }
+func (r *Result) Quant() model.Quantifier { return r.quant() }

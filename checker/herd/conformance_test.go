@@ -1,4 +1,4 @@
-package checker_test
+package herd_test
 
 import (
 	"os"
@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/herd"
 	"github.com/ordercheck/ordercheck/checker/internal/progtest"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -46,7 +46,7 @@ func TestHerdConformance(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					res, err := checker.RunLitmus(p, m, explore.Options{})
+					res, err := herd.Run(p, m, explore.Options{})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -1,9 +1,10 @@
-package checker
+package herd
 
 import (
 	"sort"
 
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/internal/engine"
 	"github.com/ordercheck/ordercheck/checker/internal/graphs"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -39,16 +40,16 @@ func (x *Explanation) Axioms() []string { return sortedAxioms(x.ByAxiom) }
 func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt explore.Options) (*Explanation, error) {
 	opt.Workers = 0
 	x := &Explanation{Prog: p, Model: m, Outcome: outcome, ByAxiom: map[string]int{}}
-	cands, run := graphs.Candidates, exploreReference
+	cands, run := graphs.Candidates, graphs.Reference
 	if m.LoadBuffering {
 		// Cycles in po ∪ rf are the model's to judge: enumerate those
 		// candidates too, by speculation (which builds only candidates
 		// coherent per location, as every model requires).
 		c := *cands
 		c.LoadBuffering = true
-		cands, run = &c, Explore
+		cands, run = &c, graphs.Explore
 	}
-	_, err := run(p, cands, opt, func(e *explore.Execution) {
+	_, err := run(engine.NewRunner(p, cands, engine.Config{Options: opt}, func(e *explore.Execution) {
 		if !outcome.Eval(&e.Final) {
 			return
 		}
@@ -64,7 +65,7 @@ func Explain(p *model.Program, m *model.Model, outcome *model.Cond, opt explore.
 		if x.Example == nil || e.Graph.Size() < x.Example.Graph.Size() {
 			x.Example, x.Axiom = e, ax
 		}
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}

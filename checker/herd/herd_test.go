@@ -1,4 +1,4 @@
-package checker_test
+package herd_test
 
 import (
 	"path/filepath"
@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
+	"github.com/ordercheck/ordercheck/checker/herd"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/litmus"
@@ -19,7 +19,7 @@ var expectLine = regexp.MustCompile(`expect:((?:\s+[a-z0-9-]+=[A-Za-z]+)+)`)
 // with verdicts derived by hand from the literature, written in each file as
 // "expect: rc11=Ok sc=No tso=Ok".
 func TestClassicShapes(t *testing.T) {
-	files, err := filepath.Glob("../protocols/litmus/testdata/*.litmus")
+	files, err := filepath.Glob("../../protocols/litmus/testdata/*.litmus")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no litmus tests found: %v", err)
 	}
@@ -40,7 +40,7 @@ func TestClassicShapes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := checker.RunLitmus(p, mod, explore.Options{})
+				res, err := herd.Run(p, mod, explore.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -57,19 +57,19 @@ func TestClassicShapes(t *testing.T) {
 // TestLitmusFiles: a litmus file run and an outcome of it explained, and
 // an error of either that names what is wrong.
 func TestLitmusFiles(t *testing.T) {
-	const mp = "../protocols/litmus/testdata/MP+rel+acq.litmus"
-	res, err := checker.RunLitmusFile(mp, model.RC11, explore.Options{})
+	const mp = "../../protocols/litmus/testdata/MP+rel+acq.litmus"
+	res, err := herd.RunFile(mp, model.RC11, explore.Options{})
 	if err != nil || res.Verdict() != "No" {
-		t.Errorf("RunLitmusFile(%s) = %v, %v: want No, message passing holds", mp, res, err)
+		t.Errorf("RunFile(%s) = %v, %v: want No, message passing holds", mp, res, err)
 	}
-	x, err := checker.ExplainFile(mp, `1:r0=1 /\ 1:r1=0`, model.RC11, explore.Options{Workers: 4})
+	x, err := herd.ExplainFile(mp, `1:r0=1 /\ 1:r1=0`, model.RC11, explore.Options{Workers: 4})
 	if err != nil || x.Allowed() {
 		t.Errorf("ExplainFile: %v, allowed %v: want forbidden", err, err == nil && x.Allowed())
 	}
-	if _, err := checker.ExplainFile(mp, "1:r9=", model.RC11, explore.Options{}); err == nil {
+	if _, err := herd.ExplainFile(mp, "1:r9=", model.RC11, explore.Options{}); err == nil {
 		t.Error("ExplainFile of a broken outcome: no error")
 	}
-	if _, err := checker.RunLitmusFile("no/such.litmus", model.RC11, explore.Options{}); err == nil || !strings.Contains(err.Error(), "no/such.litmus") {
-		t.Errorf("RunLitmusFile of no file: %v, want it named", err)
+	if _, err := herd.RunFile("no/such.litmus", model.RC11, explore.Options{}); err == nil || !strings.Contains(err.Error(), "no/such.litmus") {
+		t.Errorf("RunFile of no file: %v, want it named", err)
 	}
 }
