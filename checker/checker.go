@@ -3,9 +3,10 @@
 // above it), checks their properties under memory models by
 // exploring every execution, and compares the fixes under review. The
 // ordercheck command is a thin layer over it; package render prints its
-// results, package trace saves and replays counterexamples, package
-// simulate walks random runs, package history checks the histories of
-// the protocols' Go implementations.
+// results, package expect checks protocol files' expect clauses, package
+// trace saves and replays counterexamples, package simulate walks random
+// runs, package history checks the histories of the protocols' Go
+// implementations, package herd runs litmus tests as herd7 does.
 //
 // A protocol is loaded, one of its variants instantiated with parameters,
 // and checked under a model:
@@ -13,7 +14,7 @@
 //	pr, err := checker.Load("protocols/dlsym/dlsym.oc")
 //	inst, err := pr.Instance("fixed", nil)
 //	rep, err := inst.Check(model.RC11, explore.Options{})
-//	if rep.Verdict() == checker.Violated { ... rep.Props[i].Witness ... }
+//	if rep.Verdict() == checker.VerdictViolated { ... rep.Witness("") ... }
 //
 // Lower down, Check judges any model.Program, and Explore visits its
 // executions one by one. The vocabulary of an exploration (its options,

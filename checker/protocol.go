@@ -185,3 +185,10 @@ func (p *Protocol) HasProp(names ...string) error {
 	}
 	return nil
 }
+
+// Expectations resolves the protocol's expect clauses over every
+// registered model: one configuration per set of parameter overrides, each
+// with the expected verdicts of its cells (variant × model).
+func (p *Protocol) Expectations() ([]lang.Config, error) {
+	return p.File.Expectations(model.Names())
+}

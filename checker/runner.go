@@ -25,7 +25,7 @@ func (c Cell) Name() string {
 }
 
 // A Runner checks cells: Local in this process, package dist's Runner on
-// worker processes. Compare and RunCases hand their cells to one.
+// worker processes. Compare and expect.RunCases hand their cells to one.
 type Runner interface {
 	// Run checks cells, each bounded by opt, and calls got with each
 	// cell's index and its report, or the error its check met, as each is

@@ -1,7 +1,6 @@
 package checker_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +14,7 @@ import (
 	"github.com/ordercheck/ordercheck/protocols"
 )
 
-// TestVerdicts: a simulation's, a replay's and a test case's verdicts,
+// TestVerdicts: a simulation's and a replay's verdicts,
 // and a trace replayed from its file.
 func TestVerdicts(t *testing.T) {
 	if v := (&simulate.Result{}).Verdict(); v != checker.VerdictBounded {
@@ -23,17 +22,6 @@ func TestVerdicts(t *testing.T) {
 	}
 	if v := (&simulate.Result{Properties: []simulate.Prop{{Violations: 1}}}).Verdict(); v != checker.VerdictViolated {
 		t.Errorf("a simulation with a violation: %s, want violated", v)
-	}
-	for st, want := range map[checker.CaseStatus]checker.Verdict{
-		checker.CasePass: checker.VerdictVerified, checker.CaseNoExpectation: checker.VerdictVerified,
-		checker.CaseFail: checker.VerdictViolated, checker.CaseNoVerdict: checker.VerdictBounded,
-	} {
-		if v, err := st.Verdict(); v != want || err != nil {
-			t.Errorf("%s: %s (%v), want %s", st, v, err, want)
-		}
-	}
-	if _, err := checker.CaseError.Verdict(); !errors.Is(err, checker.ErrUnchecked) {
-		t.Errorf("an unchecked case's verdict: %v, want ErrUnchecked", err)
 	}
 	in := catalogueInstance(t, "dlsym", "unordered", nil)
 	rep, err := in.Check(model.RC11, explore.Options{})

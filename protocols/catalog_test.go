@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/checker/trace"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -75,9 +76,9 @@ func checkCells(t *testing.T, cmp *checker.Comparison, cfg lang.Config) {
 				t.Errorf("%s under %s: no expect clause says what to expect", in.Variant, m.Name)
 				continue
 			}
-			res := &checker.CaseResult{Case: &checker.Case{Protocol: cmp.Protocol, Params: cfg.Params, Cell: cfg.Cells[k]}, Instance: in, Report: cmp.Reports[i][j]}
-			res.Diffs = res.Report.Differences(&res.Cell)
-			if res.Status() != checker.CasePass {
+			res := &expect.Result{Case: &expect.Case{Protocol: cmp.Protocol, Params: cfg.Params, Cell: cfg.Cells[k]}, Instance: in, Report: cmp.Reports[i][j]}
+			res.Diffs = expect.Differences(res.Report, &res.Cell)
+			if res.Status() != expect.Pass {
 				t.Errorf("%s under %s: %s", in.Variant, m.Name, render.CaseDetail(cmp.Protocol.Ref(), res))
 			}
 		}

@@ -73,7 +73,7 @@ func (t Target) Against(against string, in *checker.Instance, m *model.Model) (*
 
 // Load reads the protocol ref names as package Load does, a C program (a
 // .c file) with t.C: as a test run reads each of its protocols
-// (checker.RunTests), where the C options are the C files'. Protocol
+// (expect.Run), where the C options are the C files'. Protocol
 // reads the one protocol a command checks.
 func (t Target) Load(ref string) (*checker.Protocol, error) {
 	if !strings.HasSuffix(ref, ".c") {

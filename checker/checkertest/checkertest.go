@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/model"
@@ -65,7 +66,7 @@ func RunProtocol(t *testing.T, pr *checker.Protocol, opt explore.Options) {
 	if len(pr.File.Expects) == 0 {
 		t.Fatalf("%s has no expect clauses: nothing to check", ref)
 	}
-	cases, err := pr.Cases()
+	cases, err := expect.Cases(pr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func RunProtocol(t *testing.T, pr *checker.Protocol, opt explore.Options) {
 		path = append(path, lang.BindTexts(c.Params)...)
 		root.add(path, c)
 	}
-	root.run(t, func(t *testing.T, c *checker.Case) {
+	root.run(t, func(t *testing.T, c *expect.Case) {
 		t.Parallel()
 		check(t, ref, at, c, opt)
 	})
@@ -93,10 +94,10 @@ func RunProtocol(t *testing.T, pr *checker.Protocol, opt explore.Options) {
 type node struct {
 	names    []string
 	children map[string]*node
-	c        *checker.Case
+	c        *expect.Case
 }
 
-func (n *node) add(path []string, c *checker.Case) {
+func (n *node) add(path []string, c *expect.Case) {
 	if len(path) == 0 {
 		n.c = c
 		return
@@ -116,7 +117,7 @@ func (n *node) add(path []string, c *checker.Case) {
 // run runs each child as a subtest of t, f at the leaves. A case whose
 // path continues below another case's (a configuration's cell below the
 // default one's) runs in the leaf's subtest after it.
-func (n *node) run(t *testing.T, f func(*testing.T, *checker.Case)) {
+func (n *node) run(t *testing.T, f func(*testing.T, *expect.Case)) {
 	for _, name := range n.names {
 		ch := n.children[name]
 		t.Run(name, func(t *testing.T) {
@@ -147,16 +148,16 @@ func caller() string {
 
 // check checks one case and reports it on t; at is the line of the test
 // that asked for it.
-func check(t *testing.T, ref, at string, c *checker.Case, opt explore.Options) {
+func check(t *testing.T, ref, at string, c *expect.Case, opt explore.Options) {
 	if c.Clause == nil {
 		t.Skip("no expect clause selects this cell: not explored")
 	}
 	r := c.Check(opt)
 	switch r.Status() {
-	case checker.CasePass:
-	case checker.CaseNoExpectation:
+	case expect.Pass:
+	case expect.NoExpectation:
 		t.Skip("no expect clause selects this cell")
-	case checker.CaseNoVerdict:
+	case expect.NoVerdict:
 		if testing.Short() {
 			t.Skipf("no verdict under -short:\n%s", render.CaseDetail(ref, r))
 		}

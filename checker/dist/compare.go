@@ -85,7 +85,7 @@ func newJob(run string, cell int, in *checker.Instance) job {
 
 // Runner checks cells on the workers of the cluster Conn reaches, one
 // job per cell: the checker.Runner to set as CompareOptions.Runner or to
-// give checker.RunCases. A cell every worker died on ends the run. When
+// give expect.RunCases. A cell every worker died on ends the run. When
 // the options' Context is cancelled, the cells not done yet get the
 // reports of checks interrupted at once: no verdict, as in one process.
 type Runner struct {

@@ -1,5 +1,5 @@
 // Package dist runs ordercheck's work on worker processes through NATS
-// JetStream: a comparison's or a test run's cells (Compare, RunCases), and
+// JetStream: a comparison's or a test run's cells (Compare, expect.RunCases), and
 // the parts of one large check (Cluster): the partitions of a state search
 // and the subtrees of a graph search. Each is a job on a work-queue
 // stream; workers pull jobs, do them and publish each answer to a results

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -91,16 +92,16 @@ func (s Setup) Compare(pr *checker.Protocol, opt checker.CompareOptions) (*check
 }
 
 // RunTests checks the expect clauses of the protocols refs names
-// (checker.RunTests) on the Runner the setup gives: its workers, else
+// (expect.Run) on the Runner the setup gives: its workers, else
 // jobs goroutines of this process.
-func (s Setup) RunTests(refs []string, load func(ref string) (*checker.Protocol, error), jobs int, opt checker.TestOptions) ([]*checker.Suite, error) {
+func (s Setup) RunTests(refs []string, load func(ref string) (*checker.Protocol, error), jobs int, opt expect.Options) ([]*expect.Suite, error) {
 	r, finish, err := s.Runner(jobs, "")
 	if err != nil {
 		return nil, err
 	}
 	defer finish()
 	opt.Runner = r
-	return checker.RunTests(refs, load, opt)
+	return expect.Run(refs, load, opt)
 }
 
 // Check checks in under m (Instance.Check), its state searches split

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/dist"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols"
@@ -123,7 +124,7 @@ func TestSetupWork(t *testing.T) {
 	if err != nil || cmp.Verdict() != checker.VerdictViolated || cells == 0 {
 		t.Fatalf("local Compare: %v, %d cells reported", err, cells)
 	}
-	suites, err := dist.Setup{}.RunTests([]string{"dlsym"}, protocols.Load, 2, checker.TestOptions{})
+	suites, err := dist.Setup{}.RunTests([]string{"dlsym"}, protocols.Load, 2, expect.Options{})
 	if err != nil || len(suites) != 1 || len(suites[0].Cases) == 0 {
 		t.Fatalf("local RunTests: %v, %v", suites, err)
 	}

@@ -9,22 +9,23 @@ import (
 	"time"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 )
 
 // statusWords are the case statuses as go test -v prints them.
-var statusWords = map[checker.CaseStatus]string{
-	checker.CasePass:          "PASS",
-	checker.CaseFail:          "FAIL",
-	checker.CaseNoVerdict:     "NOVERDICT",
-	checker.CaseNoExpectation: "SKIP",
-	checker.CaseError:         "ERROR",
+var statusWords = map[expect.Status]string{
+	expect.Pass:          "PASS",
+	expect.Fail:          "FAIL",
+	expect.NoVerdict:     "NOVERDICT",
+	expect.NoExpectation: "SKIP",
+	expect.Error:         "ERROR",
 }
 
 // Case writes a case's result as go test -v does: a line
 // "--- PASS: REF NAME (0.05s)", then, unless it passed, what was expected
 // and what differs, each unexpected violation's counterexample in words,
 // and the command that explores the case alone.
-func Case(w io.Writer, ref string, r *checker.CaseResult) {
+func Case(w io.Writer, ref string, r *expect.Result) {
 	fmt.Fprintf(w, "--- %s: %s %s (%.2fs)\n", statusWords[r.Status()], ref, r.Name(), r.Elapsed.Seconds())
 	if d := CaseDetail(ref, r); d != "" {
 		for _, line := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
@@ -36,7 +37,7 @@ func Case(w io.Writer, ref string, r *checker.CaseResult) {
 // SuiteLine writes a suite's summary line as go test does: "ok REF 1.20s"
 // (FAIL, NO VERDICT, ERROR), "? REF [no expect clauses]", "? REF [no
 // cells match --run]", or "FAIL REF [bad input]" and the error.
-func SuiteLine(w io.Writer, s *checker.Suite) {
+func SuiteLine(w io.Writer, s *expect.Suite) {
 	switch {
 	case s.Err != nil:
 		fmt.Fprintf(w, "FAIL\t%s [bad input]\n    %s\n", s.Ref, strings.ReplaceAll(s.Err.Error(), "\n", "\n    "))
@@ -57,15 +58,15 @@ func SuiteLine(w io.Writer, s *checker.Suite) {
 // where it is written, each difference, the counterexample of each
 // property violated against expectation, and the command that explores
 // the case alone. It is "" for a case that passed.
-func CaseDetail(ref string, r *checker.CaseResult) string {
+func CaseDetail(ref string, r *expect.Result) string {
 	var b strings.Builder
 	switch r.Status() {
-	case checker.CasePass:
+	case expect.Pass:
 		return ""
-	case checker.CaseError:
+	case expect.Error:
 		fmt.Fprintf(&b, "%v\n", r.Err)
 		return b.String()
-	case checker.CaseNoExpectation:
+	case expect.NoExpectation:
 		if r.Report == nil {
 			b.WriteString("no expect clause selects this cell; not explored (--all explores it)\n")
 		} else {
@@ -77,7 +78,7 @@ func CaseDetail(ref string, r *checker.CaseResult) string {
 	for _, d := range r.Diffs {
 		fmt.Fprintf(&b, "%s\n", d.Text)
 	}
-	if st := r.Report.Stats; r.Status() == checker.CaseNoVerdict && !st.Exhaustive() {
+	if st := r.Report.Stats; r.Status() == expect.NoVerdict && !st.Exhaustive() {
 		fmt.Fprintf(&b, "the search was cut short: %s\n", st.LimitText())
 	}
 	for _, d := range r.Diffs {
@@ -93,7 +94,7 @@ func CaseDetail(ref string, r *checker.CaseResult) string {
 
 // ReplayCommand returns the command line that explores a case alone,
 // printing its counterexamples.
-func ReplayCommand(ref string, c *checker.Case) string {
+func ReplayCommand(ref string, c *expect.Case) string {
 	args := []string{"ordercheck", "explore", shellQuote(ref)}
 	if c.Variant != "" {
 		args = append(args, "--variant", shellQuote(c.Variant))
@@ -128,17 +129,17 @@ func shellQuote(s string) string {
 
 // JSONCase is one checked case in JSON output.
 type JSONCase struct {
-	Name       string             `json:"name"`
-	Variant    string             `json:"variant,omitempty"`
-	Model      string             `json:"model"`
-	Params     map[string]string  `json:"params,omitempty"`
-	Status     checker.CaseStatus `json:"status"`
-	Expected   string             `json:"expected,omitempty"`    // the expect clause
-	ExpectedAt string             `json:"expected_at,omitempty"` // where it is written
-	Deviations []string           `json:"deviations,omitempty"`
-	Error      string             `json:"error,omitempty"`
-	Result     *JSONResult        `json:"result,omitempty"`
-	Replay     string             `json:"replay,omitempty"`
+	Name       string            `json:"name"`
+	Variant    string            `json:"variant,omitempty"`
+	Model      string            `json:"model"`
+	Params     map[string]string `json:"params,omitempty"`
+	Status     expect.Status     `json:"status"`
+	Expected   string            `json:"expected,omitempty"`    // the expect clause
+	ExpectedAt string            `json:"expected_at,omitempty"` // where it is written
+	Deviations []string          `json:"deviations,omitempty"`
+	Error      string            `json:"error,omitempty"`
+	Result     *JSONResult       `json:"result,omitempty"`
+	Replay     string            `json:"replay,omitempty"`
 }
 
 // JSONSuite is one protocol's checked expectations in JSON output.
@@ -158,9 +159,9 @@ type JSONTest struct {
 }
 
 // TestJSON returns the results of a test run as data.
-func TestJSON(suites []*checker.Suite) JSONTest {
+func TestJSON(suites []*expect.Suite) JSONTest {
 	out := JSONTest{Protocols: []JSONSuite{}, Summary: map[string]int{}}
-	t := checker.Tally{}
+	t := expect.Tally{}
 	for _, s := range suites {
 		js := JSONSuite{Protocol: s.Ref, Status: s.Status(), Seconds: s.Elapsed.Round(time.Millisecond).Seconds(), Cases: []JSONCase{}}
 		if s.Err != nil {
@@ -181,7 +182,7 @@ func TestJSON(suites []*checker.Suite) JSONTest {
 				res := ReportJSON(r.Report, r.Instance, false)
 				jc.Result = &res
 			}
-			if st := r.Status(); st == checker.CaseFail || st == checker.CaseNoVerdict {
+			if st := r.Status(); st == expect.Fail || st == expect.NoVerdict {
 				jc.Replay = ReplayCommand(s.Ref, r.Case)
 			}
 			js.Cases = append(js.Cases, jc)
@@ -189,7 +190,7 @@ func TestJSON(suites []*checker.Suite) JSONTest {
 		t.Add(s)
 		out.Protocols = append(out.Protocols, js)
 	}
-	for st := checker.CasePass; st <= checker.CaseError; st++ {
+	for st := expect.Pass; st <= expect.Error; st++ {
 		out.Summary[strings.ReplaceAll(st.String(), " ", "_")] = t[st]
 	}
 	return out
@@ -235,7 +236,7 @@ type (
 // protocol, a testcase per case. A verdict that differs is a failure; a
 // case the search could not decide, or could not check, an error; a cell
 // without expectation, and a protocol without expect clauses, skipped.
-func JUnit(w io.Writer, suites []*checker.Suite) error {
+func JUnit(w io.Writer, suites []*expect.Suite) error {
 	secs := func(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 	out := junitSuites{junitCounts: junitCounts{Name: "ordercheck"}}
 	var total time.Duration
@@ -252,13 +253,13 @@ func JUnit(w io.Writer, suites []*checker.Suite) error {
 			jc := junitCase{Name: r.Name(), ClassName: s.Ref, Time: secs(r.Elapsed)}
 			detail := CaseDetail(s.Ref, r)
 			switch r.Status() {
-			case checker.CaseFail:
-				jc.Failure = &junitProblem{Message: firstLine(checker.JoinDeviations(r.Diffs, "; ")), Type: "verdict", Text: detail}
-			case checker.CaseNoVerdict:
-				jc.Error = &junitProblem{Message: firstLine(checker.JoinDeviations(r.Diffs, "; ")), Type: "no verdict", Text: detail}
-			case checker.CaseError:
+			case expect.Fail:
+				jc.Failure = &junitProblem{Message: firstLine(expect.Join(r.Diffs, "; ")), Type: "verdict", Text: detail}
+			case expect.NoVerdict:
+				jc.Error = &junitProblem{Message: firstLine(expect.Join(r.Diffs, "; ")), Type: "no verdict", Text: detail}
+			case expect.Error:
 				jc.Error = &junitProblem{Message: firstLine(r.Err.Error()), Type: "error", Text: detail}
-			case checker.CaseNoExpectation:
+			case expect.NoExpectation:
 				jc.Skipped = &junitProblem{Message: "no expect clause selects this cell"}
 			}
 			js.Cases = append(js.Cases, jc)

@@ -9,6 +9,7 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/history"
 	"github.com/ordercheck/ordercheck/checker/simulate"
@@ -113,12 +114,12 @@ func (o Output) Print(text func(io.Writer), json func() any, page func(io.Writer
 // Cases prints each case of a test run, and each suite's line, on Out as
 // opt reports them (Case, SuiteLine), unless the output is JSON, which a
 // test run prints whole at its end (TestJSON).
-func (o Output) Cases(opt *checker.TestOptions) {
+func (o Output) Cases(opt *expect.Options) {
 	if o.JSON {
 		return
 	}
-	opt.Case = func(s *checker.Suite, r *checker.CaseResult) { Case(o.Out, s.Ref, r) }
-	opt.Suite = func(s *checker.Suite) { SuiteLine(o.Out, s) }
+	opt.Case = func(s *expect.Suite, r *expect.Result) { Case(o.Out, s.Ref, r) }
+	opt.Suite = func(s *expect.Suite) { SuiteLine(o.Out, s) }
 }
 
 // Minimized returns what tells Log of each counterexample a simulation
@@ -189,8 +190,8 @@ func (o Output) Linearization(protocol string, spec *porcupine.Model, l *history
 // Tests prints a test run's tally as text (the cases came as they were
 // checked: Cases) or the whole run as JSON (TestJSON), and writes it as
 // JUnit XML to the file at junit ("": none).
-func (o Output) Tests(suites []*checker.Suite, junit string) error {
-	if err := o.Print(func(w io.Writer) { fmt.Fprintln(w, checker.Count(suites)) }, func() any { return TestJSON(suites) }, nil); err != nil {
+func (o Output) Tests(suites []*expect.Suite, junit string) error {
+	if err := o.Print(func(w io.Writer) { fmt.Fprintln(w, expect.Count(suites)) }, func() any { return TestJSON(suites) }, nil); err != nil {
 		return err
 	}
 	return o.File(junit, func(w io.Writer) error { return JUnit(w, suites) })

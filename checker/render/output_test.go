@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/history"
 )
 
@@ -56,16 +56,16 @@ func TestOutput(t *testing.T) {
 func TestOutputCasesMinimized(t *testing.T) {
 	var out, log bytes.Buffer
 	o := Output{Out: &out, Log: &log}
-	var opt checker.TestOptions
+	var opt expect.Options
 	o.Cases(&opt)
 	if opt.Case == nil || opt.Suite == nil {
 		t.Fatal("text output: no case or suite printer")
 	}
-	opt.Suite(&checker.Suite{Ref: "p.oc"})
+	opt.Suite(&expect.Suite{Ref: "p.oc"})
 	if !strings.Contains(out.String(), "p.oc") {
 		t.Errorf("suite line %q does not name the protocol", out.String())
 	}
-	o.JSON, opt = true, checker.TestOptions{}
+	o.JSON, opt = true, expect.Options{}
 	o.Cases(&opt)
 	if opt.Case != nil || opt.Suite != nil {
 		t.Error("JSON output: cases printed as they come")

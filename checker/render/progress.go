@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -86,20 +86,20 @@ func (p *Progress) Runs(total int) func(done int, el time.Duration) {
 
 // CountCases shows, every second, how many cells of a test run are done,
 // and clears the line before each case opt reports. stop ends it.
-func (p *Progress) CountCases(opt *checker.TestOptions) (stop func()) {
+func (p *Progress) CountCases(opt *expect.Options) (stop func()) {
 	if !p.On() {
 		return func() {}
 	}
 	var done atomic.Int64
 	report, sum := opt.Case, opt.Suite
-	opt.Case = func(s *checker.Suite, r *checker.CaseResult) {
+	opt.Case = func(s *expect.Suite, r *expect.Result) {
 		done.Add(1)
 		p.Clear()
 		if report != nil {
 			report(s, r)
 		}
 	}
-	opt.Suite = func(s *checker.Suite) {
+	opt.Suite = func(s *expect.Suite) {
 		p.Clear()
 		if sum != nil {
 			sum(s)

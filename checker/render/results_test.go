@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/checker/simulate"
@@ -60,7 +60,7 @@ func TestOutputResults(t *testing.T) {
 	if err := render.ProtocolVariant(&out, pr, "nosuch"); err == nil {
 		t.Error("ProtocolVariant(nosuch): no error")
 	}
-	suites := []*checker.Suite{{Ref: "p.oc"}}
+	suites := []*expect.Suite{{Ref: "p.oc"}}
 	out.Reset()
 	o.JSON = false
 	junit := filepath.Join(dir, "j.xml")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/render"
 	"github.com/ordercheck/ordercheck/protocols"
 )
@@ -71,12 +71,12 @@ passes), 4 an internal error.`,
 				return err
 			}
 			o := out.output(cmd)
-			topt := checker.TestOptions{Select: sel, All: all, Options: opt}
+			topt := expect.Options{Select: sel, All: all, Options: opt}
 			o.Cases(&topt)
 			stop := b.prog.CountCases(&topt)
 			suites, err := cl.setup(cmd, "ordercheck test", b.prog).RunTests(refs, tg.Load, jobs, topt)
 			stop()
-			if errors.Is(err, checker.ErrNoCell) {
+			if errors.Is(err, expect.ErrNoCell) {
 				return fmt.Errorf("--run %w", err)
 			} else if err != nil {
 				return err
@@ -84,7 +84,7 @@ passes), 4 an internal error.`,
 			if err := o.Tests(suites, junit); err != nil {
 				return err
 			}
-			v, err := checker.Worst(suites).Verdict()
+			v, err := expect.Worst(suites).Verdict()
 			if err != nil {
 				return &exitError{code: exitUsage} // a protocol did not load, or a case could not be checked
 			}

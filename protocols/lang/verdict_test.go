@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ordercheck/ordercheck/checker"
+	"github.com/ordercheck/ordercheck/checker/expect"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 )
@@ -231,8 +232,8 @@ expect * under tso, arm, riscv, rc11, rc11-consume: violates sb`},
 					if !rep.Stats.Exhaustive() {
 						t.Errorf("bounded by %s", rep.Stats.LimitText())
 					}
-					if d := rep.Differences(&cell); len(d) > 0 {
-						t.Errorf("%s\n%s", checker.JoinDeviations(d, "; "), inst.Prog)
+					if d := expect.Differences(rep, &cell); len(d) > 0 {
+						t.Errorf("%s\n%s", expect.Join(d, "; "), inst.Prog)
 					}
 				})
 			}

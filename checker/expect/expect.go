@@ -1,4 +1,4 @@
-package checker
+package expect
 
 import (
 	"errors"
@@ -7,17 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 	"github.com/ordercheck/ordercheck/model"
 	"github.com/ordercheck/ordercheck/protocols/lang"
 )
-
-// Expectations resolves the protocol's expect clauses over every
-// registered model: one configuration per set of parameter overrides, each
-// with the expected verdicts of its cells (variant × model).
-func (p *Protocol) Expectations() ([]lang.Config, error) {
-	return p.File.Expectations(model.Names())
-}
 
 // Deviation is one way a report differs from a cell's expectation.
 type Deviation struct {
@@ -34,7 +28,7 @@ func (d Deviation) String() string { return d.Text }
 // of the state explorer, where it says so) and every other one holds. It
 // returns how the report differs, nil when it does not; a property the
 // search could not decide differs from any expectation.
-func (r *Report) Differences(cell *lang.Cell) []Deviation {
+func Differences(r *checker.Report, cell *lang.Cell) []Deviation {
 	var out []Deviation
 	add := func(prop string, undecided bool, format string, args ...any) {
 		out = append(out, Deviation{prop, undecided, fmt.Sprintf(format, args...)})
@@ -46,18 +40,18 @@ func (r *Report) Differences(cell *lang.Cell) []Deviation {
 		}
 		i := slices.IndexFunc(cell.Violated, func(v lang.Violation) bool { return v.Prop == p.Name })
 		switch {
-		case p.Status == Unknown:
+		case p.Status == checker.Unknown:
 			add(p.Name, true, "%s: no verdict (%s)", p.Name, p.Message)
-		case i < 0 && p.Status == Violated:
+		case i < 0 && p.Status == checker.Violated:
 			add(p.Name, false, "%s is violated, expected to hold: %s", p.Name, p.Message)
-		case i >= 0 && p.Status == Holds:
+		case i >= 0 && p.Status == checker.Holds:
 			add(p.Name, false, "%s holds, expected to be violated", p.Name)
 		case i >= 0 && cell.Violated[i].Every && p.Violations != st.Executions:
 			add(p.Name, false, "%s is violated in %d of %d executions, expected in every one", p.Name, p.Violations, st.Executions)
 		}
 	}
 	for _, v := range cell.Violated {
-		if !slices.ContainsFunc(r.Props, func(p PropResult) bool { return p.Name == v.Prop }) {
+		if !slices.ContainsFunc(r.Props, func(p checker.PropResult) bool { return p.Name == v.Prop }) {
 			add(v.Prop, false, "%s was not checked", v.Prop)
 		}
 	}
@@ -68,7 +62,7 @@ func (r *Report) Differences(cell *lang.Cell) []Deviation {
 // with the parameters of one configuration, and the verdicts the expect
 // clauses state for it (Clause nil: no clause selects it).
 type Case struct {
-	Protocol *Protocol
+	Protocol *checker.Protocol
 	Params   []lang.Bind // the configuration's overrides; none: the defaults
 	lang.Cell
 }
@@ -93,10 +87,10 @@ func (c *Case) Overrides() map[string]string {
 	return cfg.Overrides()
 }
 
-// Cases lists the cells of the protocol's expect clauses over every
+// Cases lists the cells of a protocol's expect clauses over every
 // registered model, configuration by configuration, each variant under
 // the models in the registry's order.
-func (p *Protocol) Cases() ([]Case, error) {
+func Cases(p *checker.Protocol) ([]Case, error) {
 	configs, err := p.Expectations()
 	if err != nil {
 		return nil, err
@@ -110,23 +104,23 @@ func (p *Protocol) Cases() ([]Case, error) {
 	return out, nil
 }
 
-// CaseStatus is how a checked case compares with its expectation.
-type CaseStatus uint8
+// Status is how a checked case compares with its expectation.
+type Status uint8
 
 // The outcomes of a case.
 const (
-	CasePass          CaseStatus = iota // every verdict as expected
-	CaseFail                            // a decided verdict differs from the expected one
-	CaseNoVerdict                       // a bound cut the search before a verdict the case expects
-	CaseNoExpectation                   // no expect clause selects the cell: checked, nothing compared
-	CaseError                           // the case could not be checked (Err)
+	Pass          Status = iota // every verdict as expected
+	Fail                        // a decided verdict differs from the expected one
+	NoVerdict                   // a bound cut the search before a verdict the case expects
+	NoExpectation               // no expect clause selects the cell: checked, nothing compared
+	Error                       // the case could not be checked (Err)
 )
 
-var caseStatusNames = [...]string{"pass", "fail", "no verdict", "no expectation", "error"}
+var statusNames = [...]string{"pass", "fail", "no verdict", "no expectation", "error"}
 
-func (s CaseStatus) String() string { return caseStatusNames[s] }
+func (s Status) String() string { return statusNames[s] }
 
-// ErrUnchecked is CaseError's Verdict: the case was not checked (its
+// ErrUnchecked is Error's Verdict: the case was not checked (its
 // protocol did not load, or the check failed), so it has none.
 var ErrUnchecked = errors.New("a case could not be checked")
 
@@ -134,26 +128,26 @@ var ErrUnchecked = errors.New("a case could not be checked")
 // case, verified for a passed one or one without expectation, bounded
 // (no verdict) when a bound cut the case short; ErrUnchecked for an
 // error, which is bad input rather than a verdict.
-func (s CaseStatus) Verdict() (Verdict, error) {
+func (s Status) Verdict() (checker.Verdict, error) {
 	switch s {
-	case CaseFail:
-		return VerdictViolated, nil
-	case CasePass, CaseNoExpectation:
-		return VerdictVerified, nil
-	case CaseError:
-		return VerdictBounded, ErrUnchecked
+	case Fail:
+		return checker.VerdictViolated, nil
+	case Pass, NoExpectation:
+		return checker.VerdictVerified, nil
+	case Error:
+		return checker.VerdictBounded, ErrUnchecked
 	}
-	return VerdictBounded, nil
+	return checker.VerdictBounded, nil
 }
 
 // MarshalText writes the status as its name.
-func (s CaseStatus) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// CaseResult is a checked case.
-type CaseResult struct {
+// Result is a checked case.
+type Result struct {
 	*Case
-	Instance *Instance
-	Report   *Report
+	Instance *checker.Instance
+	Report   *checker.Report
 	// Diffs says how the report differs from the expectation
 	// (Report.Differences).
 	Diffs   []Deviation
@@ -162,21 +156,21 @@ type CaseResult struct {
 }
 
 // Status compares the result with the case's expectation.
-func (r *CaseResult) Status() CaseStatus {
+func (r *Result) Status() Status {
 	switch {
 	case r.Err != nil:
-		return CaseError
+		return Error
 	case r.Clause == nil:
-		return CaseNoExpectation
+		return NoExpectation
 	case len(r.Diffs) == 0:
-		return CasePass
+		return Pass
 	}
 	for _, d := range r.Diffs {
 		if !d.Undecided {
-			return CaseFail
+			return Fail
 		}
 	}
-	return CaseNoVerdict
+	return NoVerdict
 }
 
 // RunCases checks cases on r (nil: Local{}) and calls done with each
@@ -186,19 +180,19 @@ func (r *CaseResult) Status() CaseStatus {
 // comparison's cells do). A case whose variant does not compile, or whose
 // check fails, has the error in its result; RunCases returns an error
 // when the runner fails.
-func RunCases(cases []Case, opt explore.Options, r Runner, done func(*CaseResult)) error {
+func RunCases(cases []Case, opt explore.Options, r checker.Runner, done func(*Result)) error {
 	if r == nil {
-		r = Local{}
+		r = checker.Local{}
 	}
-	results := make([]*CaseResult, len(cases))
+	results := make([]*Result, len(cases))
 	ready := make([]bool, len(cases))
-	var cells []Cell
+	var cells []checker.Cell
 	var of []int // of[k] is the case of cells[k]
-	var inst *Instance
+	var inst *checker.Instance
 	var err error
 	for i := range cases {
 		c := &cases[i]
-		res := &CaseResult{Case: c}
+		res := &Result{Case: c}
 		if i == 0 || !sameInstance(&cases[i-1], c) {
 			start := time.Now()
 			inst, err = c.Protocol.Instance(c.Variant, c.Overrides())
@@ -211,7 +205,7 @@ func RunCases(cases []Case, opt explore.Options, r Runner, done func(*CaseResult
 			m, res.Err = model.Lookup(c.Model)
 		}
 		if ready[i] = res.Err != nil; !ready[i] {
-			cells = append(cells, Cell{inst, m})
+			cells = append(cells, checker.Cell{Instance: inst, Model: m})
 			of = append(of, i)
 		}
 	}
@@ -222,13 +216,13 @@ func RunCases(cases []Case, opt explore.Options, r Runner, done func(*CaseResult
 		}
 	}
 	flush()
-	err = r.Run(cells, opt, func(k int, rep *Report, err error) error {
+	err = r.Run(cells, opt, func(k int, rep *checker.Report, err error) error {
 		res := results[of[k]]
 		res.Report, res.Err = rep, err
 		if err == nil {
 			res.Elapsed += rep.Stats.Elapsed
 			if res.Clause != nil {
-				res.Diffs = rep.Differences(&res.Cell)
+				res.Diffs = Differences(rep, &res.Cell)
 			}
 		}
 		ready[of[k]] = true
@@ -240,9 +234,9 @@ func RunCases(cases []Case, opt explore.Options, r Runner, done func(*CaseResult
 }
 
 // Check checks the case alone.
-func (c *Case) Check(opt explore.Options) *CaseResult {
-	var out *CaseResult
-	RunCases([]Case{*c}, opt, nil, func(r *CaseResult) { out = r })
+func (c *Case) Check(opt explore.Options) *Result {
+	var out *Result
+	RunCases([]Case{*c}, opt, nil, func(r *Result) { out = r })
 	return out
 }
 
@@ -251,8 +245,8 @@ func sameInstance(a, b *Case) bool {
 	return a.Protocol == b.Protocol && a.Variant == b.Variant && slices.Equal(lang.BindTexts(a.Params), lang.BindTexts(b.Params))
 }
 
-// JoinDeviations joins the texts of ds with sep.
-func JoinDeviations(ds []Deviation, sep string) string {
+// Join joins the texts of ds with sep.
+func Join(ds []Deviation, sep string) string {
 	var texts []string
 	for _, d := range ds {
 		texts = append(texts, d.Text)

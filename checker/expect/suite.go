@@ -1,4 +1,4 @@
-package checker
+package expect
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/ordercheck/ordercheck/checker"
 	"github.com/ordercheck/ordercheck/checker/explore"
 )
 
@@ -17,7 +18,7 @@ type Suite struct {
 	Ref     string
 	Err     error // the protocol could not be loaded
 	Expects int   // the protocol's expect clauses
-	Cases   []*CaseResult
+	Cases   []*Result
 	Elapsed time.Duration
 }
 
@@ -32,18 +33,18 @@ func (s *Suite) Status() string {
 		return "no expectations"
 	}
 	switch Worst([]*Suite{s}) {
-	case CaseError:
+	case Error:
 		return "error"
-	case CaseFail:
+	case Fail:
 		return "fail"
-	case CaseNoVerdict:
+	case NoVerdict:
 		return "no verdict"
 	}
 	return "ok"
 }
 
 // Tally counts cases by status.
-type Tally map[CaseStatus]int
+type Tally map[Status]int
 
 // Add counts the cases of s.
 func (t Tally) Add(s *Suite) {
@@ -64,36 +65,36 @@ func Count(suites []*Suite) Tally {
 // String says "N passed, N failed, N no verdict", then the cells without
 // expectation and the errors when there are any.
 func (t Tally) String() string {
-	s := fmt.Sprintf("%d passed, %d failed, %d no verdict", t[CasePass], t[CaseFail], t[CaseNoVerdict])
-	if n := t[CaseNoExpectation]; n > 0 {
+	s := fmt.Sprintf("%d passed, %d failed, %d no verdict", t[Pass], t[Fail], t[NoVerdict])
+	if n := t[NoExpectation]; n > 0 {
 		s += fmt.Sprintf(", %d without expectation", n)
 	}
-	if n := t[CaseError]; n > 0 {
+	if n := t[Error]; n > 0 {
 		s += fmt.Sprintf(", %d errors", n)
 	}
 	return s
 }
 
 // Worst sums up a test run as the status that decides its outcome, in
-// this order: CaseError (a protocol that did not load, or a case that
-// could not be checked), CaseFail, CaseNoVerdict, else CasePass.
-func Worst(suites []*Suite) CaseStatus {
+// this order: Error (a protocol that did not load, or a case that
+// could not be checked), Fail, NoVerdict, else Pass.
+func Worst(suites []*Suite) Status {
 	for _, s := range suites {
 		if s.Err != nil {
-			return CaseError
+			return Error
 		}
 	}
 	t := Count(suites)
-	for _, st := range []CaseStatus{CaseError, CaseFail, CaseNoVerdict} {
+	for _, st := range []Status{Error, Fail, NoVerdict} {
 		if t[st] > 0 {
 			return st
 		}
 	}
-	return CasePass
+	return Pass
 }
 
-// TestOptions steer RunTests.
-type TestOptions struct {
+// Options steer Run.
+type Options struct {
 	// Select, when set, keeps the cells whose REF/NAME or PROTOCOL/NAME
 	// (Case.Name) it matches; one that keeps none is an error
 	// (ErrNoCell).
@@ -104,11 +105,11 @@ type TestOptions struct {
 	// Options bound each cell's check.
 	Options explore.Options
 	// Runner checks the cells; nil: Local{}.
-	Runner Runner
+	Runner checker.Runner
 	// Case, when set, is called with each case's result, in the order of
 	// the suites and their cases, as soon as it and every case before it
 	// are done.
-	Case func(s *Suite, r *CaseResult)
+	Case func(s *Suite, r *Result)
 	// Suite, when set, is called with each suite once its last case has
 	// been reported (at once, in its turn, when it has none).
 	Suite func(s *Suite)
@@ -117,11 +118,11 @@ type TestOptions struct {
 // ErrNoCell says that a test run's selection keeps no cell.
 var ErrNoCell = errors.New("selects no cell")
 
-// RunTests checks the expect clauses of the protocols refs name, loaded
+// Run checks the expect clauses of the protocols refs name, loaded
 // by load: every selected cell of all of them on one runner. It returns a
 // suite per ref, in order; a protocol that does not load is a suite with
 // its error. An internal error ends the run.
-func RunTests(refs []string, load func(ref string) (*Protocol, error), opt TestOptions) ([]*Suite, error) {
+func Run(refs []string, load func(ref string) (*checker.Protocol, error), opt Options) ([]*Suite, error) {
 	var suites []*Suite
 	var cases []Case
 	var owner []int // owner[i] is the suite of cases[i]
@@ -131,7 +132,7 @@ func RunTests(refs []string, load func(ref string) (*Protocol, error), opt TestO
 		pr, err := load(ref)
 		if err == nil {
 			var cs []Case
-			cs, err = pr.Cases()
+			cs, err = Cases(pr)
 			s.Expects = len(pr.File.Expects)
 			for _, c := range cs {
 				if err == nil && s.Expects > 0 && (opt.Select == nil || opt.Select.MatchString(ref+"/"+c.Name()) || opt.Select.MatchString(pr.File.Name+"/"+c.Name())) {
@@ -166,10 +167,10 @@ func RunTests(refs []string, load func(ref string) (*Protocol, error), opt TestO
 	// is reported in order.
 	var checked []Case
 	var at []int // at[k] is the index in cases of checked[k]
-	results := make([]*CaseResult, len(cases))
+	results := make([]*Result, len(cases))
 	for i, c := range cases {
 		if c.Clause == nil && !opt.All {
-			results[i] = &CaseResult{Case: &cases[i]}
+			results[i] = &Result{Case: &cases[i]}
 			continue
 		}
 		checked = append(checked, c)
@@ -193,7 +194,7 @@ func RunTests(refs []string, load func(ref string) (*Protocol, error), opt TestO
 	}
 	report()
 	k := 0
-	err := RunCases(checked, opt.Options, opt.Runner, func(r *CaseResult) {
+	err := RunCases(checked, opt.Options, opt.Runner, func(r *Result) {
 		results[at[k]] = r
 		k++
 		report()
@@ -218,8 +219,8 @@ func RunTests(refs []string, load func(ref string) (*Protocol, error), opt TestO
 func selectExample(suites []*Suite) string {
 	for _, s := range suites {
 		if s.Err == nil {
-			return s.Ref + "/VARIANT/" + DefaultModel.Name
+			return s.Ref + "/VARIANT/" + checker.DefaultModel.Name
 		}
 	}
-	return "dlsym/fixed/" + DefaultModel.Name
+	return "dlsym/fixed/" + checker.DefaultModel.Name
 }
