@@ -9,9 +9,26 @@ import (
 	"testing"
 )
 
-// Corpus is the directory of the herd7 litmus corpus beside the project
-// (../shared/litmus from the module's root).
-func Corpus() string { return filepath.Join(root(), "..", "shared", "litmus") }
+// Corpus is the directory of the herd7 litmus corpus: $ORDERCHECK_LITMUS
+// when set, else ../shared/litmus beside the project (from the module's
+// root).
+func Corpus() string {
+	if dir := os.Getenv("ORDERCHECK_LITMUS"); dir != "" {
+		return dir
+	}
+	return filepath.Join(root(), "..", "shared", "litmus")
+}
+
+// corpusExpected reports whether the corpus should be there: the
+// environment names it, or the shared folder that holds it is beside the
+// project. A clone elsewhere has neither, and its conformance tests skip.
+func corpusExpected() bool {
+	if os.Getenv("ORDERCHECK_LITMUS") != "" {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(root(), "..", "shared"))
+	return err == nil
+}
 
 // root is the module's root, found from a test's working directory.
 func root() string {
@@ -39,13 +56,17 @@ type HerdRow struct {
 }
 
 // ReadExpected reads the corpus's file of herd7's results (name, such as
-// "expected-rc11.tsv"), skipping t when the corpus is not beside the
-// project.
+// "expected-rc11.tsv"). It skips t when no corpus is expected
+// (corpusExpected), and fails it when one is and the file cannot be read:
+// a corpus moved or cut short must not pass as a skip.
 func ReadExpected(t *testing.T, name string) []HerdRow {
 	t.Helper()
 	f, err := os.Open(filepath.Join(Corpus(), name))
 	if err != nil {
-		t.Skipf("herd7 corpus not available (%v): the conformance tests need ../shared/litmus beside the project", err)
+		if !corpusExpected() {
+			t.Skipf("herd7 corpus not available (%v): the conformance tests need ../shared/litmus beside the project, or ORDERCHECK_LITMUS", err)
+		}
+		t.Fatalf("herd7 corpus: %v (ORDERCHECK_LITMUS names the corpus; else ../shared/litmus beside the project)", err)
 	}
 	defer f.Close()
 	var rows []HerdRow
@@ -74,7 +95,7 @@ func ReadExpected(t *testing.T, name string) []HerdRow {
 
 // LitmusFiles returns the litmus tests of the herd7 corpus (when it is
 // beside the project) and the project's own classic shapes, failing t
-// when the latter are missing.
+// when the latter are missing, or the corpus is expected and has none.
 func LitmusFiles(t testing.TB) []string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(Corpus(), "*", "*.litmus"))
@@ -83,6 +104,9 @@ func LitmusFiles(t testing.TB) []string {
 		t.Fatal("no litmus tests in protocols/litmus/testdata")
 	}
 	if len(files) == 0 {
+		if corpusExpected() {
+			t.Fatalf("no litmus tests in the herd7 corpus %s", Corpus())
+		}
 		t.Log("herd7 corpus not available beside the project: only the classic shapes")
 	}
 	return append(files, local...)
