@@ -1,3 +1,13 @@
+// Package expect checks protocols against their expect clauses: each
+// cell the clauses decide (a variant under a model, with one
+// configuration's parameters) is a Case, checked alone (Case.Check) or
+// with others on a checker.Runner (RunCases), and compared with its
+// expected verdicts (Differences). Run is what ordercheck test does: the
+// cells of several protocols on one runner, reported in order as they
+// finish, one Suite per protocol, summed up by Count and Worst.
+//
+//	suites, err := expect.Run([]string{"dlsym", "locks/ticket.oc"}, protocols.Load, expect.Options{})
+//	if expect.Worst(suites) != expect.Pass { ... }
 package expect
 
 import (

@@ -1,3 +1,10 @@
+// Package herd runs litmus tests in herd7's terms: Run explores a
+// program under a model and gives its final states, whether its final
+// condition holds (Ok, No, or Undef when the model makes a data race
+// undefined) and the numbers of executions that satisfy it and do not;
+// Explain says why an outcome is allowed (a witness execution) or
+// forbidden (the axioms that reject each candidate producing it).
+// Package render prints a Result as herd7 does (render.Herd).
 package herd
 
 import (
