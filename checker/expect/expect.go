@@ -91,7 +91,8 @@ func (c *Case) Name() string {
 	return strings.Join(parts, "/")
 }
 
-// Overrides returns the case's parameters as Instance takes them.
+// Overrides returns the case's parameters as checker.Protocol.Instance
+// takes them.
 func (c *Case) Overrides() map[string]string {
 	cfg := lang.Config{Params: c.Params}
 	return cfg.Overrides()
@@ -159,7 +160,7 @@ type Result struct {
 	Instance *checker.Instance
 	Report   *checker.Report
 	// Diffs says how the report differs from the expectation
-	// (Report.Differences).
+	// (Differences).
 	Diffs   []Deviation
 	Err     error
 	Elapsed time.Duration
@@ -183,7 +184,7 @@ func (r *Result) Status() Status {
 	return NoVerdict
 }
 
-// RunCases checks cases on r (nil: Local{}) and calls done with each
+// RunCases checks cases on r (nil: checker.Local{}) and calls done with each
 // result in the order of cases, as soon as it and every case before it
 // are done. The cases of one variant and configuration check one compiled
 // instance (in one process, sharing their data-race verdict, as a

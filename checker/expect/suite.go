@@ -104,7 +104,7 @@ type Options struct {
 	All bool
 	// Options bound each cell's check.
 	Options explore.Options
-	// Runner checks the cells; nil: Local{}.
+	// Runner checks the cells; nil: checker.Local{}.
 	Runner checker.Runner
 	// Case, when set, is called with each case's result, in the order of
 	// the suites and their cases, as soon as it and every case before it

@@ -1,7 +1,6 @@
 package herd_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,13 +69,4 @@ func TestHerdConformance(t *testing.T) {
 			}
 		})
 	}
-}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }

@@ -1,6 +1,7 @@
 package herd_test
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -72,4 +73,13 @@ func TestLitmusFiles(t *testing.T) {
 	if _, err := herd.RunFile("no/such.litmus", model.RC11, explore.Options{}); err == nil || !strings.Contains(err.Error(), "no/such.litmus") {
 		t.Errorf("RunFile of no file: %v, want it named", err)
 	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

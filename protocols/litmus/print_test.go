@@ -1,6 +1,7 @@
 package litmus
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -10,7 +11,20 @@ import (
 // corpus when it is beside the project.
 func TestPrintRoundTrip(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.litmus")
-	shared, _ := filepath.Glob("../../../shared/litmus/*/*.litmus")
+	// The corpus as the conformance tests find it (progtest.Corpus):
+	// $ORDERCHECK_LITMUS from the module's root, else ../shared/litmus.
+	corpus := os.Getenv("ORDERCHECK_LITMUS")
+	named := corpus != ""
+	if !named {
+		corpus = "../shared/litmus"
+	}
+	if !filepath.IsAbs(corpus) {
+		corpus = filepath.Join("..", "..", corpus)
+	}
+	shared, _ := filepath.Glob(filepath.Join(corpus, "*", "*.litmus"))
+	if _, err := os.Stat(corpus); len(shared) == 0 && (named || err == nil) {
+		t.Fatalf("no litmus tests in the herd7 corpus %s", corpus)
+	}
 	if len(shared) == 0 {
 		t.Log("herd7 corpus not found beside the project: round-tripping the project's tests only")
 	}

@@ -10,23 +10,28 @@ import (
 )
 
 // Corpus is the directory of the herd7 litmus corpus: $ORDERCHECK_LITMUS
-// when set, else ../shared/litmus beside the project (from the module's
-// root).
+// when set (a relative path from the module's root), else
+// ../shared/litmus beside the project.
 func Corpus() string {
-	if dir := os.Getenv("ORDERCHECK_LITMUS"); dir != "" {
-		return dir
+	dir := os.Getenv("ORDERCHECK_LITMUS")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "litmus")
 	}
-	return filepath.Join(root(), "..", "shared", "litmus")
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root(), dir)
+	}
+	return dir
 }
 
 // corpusExpected reports whether the corpus should be there: the
-// environment names it, or the shared folder that holds it is beside the
-// project. A clone elsewhere has neither, and its conformance tests skip.
+// environment names it, or its folder is beside the project. A clone
+// elsewhere has neither, and the tests that read it skip; any file
+// missing or cut short in a corpus that is there fails them.
 func corpusExpected() bool {
 	if os.Getenv("ORDERCHECK_LITMUS") != "" {
 		return true
 	}
-	_, err := os.Stat(filepath.Join(root(), "..", "shared"))
+	_, err := os.Stat(Corpus())
 	return err == nil
 }
 
@@ -90,12 +95,15 @@ func ReadExpected(t *testing.T, name string) []HerdRow {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+	if len(rows) == 0 {
+		t.Fatalf("herd7 corpus: %s has no results", f.Name())
+	}
 	return rows
 }
 
-// LitmusFiles returns the litmus tests of the herd7 corpus (when it is
-// beside the project) and the project's own classic shapes, failing t
-// when the latter are missing, or the corpus is expected and has none.
+// LitmusFiles returns the litmus tests of the herd7 corpus (Corpus, when
+// it is there) and the project's own classic shapes, failing t when the
+// latter are missing, or the corpus is expected and has none.
 func LitmusFiles(t testing.TB) []string {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(Corpus(), "*", "*.litmus"))
@@ -107,7 +115,7 @@ func LitmusFiles(t testing.TB) []string {
 		if corpusExpected() {
 			t.Fatalf("no litmus tests in the herd7 corpus %s", Corpus())
 		}
-		t.Log("herd7 corpus not available beside the project: only the classic shapes")
+		t.Log("herd7 corpus not available (../shared/litmus, or ORDERCHECK_LITMUS): only the classic shapes")
 	}
 	return append(files, local...)
 }

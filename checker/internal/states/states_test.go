@@ -20,7 +20,7 @@ import (
 	"github.com/ordercheck/ordercheck/protocols/litmus"
 )
 
-// sharedLitmus is the herd7 corpus beside the project.
+// sharedLitmus is the herd7 corpus (progtest.Corpus).
 var sharedLitmus = progtest.Corpus()
 
 // TestStatesMatchExecutions checks the state-merging explorer against the
