@@ -8,6 +8,7 @@
 package c
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
@@ -194,12 +195,22 @@ func translate(cfg *cc.Config, file, abs, predef string, src []byte) (ast *cc.AS
 			ast, err = nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("the C front end could not read this file (%v)", r)}
 		}
 	}()
-	ast, err = cc.Translate(cfg, []cc.Source{{Name: "<predefined>", Value: predef}, {Name: abs, Value: src}})
+	ast, err = cc.Translate(cfg, []cc.Source{{Name: "<predefined>", Value: predef}, {Name: abs, Value: src}, {Name: "<end>", Value: endSentinel}})
 	if err != nil {
-		return nil, ccError(file, abs, err)
+		return nil, ccError(file, abs, src, err)
 	}
 	return ast, nil
 }
+
+// endSentinel follows every file, as a source of its own (a comment or
+// conditional the file leaves open does not swallow it). cc's parser
+// loops for ever, and grows its error list without bound, when a file
+// ends inside a pointer declarator ("void *" at the end of a file): it
+// skips tokens until one that may follow a pointer's type qualifiers,
+// and the end of the input is not one. "static" is: this declaration
+// ends the loop in a broken file, and adds nothing lowered to a good one
+// (a function declared, never defined or called).
+const endSentinel = "static void __ordercheck_end_of_file(void);\n"
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -243,7 +254,7 @@ var ccPos = regexp.MustCompile(`^(.*?):(\d+):(\d+): (.*)$`)
 
 // ccError turns cc's error into a located one: the first message, with
 // the user's path and without cc's own source locations.
-func ccError(file, abs string, err error) error {
+func ccError(file, abs string, src []byte, err error) error {
 	msg := strings.TrimSpace(err.Error())
 	msg, _, _ = strings.Cut(msg, "\n")
 	msg = regexp.MustCompile(` \([a-z0-9_]+\.go:\d+:[^)]*\)`).ReplaceAllString(msg, "")
@@ -254,9 +265,15 @@ func ccError(file, abs string, err error) error {
 	var line, col int
 	fmt.Sscan(m[2], &line)
 	fmt.Sscan(m[3], &col)
-	f := m[1]
-	if f == abs {
+	f, text := m[1], m[4]
+	switch f {
+	case abs:
 		f = file
+	case "<end>":
+		// What the parser found at endSentinel, it found at the end of
+		// the file.
+		f, line, col = file, 1+bytes.Count(src, []byte("\n")), 1+len(src)-(bytes.LastIndexByte(src, '\n')+1)
+		text = strings.Replace(text, "unexpected 'static'", "unexpected end of file", 1)
 	}
-	return &lang.Error{Pos: model.Pos{File: f, Line: line, Col: col}, Msg: m[4], Err: errors.Unwrap(err)}
+	return &lang.Error{Pos: model.Pos{File: f, Line: line, Col: col}, Msg: text, Err: errors.Unwrap(err)}
 }

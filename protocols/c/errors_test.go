@@ -38,6 +38,12 @@ func TestErrors(t *testing.T) {
 		name, src, want string
 	}{
 		{"syntax", "int main(void) { return 0 }\n", "x.c:1:"},
+		// cc's parser loops for ever at the end of a file inside a
+		// pointer declarator, skipping tokens (found by fuzzing).
+		{"ends in a pointer", "int x;\nvoid *", "x.c:2:7: unexpected end of file, expected direct declarator"},
+		{"pointer then junk to the end", "int *;", "x.c:1:6: unexpected ';', expected type qualifier"},
+		{"pointer, then an open comment", "void * /*", "x.c:1:8: comment not terminated"},
+		{"pointer, then an open #if", "void *\n#if 0\n", "x.c:2:"},
 		{"function pointer", threads("int f(void) { return 1; }\nint (*fp)(void) = f;", ""), "x.c:4:5: function pointers are not supported (fp)"},
 		{"switch", threads("int x;", "\tswitch (x) { case 1: x = 2; }"), "x.c:5:2: switch is not supported"},
 		{"goto", threads("int x;", "\tgoto out;\nout:\n\tx = 1;"), "x.c:5:2: goto is not supported"},
