@@ -116,6 +116,11 @@ func lower(file, abs string, src []byte, ast *cc.AST, opt Options, props []*lang
 		switch ed.Case {
 		case cc.ExternalDeclarationFuncDef:
 			fd := ed.FunctionDefinition
+			if _, ok := fd.Declarator.Type().(*cc.FunctionType); !ok {
+				// cc accepts a body after a declarator that is not a
+				// function's ("void f {}").
+				return nil, l.errAt(fd.Declarator, "%s has a body but no parameter list: write %s(void)", fd.Declarator.Name(), fd.Declarator.Name())
+			}
 			l.funcs[fd.Declarator.Name()] = fd
 		case cc.ExternalDeclarationDecl:
 			if err := l.globalDecl(ed.Declaration); err != nil {
