@@ -80,16 +80,19 @@ func readComments(file string, src []byte) (*comments, error) {
 			}
 			seen[v.name] = true
 			for _, f := range fields[2:] {
+				fat := at
+				fat.Col += strings.Index(text, f)
+				name, _, _ := strings.Cut(strings.TrimPrefix(f, "-D"), "=")
 				switch {
 				case f == "default" && !v.def:
 					v.def = true
 				case f == "shipped" && !v.shipped:
 					v.shipped = true
-				case strings.HasPrefix(f, "-D") && len(f) > 2:
+				case strings.HasPrefix(f, "-D") && identRE.MatchString(name):
 					v.defines = append(v.defines, f[2:])
+				case strings.HasPrefix(f, "-D") && len(f) > 2:
+					return nil, &lang.Error{Pos: fat, Msg: fmt.Sprintf("%s: %q is not a macro name", f, name)}
 				default:
-					fat := at
-					fat.Col += strings.Index(text, f)
 					return nil, &lang.Error{Pos: fat, Msg: "a variant comment holds default, shipped and -DNAME[=VALUE] words, found " + f}
 				}
 			}

@@ -84,6 +84,7 @@ func TestErrors(t *testing.T) {
 		{"huge array", threads("int arr[100000000];", "\tarr[5] = 1;"), "x.c:3:"},
 		{"variant comment", "// ordercheck: variant\nint main(void) { return 0; }\n", "x.c:1:16: a variant comment names the variant"},
 		{"variant word", "// ordercheck: variant v -O2\nint main(void) { return 0; }\n", "x.c:1:26: a variant comment holds default, shipped and -DNAME[=VALUE] words, found -O2"},
+		{"variant's macro name", "// ordercheck: variant v -D0=1\nint main(void) { return 0; }\n", "x.c:1:26: -D0=1: \"0\" is not a macro name"},
 		{"variant twice", "// ordercheck: variant v\n// ordercheck: variant v\nint main(void) { return 0; }\n", "x.c:2:16: variant v is declared twice"},
 		{"comment", "// ordercheck: expext * : holds\nint main(void) { return 0; }\n", "x.c:1:16: an ordercheck comment holds a variant, a property or an expect clause"},
 		{"property comment", "// ordercheck: property\nint main(void) { return 0; }\n", "x.c:1:16: a property comment names the property"},
