@@ -12,6 +12,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -186,7 +187,8 @@ func program(file string, src []byte, opt Options, props []*lang.Prop) (*lang.Pr
 	return lower(file, abs, src, ast, opt, props)
 }
 
-// translate runs cc on the file after the predefined text.
+// translate runs cc on the file after the predefined text: the
+// preprocessor alone first, then the parser on what it gives.
 func translate(cfg *cc.Config, file, abs, predef string, src []byte) (ast *cc.AST, err error) {
 	defer func() {
 		// The preprocessor panics on some hostile input (a file that
@@ -195,7 +197,11 @@ func translate(cfg *cc.Config, file, abs, predef string, src []byte) (ast *cc.AS
 			ast, err = nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("the C front end could not read this file (%v)", r)}
 		}
 	}()
-	ast, err = cc.Translate(cfg, []cc.Source{{Name: "<predefined>", Value: predef}, {Name: abs, Value: src}, {Name: "<end>", Value: endSentinel}})
+	sources := []cc.Source{{Name: "<predefined>", Value: predef}, {Name: abs, Value: src}, {Name: "<end>", Value: endSentinel}}
+	if err := cc.Preprocess(cfg, sources, io.Discard); err != nil {
+		return nil, ccError(file, abs, src, err)
+	}
+	ast, err = cc.Translate(cfg, sources)
 	if err != nil {
 		return nil, ccError(file, abs, src, err)
 	}
@@ -204,13 +210,17 @@ func translate(cfg *cc.Config, file, abs, predef string, src []byte) (ast *cc.AS
 
 // endSentinel follows every file, as a source of its own (a comment or
 // conditional the file leaves open does not swallow it). cc's parser
-// loops for ever, and grows its error list without bound, when a file
-// ends inside a pointer declarator ("void *" at the end of a file): it
-// skips tokens until one that may follow a pointer's type qualifiers,
-// and the end of the input is not one. "static" is: this declaration
-// ends the loop in a broken file, and adds nothing lowered to a good one
-// (a function declared, never defined or called).
+// loops for ever, and grows its error list without bound, when its
+// input ends inside a pointer declarator ("void *" at the end of a
+// file): it skips tokens until one that may follow a pointer's type
+// qualifiers, and the end of the input is not one. "static" is: this
+// declaration ends the loop in a broken file, and adds nothing lowered
+// to a good one (a function declared, never defined or called). The
+// parser's input ends early too when the preprocessor fails (a bad
+// #include): translate does not parse such a file.
 const endSentinel = "static void __ordercheck_end_of_file(void);\n"
+
+var includeRE = regexp.MustCompile(`^\s*#\s*include`)
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -274,6 +284,12 @@ func ccError(file, abs string, src []byte, err error) error {
 		// the file.
 		f, line, col = file, 1+bytes.Count(src, []byte("\n")), 1+len(src)-(bytes.LastIndexByte(src, '\n')+1)
 		text = strings.Replace(text, "unexpected 'static'", "unexpected end of file", 1)
+	}
+	if text == "invalid argument" && f == file && line >= 1 {
+		// The preprocessor's word for an #include it cannot read.
+		if l := strings.Split(string(src), "\n"); line <= len(l) && includeRE.MatchString(l[line-1]) {
+			text = `#include takes "FILE" or <FILE>`
+		}
 	}
 	return &lang.Error{Pos: model.Pos{File: f, Line: line, Col: col}, Msg: text, Err: errors.Unwrap(err)}
 }
