@@ -220,7 +220,14 @@ func translate(cfg *cc.Config, file, abs, predef string, src []byte) (ast *cc.AS
 // #include): translate does not parse such a file.
 const endSentinel = "static void __ordercheck_end_of_file(void);\n"
 
-var includeRE = regexp.MustCompile(`^\s*#\s*include`)
+// includeRE matches an #include line; its group is the argument.
+var includeRE = regexp.MustCompile(`^\s*#\s*include\s*(.*)$`)
+
+// includesMacro reports whether line includes what a macro names.
+func includesMacro(line string) bool {
+	m := includeRE.FindStringSubmatch(line)
+	return m != nil && m[1] != "" && m[1][0] != '"' && m[1][0] != '<'
+}
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -284,10 +291,21 @@ func ccError(file, abs string, src []byte, err error) error {
 		// the file.
 		f, line, col = file, 1+bytes.Count(src, []byte("\n")), 1+len(src)-(bytes.LastIndexByte(src, '\n')+1)
 		text = strings.Replace(text, "unexpected 'static'", "unexpected end of file", 1)
+	case "<predefined>":
+		// Where the preprocessor could not place what it refused (an
+		// #include of a macro it cannot read), the file is to blame.
+		f, line, col = file, 1, 1
 	}
-	if text == "invalid argument" && f == file && line >= 1 {
-		// The preprocessor's word for an #include it cannot read.
-		if l := strings.Split(string(src), "\n"); line <= len(l) && includeRE.MatchString(l[line-1]) {
+	if text == "invalid argument" && f == file {
+		// The preprocessor's word for an #include it cannot read: at
+		// the line it names, or else the first #include of a macro.
+		lines := strings.Split(string(src), "\n")
+		if line < 1 || line > len(lines) || !includeRE.MatchString(lines[line-1]) {
+			if i := slices.IndexFunc(lines, includesMacro); i >= 0 {
+				line, col = i+1, 1
+			}
+		}
+		if line >= 1 && line <= len(lines) && includeRE.MatchString(lines[line-1]) {
 			text = `#include takes "FILE" or <FILE>`
 		}
 	}

@@ -44,6 +44,7 @@ func TestErrors(t *testing.T) {
 		{"pointer then junk to the end", "int *;", "x.c:1:6: unexpected ';', expected type qualifier"},
 		{"pointer, then an open comment", "void * /*", "x.c:1:8: comment not terminated"},
 		{"pointer, then an open #if", "void *\n#if 0\n", "x.c:2:"},
+		{"include of a macro", "int x;\n#include defined A\n", "x.c:2:1: #include takes \"FILE\" or <FILE>"},
 		{"bad include, then a pointer", "#include foo\n*r", "x.c:1:10: #include takes \"FILE\" or <FILE>"},
 		{"a body without parameters", "#include <pthread.h>\nvoid bump {}\nint main(void) {\n\tpthread_t a;\n\tpthread_create(&a, 0, bump, 0);\n\treturn 0;\n}\n", "x.c:2:6: bump has a body but no parameter list: write bump(void)"},
 		{"function pointer", threads("int f(void) { return 1; }\nint (*fp)(void) = f;", ""), "x.c:4:5: function pointers are not supported (fp)"},
