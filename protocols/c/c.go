@@ -197,7 +197,11 @@ func translate(cfg *cc.Config, file, abs, predef string, src []byte) (ast *cc.AS
 			ast, err = nil, &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: fmt.Sprintf("the C front end could not read this file (%v)", r)}
 		}
 	}()
-	sources := []cc.Source{{Name: "<predefined>", Value: predef}, {Name: abs, Value: src}, {Name: "<end>", Value: endSentinel}}
+	// Two line ends after the file: cc's scanner loops for ever on a
+	// character or string literal whose backslash meets the end of the
+	// file ('\ at the end, or before a last line end, which it splices).
+	padded := append(src[:len(src):len(src)], "\n\n"...)
+	sources := []cc.Source{{Name: "<predefined>", Value: predef}, {Name: abs, Value: padded}, {Name: "<end>", Value: endSentinel}}
 	if err := cc.Preprocess(cfg, sources, io.Discard); err != nil {
 		return nil, ccError(file, abs, src, err)
 	}
@@ -283,13 +287,18 @@ func ccError(file, abs string, src []byte, err error) error {
 	fmt.Sscan(m[2], &line)
 	fmt.Sscan(m[3], &col)
 	f, text := m[1], m[4]
+	lastLine, lastCol := 1+bytes.Count(src, []byte("\n")), 1+len(src)-(bytes.LastIndexByte(src, '\n')+1)
 	switch f {
 	case abs:
 		f = file
+		if line > lastLine {
+			// In the line ends translate adds: at the end of the file.
+			line, col = lastLine, lastCol
+		}
 	case "<end>":
 		// What the parser found at endSentinel, it found at the end of
 		// the file.
-		f, line, col = file, 1+bytes.Count(src, []byte("\n")), 1+len(src)-(bytes.LastIndexByte(src, '\n')+1)
+		f, line, col = file, lastLine, lastCol
 		text = strings.Replace(text, "unexpected 'static'", "unexpected end of file", 1)
 	case "<predefined>":
 		// Where the preprocessor could not place what it refused (an
