@@ -14,10 +14,6 @@ import (
 
 // A protocol file, one of its variants, one model.
 func ExampleLoad() {
-	rc11, err := model.Lookup("rc11")
-	if err != nil {
-		log.Fatal(err)
-	}
 	pr, err := checker.Load("../protocols/dlsym/dlsym.oc")
 	if err != nil {
 		log.Fatal(err)
@@ -26,7 +22,7 @@ func ExampleLoad() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := inst.Check(rc11, explore.Options{})
+	rep, err := inst.Check(model.RC11, explore.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -123,7 +119,6 @@ final both-zero: seen_a == 1 || seen_b == 1, "both loads read 0"
 // Any program, any properties: here the catalogue's program with the
 // built-in data-race property alone, by execution graphs.
 func ExampleCheck() {
-	sc, _ := model.Lookup("sc")
 	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		log.Fatal(err)
@@ -132,7 +127,7 @@ func ExampleCheck() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := checker.Check(inst.Prog, sc, []checker.Property{checker.DataRace}, explore.Options{Engine: explore.EngineDPOR})
+	rep, err := checker.Check(inst.Prog, model.SC, []checker.Property{checker.DataRace}, explore.Options{Engine: explore.EngineDPOR})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -89,6 +89,9 @@ func enginesAgree(t *testing.T, pr *checker.Protocol) {
 			if s == nil || g == nil {
 				continue
 			}
+			if len(s.Props) != len(g.Props) {
+				t.Fatalf("variant %q under %s: %d properties by states, %d by graphs", v, m.Name, len(s.Props), len(g.Props))
+			}
 			for i, p := range s.Props {
 				if q := g.Props[i]; p.Name != q.Name || p.Status != q.Status {
 					t.Fatalf("variant %q under %s: %s %s by states (%s), %s %s by graphs (%s)\n%s", v, m.Name, p.Name, p.Status, p.Message, q.Name, q.Status, q.Message, in.Prog)

@@ -75,8 +75,8 @@ func Find(paths []string, withC bool, warn io.Writer) (refs []string, err error)
 			add(fileRef(f))
 		}
 	}
-	for _, f := range skipped {
-		if warn != nil {
+	if warn != nil {
+		for _, f := range skipped {
 			fmt.Fprintf(warn, "ordercheck: skipped %s: not a regular file\n", f)
 		}
 	}

@@ -13,7 +13,6 @@ import (
 
 // A counterexample saved as a trace, read back and replayed.
 func ExampleReplay() {
-	rc11, _ := model.Lookup("rc11")
 	pr, err := protocols.Load("dlsym")
 	if err != nil {
 		log.Fatal(err)
@@ -22,12 +21,12 @@ func ExampleReplay() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rep, err := inst.Check(rc11, explore.Options{})
+	rep, err := inst.Check(model.RC11, explore.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	var saved bytes.Buffer
-	if err := trace.Of(inst, rep.Props[1].Witness).WriteJSON(&saved); err != nil {
+	if err := trace.Of(inst, rep.Witness("lib-init")).WriteJSON(&saved); err != nil {
 		log.Fatal(err)
 	}
 	tr, err := trace.Read(&saved)

@@ -270,15 +270,19 @@ func checkNesting(file string, src []byte) error {
 	return nil
 }
 
-// ccPos matches the location cc puts before a message.
-var ccPos = regexp.MustCompile(`^(.*?):(\d+):(\d+): (.*)$`)
+// ccPos matches the location cc puts before a message, ccOrigin the
+// place in cc's own source it may put after.
+var (
+	ccPos    = regexp.MustCompile(`^(.*?):(\d+):(\d+): (.*)$`)
+	ccOrigin = regexp.MustCompile(` \([a-z0-9_]+\.go:\d+:[^)]*\)`)
+)
 
 // ccError turns cc's error into a located one: the first message, with
 // the user's path and without cc's own source locations.
 func ccError(file, abs string, src []byte, err error) error {
 	msg := strings.TrimSpace(err.Error())
 	msg, _, _ = strings.Cut(msg, "\n")
-	msg = regexp.MustCompile(` \([a-z0-9_]+\.go:\d+:[^)]*\)`).ReplaceAllString(msg, "")
+	msg = ccOrigin.ReplaceAllString(msg, "")
 	m := ccPos.FindStringSubmatch(msg)
 	if m == nil {
 		return &lang.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Msg: msg, Err: err}
@@ -309,12 +313,11 @@ func ccError(file, abs string, src []byte, err error) error {
 		// The preprocessor's word for an #include it cannot read: at
 		// the line it names, or else the first #include of a macro.
 		lines := strings.Split(string(src), "\n")
-		if line < 1 || line > len(lines) || !includeRE.MatchString(lines[line-1]) {
-			if i := slices.IndexFunc(lines, includesMacro); i >= 0 {
-				line, col = i+1, 1
-			}
+		include := func(n int) bool { return n >= 1 && n <= len(lines) && includeRE.MatchString(lines[n-1]) }
+		if i := slices.IndexFunc(lines, includesMacro); !include(line) && i >= 0 {
+			line, col = i+1, 1
 		}
-		if line >= 1 && line <= len(lines) && includeRE.MatchString(lines[line-1]) {
+		if include(line) {
 			text = `#include takes "FILE" or <FILE>`
 		}
 	}
